@@ -7,7 +7,10 @@
 
 pub mod artifacts;
 pub mod bridge;
+pub mod harness;
+pub mod hex;
 pub mod paths;
+pub mod tbwriter;
 pub mod tools;
 
 pub use artifacts::ArtifactDir;
