@@ -172,6 +172,15 @@ impl Recording {
         Ok(())
     }
 
+    /// The expected words of output `output` at `bit_time`, and whether it is compared
+    /// (`(&[], false)` when out of range).
+    pub fn expected_value(&self, bit_time: usize, output: usize) -> (&[u32], bool) {
+        if bit_time >= self.bit_times || output >= self.outputs.len() {
+            return (&[], false);
+        }
+        self.expected_words(bit_time, output)
+    }
+
     /// Words of input `i` at bit-time `t`.
     pub(crate) fn input_words(&self, t: usize, i: usize) -> &[u32] {
         let per: usize = self.in_words.iter().sum();

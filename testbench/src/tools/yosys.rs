@@ -87,8 +87,16 @@ fn run_yosys(
             f.as_ref().display()
         ));
     }
+    // `tee -o` takes its file name verbatim (no quoting): the temp path must have no spaces.
+    if json.to_string_lossy().contains(char::is_whitespace) {
+        return Err(ToolError::Io {
+            what: "use a temp directory without spaces for",
+            path: json,
+            message: "set TMPDIR to a path without spaces".to_string(),
+        });
+    }
     text.push_str(&format!(
-        "{synth_cmd}\ntee -q -o \"{}\" stat -json -top {top}\n",
+        "{synth_cmd}\ntee -q -o {} stat -json -top {top}\n",
         json.display()
     ));
     std::fs::write(&script, text).map_err(|e| ToolError::io("write", &script, e))?;
