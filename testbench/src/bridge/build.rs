@@ -58,11 +58,21 @@ impl Design {
         let text =
             fs::read_to_string(list).map_err(|e| BridgeError::io("read file list", list, e))?;
         let base = list.parent().unwrap_or(Path::new("."));
-        let files = text
-            .lines()
-            .map(str::trim)
-            .filter(|l| !l.is_empty() && !l.starts_with("//") && !l.starts_with('#'))
-            .map(|l| base.join(l));
+        let mut files = Vec::new();
+        for (n, line) in text.lines().enumerate() {
+            let l = line.trim();
+            if l.is_empty() || l.starts_with("//") || l.starts_with('#') {
+                continue;
+            }
+            if l.starts_with('-') || l.starts_with('+') {
+                return Err(BridgeError::Design(format!(
+                    "{}:{}: options ({l:?}) are not supported in a file list, only file paths",
+                    list.display(),
+                    n + 1
+                )));
+            }
+            files.push(base.join(l));
+        }
         Ok(Design::new(files, top))
     }
 
