@@ -379,3 +379,30 @@ fn parallel_builds_of_one_design_build_once() {
         "5 + 1 + 2 after two edges"
     );
 }
+
+#[test]
+fn two_instances_of_one_library_are_independent() {
+    let opts = ModelOptions::default();
+    let info = lcanet_testbench::bridge::build(&Design::new([data("counter.v")], "counter"), &opts)
+        .unwrap();
+    let lib = ModelLibrary::load(&info).unwrap();
+    let mut a = Model::new(&lib, None).unwrap();
+    let mut b = Model::new(&lib, None).unwrap();
+    let (clk, en, count) = (
+        a.input("clk").unwrap(),
+        a.input("en").unwrap(),
+        a.port("count").unwrap(),
+    );
+    let xa = a.signal("counter.count").unwrap();
+    let xb = b.signal("counter.count").unwrap();
+    a.set(en, 1);
+    b.set(en, 1);
+    for _ in 0..5 {
+        a.tick(clk);
+    }
+    for _ in 0..3 {
+        b.tick(clk);
+    }
+    assert_eq!((a.get(count), b.get(count)), (5, 3));
+    assert_eq!((a.read_signal(xa), b.read_signal(xb)), (5, 3));
+}

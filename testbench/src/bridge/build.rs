@@ -16,8 +16,10 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 
 use super::cache::{get_or_build, CacheOutcome, KeyHasher};
+use super::design::{Design, ModelOptions};
 use super::error::BridgeError;
 use super::ports::{check_expected, parse_verilated_header, HeaderPort, PortSpec};
+use super::runtime::{make, runtime_library};
 use super::shim::{generate, SHIM_VERSION};
 use crate::paths::cache_root;
 use crate::tools::{command_line, locate, run_checked, verilator_version, Tool};
@@ -26,84 +28,6 @@ use crate::tools::{command_line, locate, run_checked, verilator_version, Tool};
 pub const LIBRARY_FILE: &str = "libmodel.so";
 /// The file written last in a cache entry; its presence marks the entry complete.
 pub const MANIFEST_FILE: &str = "manifest.json";
-const RUNTIME_FILE: &str = "libverilated.a";
-
-/// What to build: Verilog files and the top module (the emitter's `<top>.f` list, read).
-#[derive(Debug, Clone)]
-pub struct Design {
-    /// The Verilog files, in order.
-    pub files: Vec<PathBuf>,
-    /// The top module name.
-    pub top: String,
-    /// The ports the caller expects (checked against Verilator's); `None` to skip the check.
-    pub expected_ports: Option<Vec<PortSpec>>,
-}
-
-impl Design {
-    /// A design from files and a top module, without an expected port list.
-    pub fn new(
-        files: impl IntoIterator<Item = impl Into<PathBuf>>,
-        top: impl Into<String>,
-    ) -> Self {
-        Design {
-            files: files.into_iter().map(Into::into).collect(),
-            top: top.into(),
-            expected_ports: None,
-        }
-    }
-
-    /// Reads a file list (`<top>.f`: one path per line, relative to the list's directory;
-    /// blank lines and `//`/`#` comments ignored).
-    pub fn from_file_list(list: &Path, top: impl Into<String>) -> Result<Self, BridgeError> {
-        let text =
-            fs::read_to_string(list).map_err(|e| BridgeError::io("read file list", list, e))?;
-        let base = list.parent().unwrap_or(Path::new("."));
-        let mut files = Vec::new();
-        for (n, line) in text.lines().enumerate() {
-            let l = line.trim();
-            if l.is_empty() || l.starts_with("//") || l.starts_with('#') {
-                continue;
-            }
-            if l.starts_with('-') || l.starts_with('+') {
-                return Err(BridgeError::Design(format!(
-                    "{}:{}: options ({l:?}) are not supported in a file list, only file paths",
-                    list.display(),
-                    n + 1
-                )));
-            }
-            files.push(base.join(l));
-        }
-        Ok(Design::new(files, top))
-    }
-
-    /// Sets the expected port list.
-    pub fn with_ports(mut self, ports: Vec<PortSpec>) -> Self {
-        self.expected_ports = Some(ports);
-        self
-    }
-}
-
-/// Build options; all of them are part of the cache key.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ModelOptions {
-    /// Build with VCD tracing (`--trace`), so that a model can write a VCD.
-    pub trace: bool,
-    /// Make every internal signal readable by hierarchical name (`--public-flat-rw`).
-    pub public_signals: bool,
-    /// Extra Verilator arguments.
-    pub extra_args: Vec<String>,
-}
-
-impl Default for ModelOptions {
-    /// Tracing and public signals on: what the co-simulation contract needs.
-    fn default() -> Self {
-        ModelOptions {
-            trace: true,
-            public_signals: true,
-            extra_args: Vec::new(),
-        }
-    }
-}
 
 /// What a cache entry records about its build.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -142,7 +66,7 @@ pub struct BuildInfo {
 }
 
 /// Build jobs for `make` (`LCANET_BUILD_JOBS`, default 2).
-fn jobs() -> String {
+pub(super) fn jobs() -> String {
     std::env::var("LCANET_BUILD_JOBS")
         .ok()
         .filter(|j| j.parse::<u32>().is_ok_and(|n| n > 0))
@@ -234,13 +158,13 @@ fn validate(design: &Design) -> Result<(), BridgeError> {
 }
 
 /// A command runner that appends every command and its output to `build.log`.
-struct Log {
+pub(super) struct Log {
     path: PathBuf,
     text: String,
 }
 
 impl Log {
-    fn run(&mut self, tool: Tool, cmd: &mut Command) -> Result<(), BridgeError> {
+    pub(super) fn run(&mut self, tool: Tool, cmd: &mut Command) -> Result<(), BridgeError> {
         self.text.push_str(&format!("$ {}\n", command_line(cmd)));
         let r = run_checked(tool, cmd);
         match &r {
@@ -338,68 +262,6 @@ fn build_into(
     let json = serde_json::to_string_pretty(&manifest)
         .map_err(|e| BridgeError::Internal(format!("serialize manifest: {e}")))?;
     write(&tmp.join(MANIFEST_FILE), &json)
-}
-
-fn make(obj: &Path, mk: &str) -> Result<Command, BridgeError> {
-    let mut cmd = Command::new(locate(Tool::Make)?);
-    cmd.env_remove("MAKEFLAGS")
-        .env_remove("MFLAGS")
-        .arg("-C")
-        .arg(obj)
-        .arg("-f")
-        .arg(mk)
-        .arg(format!("-j{}", jobs()));
-    Ok(cmd)
-}
-
-/// `libverilated.a` for this Verilator configuration, from the runtime cache (built in the
-/// design's `obj/` directory the first time).
-fn runtime_library(
-    cache: &Path,
-    banner: &str,
-    classes_mk: &str,
-    obj: &Path,
-    mk: &str,
-    log: &mut Log,
-) -> Result<PathBuf, BridgeError> {
-    let mut h = KeyHasher::default();
-    h.field("lcanet-verilator-runtime")
-        .field(SHIM_VERSION.to_le_bytes())
-        .field(banner)
-        .field("-fPIC");
-    for line in runtime_settings(classes_mk) {
-        h.field(line);
-    }
-    let key = format!("runtime-{}", h.finish());
-    let (dir, _) = get_or_build(cache, &key, RUNTIME_FILE, |tmp| {
-        log.run(Tool::Make, make(obj, mk)?.arg(RUNTIME_FILE))?;
-        let from = obj.join(RUNTIME_FILE);
-        let to = tmp.join(RUNTIME_FILE);
-        fs::copy(&from, &to).map_err(|e| BridgeError::io("copy", &from, e))?;
-        Ok(())
-    })?;
-    Ok(dir.join(RUNTIME_FILE))
-}
-
-/// The design-independent settings of `V<top>_classes.mk`: `VM_X = v` lines and the
-/// `VM_GLOBAL_*` object lists (the runtime objects).
-fn runtime_settings(classes_mk: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut in_global = false;
-    for line in classes_mk.lines() {
-        let t = line.trim();
-        if t.starts_with("VM_") {
-            in_global = t.starts_with("VM_GLOBAL_");
-            if t.contains(" = ") || in_global {
-                out.push(t.to_string());
-            }
-        } else if in_global && !t.is_empty() && !t.starts_with('#') {
-            out.push(t.to_string());
-        } else {
-            in_global = false;
-        }
-    }
-    out
 }
 
 fn write(path: &Path, text: &str) -> Result<(), BridgeError> {

@@ -15,16 +15,18 @@
 
 mod build;
 pub mod cache;
+mod design;
 mod error;
 mod library;
 mod model;
 pub mod ports;
+mod runtime;
 pub mod shim;
+mod shim_text;
 
-pub use build::{
-    build, build_in, BuildInfo, Design, Manifest, ModelOptions, LIBRARY_FILE, MANIFEST_FILE,
-};
+pub use build::{build, build_in, BuildInfo, Manifest, LIBRARY_FILE, MANIFEST_FILE};
 pub use cache::CacheOutcome;
+pub use design::{Design, ModelOptions};
 pub use error::BridgeError;
 pub use library::ModelLibrary;
 pub use model::{InputId, Model, PortId, SignalId, PERIOD};

@@ -42,8 +42,9 @@ impl RunInfo {
     }
 }
 
-/// The first difference between RTL and golden model in a run.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// The first difference between RTL and golden model in a run. Its `Debug` form is the
+/// readable report (so `unwrap()` in a test prints it).
+#[derive(Clone, PartialEq, Eq)]
 pub struct Mismatch {
     /// The bit-time (0-based) at which the values differed.
     pub bit_time: u64,
@@ -105,6 +106,12 @@ impl fmt::Display for Mismatch {
             self.stats.compared_values.saturating_sub(1),
             self.stats.bit_times
         )
+    }
+}
+
+impl fmt::Debug for Mismatch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
     }
 }
 
