@@ -145,6 +145,17 @@ fn recorded_counter_run_passes_in_icarus_and_a_corruption_fails() {
         "FAIL bit-time 157 signal counter.count expected {} got {}",
         f.expected, f.got
     )));
+
+    // A design with a `timescale: the bench follows it (else iverilog -Wall warns).
+    let dir = artifact_dir!("tb_counter_timescale").unwrap();
+    let timed = dir.file("counter.v");
+    let src = std::fs::read_to_string(data("counter.v")).unwrap();
+    std::fs::write(&timed, format!("`timescale 1ns / 1ps\n{src}")).unwrap();
+    let tb = write_testbench(&rec, &dir.file("tb"), &[timed]).unwrap();
+    let out = run_testbench(&tb).unwrap();
+    assert!(out.passed(), "{}", out.stdout);
+    let text = std::fs::read_to_string(&tb.testbench).unwrap();
+    assert!(text.starts_with("`timescale 1ns / 1ps\n"));
 }
 
 #[test]
