@@ -69,3 +69,24 @@ fn emission_is_deterministic_and_ordered() {
     )));
     assert!(top.contains("// Parameters: d=2, levels=2"));
 }
+
+#[test]
+fn write_to_reports_io_errors_and_leaves_no_temporary_files() {
+    let emitted = common::demo_design().emit().expect("valid");
+    let base = common::tools::scratch_dir("golden_write");
+    let written = emitted.write_to(&base).expect("written");
+    assert_eq!(written.len(), emitted.modules.len());
+    assert!(written.last().expect("top").ends_with("demo_top.v"));
+    let leftovers: Vec<_> = std::fs::read_dir(&base)
+        .expect("dir")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains("lcanet-tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+    // A directory that cannot be created (its parent is a file).
+    let blocker = base.join("demo_top.v");
+    let err = emitted
+        .write_to(&blocker.join("sub"))
+        .expect_err("parent is a file");
+    assert!(err.to_string().contains("demo_top.v/sub"), "{err}");
+}

@@ -79,6 +79,9 @@ impl Design {
     /// parents instantiate the existing leaf instead. The root keeps its name. Returns the
     /// root's name.
     pub fn add_leaf_tree(&mut self, tree: Vec<Module>) -> Result<String, NetlistError> {
+        if tree.is_empty() {
+            return Err(NetlistError::EmptyLeafTree);
+        }
         let mut renamed: HashMap<String, String> = HashMap::new();
         let mut to_add: Vec<Module> = Vec::new();
         let count = tree.len();
@@ -141,5 +144,68 @@ fn difference(a: &Module, b: &Module) -> Option<&'static str> {
         Some("different body")
     } else {
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::netlist::{Leaf, Port};
+
+    fn leaf(name: &str, text: &str) -> Module {
+        Module {
+            name: name.into(),
+            ports: vec![Port::input("a", 1)],
+            body: Body::Leaf(Leaf {
+                port_styles: vec![Default::default()],
+                lines: vec![LeafLine::Text(text.into())],
+            }),
+        }
+    }
+
+    #[test]
+    fn same_name_must_mean_same_definition() {
+        let mut d = Design::new("t");
+        d.add_module(leaf("x", "// one")).unwrap();
+        d.add_module(leaf("x", "// one")).unwrap();
+        assert_eq!(d.modules().len(), 1);
+        let err = d.add_module(leaf("x", "// two")).unwrap_err();
+        assert!(err
+            .to_string()
+            .contains("`x` is already defined differently (different body)"));
+    }
+
+    #[test]
+    fn leaf_trees_share_children_and_reject_empty_trees() {
+        let mut d = Design::new("t");
+        assert!(matches!(
+            d.add_leaf_tree(vec![]),
+            Err(NetlistError::EmptyLeafTree)
+        ));
+        let child = |n: &str| leaf(n, "// dff");
+        let parent = |n: &str, c: &str| {
+            let mut m = leaf(n, "");
+            if let Body::Leaf(l) = &mut m.body {
+                l.lines = vec![LeafLine::Instance {
+                    indent: "    ".into(),
+                    module: c.into(),
+                    rest: " r(".into(),
+                }];
+            }
+            m
+        };
+        assert_eq!(
+            d.add_leaf_tree(vec![child("p__r"), parent("p", "p__r")])
+                .unwrap(),
+            "p"
+        );
+        assert_eq!(
+            d.add_leaf_tree(vec![child("q__r"), parent("q", "q__r")])
+                .unwrap(),
+            "q"
+        );
+        let names: Vec<&str> = d.modules().iter().map(|m| m.name.as_str()).collect();
+        assert_eq!(names, ["p__r", "p", "q"]);
+        assert_eq!(d.module("q").unwrap().instantiated_modules(), ["p__r"]);
     }
 }

@@ -319,15 +319,20 @@ fn site_target(site: &Site) -> &str {
     }
 }
 
-/// Every problem validation found, in a deterministic order.
+/// Every problem validation found, in a deterministic order (the message lists the first
+/// 50).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ValidationErrors(pub Vec<ValidationError>);
 
 impl fmt::Display for ValidationErrors {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        const SHOWN: usize = 50;
         write!(f, "the netlist is invalid ({} problem(s))", self.0.len())?;
-        for e in &self.0 {
+        for e in self.0.iter().take(SHOWN) {
             write!(f, "\n  - {e}")?;
+        }
+        if self.0.len() > SHOWN {
+            write!(f, "\n  ... and {} more", self.0.len() - SHOWN)?;
         }
         Ok(())
     }
@@ -346,6 +351,9 @@ pub enum NetlistError {
         /// How the definitions differ.
         reason: &'static str,
     },
+    /// [`crate::netlist::Design::add_leaf_tree`] was given no module.
+    #[error("a leaf tree must contain at least its root module")]
+    EmptyLeafTree,
     /// Validation failed.
     #[error(transparent)]
     Invalid(#[from] ValidationErrors),
