@@ -147,7 +147,7 @@ impl SwitchModel {
                     needs: vec![need],
                     guard,
                 };
-                reqs.push((u + k, req, c));
+                reqs.push((u + d + k, req, c));
             }
         }
         if serve_winners {
@@ -171,7 +171,7 @@ impl SwitchModel {
                         needs,
                         guard: true,
                     };
-                    reqs.push((2 * u + x, req, c));
+                    reqs.push((u + x, req, c));
                 }
             }
         }
@@ -192,9 +192,9 @@ impl SwitchModel {
                 let x = dec.wires[0];
                 self.xp.close(x, d + slot);
                 s_slot[x] = Some(*c);
-            } else if slot < 2 * u {
+            } else if slot >= u + d {
                 let x = dec.wires[0];
-                self.xp.close(d + slot - u, x);
+                self.xp.close(slot - u, x);
                 d_slot[x] = Some(*c);
             } else {
                 let (x1, x2) = (dec.wires[0], dec.wires[1]);
@@ -271,7 +271,7 @@ impl SwitchModel {
                     needs,
                     guard: true,
                 };
-                dn.push((2 * u + x, req, (h, t)));
+                dn.push((u + x, req, (h, t)));
             }
         }
         for k in 0..u {
@@ -291,7 +291,7 @@ impl SwitchModel {
                 needs,
                 guard,
             };
-            dn.push((u + k, req, (h, t)));
+            dn.push((u + d + k, req, (h, t)));
         }
         let mut up_free = [self.free_mask(u, d, false)];
         let up_dec = self.up.arbitrate(&up_reqs, &mut up_free);
@@ -324,11 +324,8 @@ impl SwitchModel {
             }
             self.outcome.down[*slot] = granted(req, dec);
             let x_out = *dec.wires.last().expect("a DOWN probe has a down-wire need");
-            let input = if *slot < 2 * u {
-                d + slot - u
-            } else {
-                slot - 2 * u
-            };
+            // X(x) = u + x is input A(x); D(k) = u + d + k is input B(k) = d + k.
+            let input = slot - u;
             self.xp.close(input, x_out);
             load(&mut self.tx_c[x_out], *pr);
         }

@@ -108,7 +108,7 @@ pub enum SlotOutcome {
 pub struct StepOutcome {
     /// UP slots `A(0..d)`.
     pub up: Vec<SlotOutcome>,
-    /// DOWN slots `S(0..u)`, `D(0..u)`, `X(0..d)`.
+    /// DOWN slots `S(0..u)`, `X(0..d)`, `D(0..u)`.
     pub down: Vec<SlotOutcome>,
 }
 
@@ -237,6 +237,15 @@ impl SwitchModel {
             .chain(&self.tx_d)
             .map(|r| r.top(w))
             .collect()
+    }
+
+    /// Output lanes of one port this bit-time (`C(0..d)` then `D(0..u)`), without allocating.
+    pub fn output(&self, port: usize) -> u64 {
+        let w = self.params.width;
+        match port.checked_sub(self.params.d) {
+            None => self.tx_c[port].top(w),
+            Some(k) => self.tx_d[k].top(w),
+        }
     }
 
     /// The crosspoint matrix.

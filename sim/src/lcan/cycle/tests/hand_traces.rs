@@ -100,10 +100,10 @@ fn r1_phase2_step_claims_before_winners_then_concatenated_packets() {
     assert_eq!(
         o.down,
         vec![
-            SlotOutcome::Granted([Some(0), None]),
-            SlotOutcome::Granted([None, Some(1)]),
-            SlotOutcome::Rejected,
-            SlotOutcome::Granted([Some(1), Some(0)]),
+            SlotOutcome::Granted([Some(0), None]),    // S(0)
+            SlotOutcome::Rejected,                    // X(0)
+            SlotOutcome::Granted([Some(1), Some(0)]), // X(1)
+            SlotOutcome::Granted([None, Some(1)]),    // D(0)
         ]
     );
     let xp = m.crosspoints();
@@ -154,8 +154,8 @@ fn r2_probe_steps_and_the_data_pass() {
         o.up,
         vec![SlotOutcome::Granted([Some(0), None]), SlotOutcome::Idle]
     );
-    assert_eq!(o.down[5], SlotOutcome::Granted([Some(1), Some(0)]));
-    // Round-robin: UP p = 0 + 1, q = 1; DOWN p = (3 + 1) mod 4 = 0, q = 1.
+    assert_eq!(o.down[3], SlotOutcome::Granted([Some(1), Some(0)])); // X(1) = u + 1
+                                                                     // Round-robin: UP p = 0 + 1, q = 1; DOWN p = (3 + 1) mod 4 = 0, q = 1.
     assert_eq!(m.arbiter_up().registers(), (1, 1));
     assert_eq!(m.arbiter_down().registers(), (0, 1));
     // Step 1: outputs carry the probes (D0 = port 2: 1 1 00; C0: 1 0 10); B1 brings a
@@ -164,7 +164,7 @@ fn r2_probe_steps_and_the_data_pass() {
     assert_eq!(serial(&outs, 2), "110000000");
     assert_eq!(serial(&outs, 0), "101000000");
     assert_eq!(
-        m.last_outcome().down[3],
+        m.last_outcome().down[5], // D(1) = u + d + 1
         SlotOutcome::Granted([None, Some(1)])
     );
     assert_eq!(m.arbiter_down().registers(), (2, 0));
