@@ -3,6 +3,7 @@
 
 mod hand_traces;
 mod properties;
+mod protocol;
 
 use super::bits::PacketBits;
 use super::{Control, Mode, SwitchModel};
