@@ -1,6 +1,7 @@
 //! The LCA switch under test: hierarchical names of what the co-simulation observes and the
 //! switch co-simulation itself (RTL in Verilator against `lcanet_sim::lcan::cycle`).
 
+mod checks;
 pub mod cosim;
 pub mod names;
 

@@ -4,7 +4,8 @@
 use super::arbiter::{Decision, Need, Request};
 use super::bits::{field, BitReg, PacketBits};
 use super::route::{down_mask, up_mask};
-use super::switch::{Claim, SlotOutcome, SwitchModel};
+use super::switch::SwitchModel;
+use super::types::{Claim, SlotOutcome};
 
 /// Need classes of the DOWN arbiter.
 const UP_WIRE: usize = 0;

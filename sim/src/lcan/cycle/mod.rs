@@ -5,7 +5,8 @@
 //! - [`bits`]: receive/output registers and the packet layout inside them.
 //! - [`arbiter`]: the contention arbiter, bit-exact (`docs/routing.md` §2).
 //! - [`xpoint`]: the crosspoint matrix, pass-through and reverse datapaths.
-//! - [`switch`] (+ `commit`): the switch model, one bit-time per [`SwitchModel::clock`].
+//! - [`switch`] (+ `commit`): the switch model, one bit-time per [`SwitchModel::clock`];
+//!   [`types`]: its boundary (modes, control, outcomes, protocol errors).
 //! - [`traffic`]: seeded random legal traffic for a lone switch, in every mode.
 //!
 //! Composition: every switch output is a register, so a network model computes all outputs
@@ -19,13 +20,13 @@ pub mod params;
 pub mod route;
 pub mod switch;
 pub mod traffic;
+pub mod types;
 pub mod xpoint;
 
 pub use arbiter::Arbiter;
 pub use params::{ArbiterPolicy, PacketFormat, ParamError, SwitchParams, SwitchTopology};
-pub use switch::{
-    Claim, Control, Mode, ProtocolError, SlotOutcome, StepOutcome, SwitchConsts, SwitchModel,
-};
+pub use switch::SwitchModel;
+pub use types::{Claim, Control, Mode, ProtocolError, SlotOutcome, StepOutcome, SwitchConsts};
 pub use xpoint::{Crosspoints, Group};
 
 #[cfg(test)]

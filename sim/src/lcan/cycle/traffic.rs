@@ -10,7 +10,7 @@
 
 use super::bits::PacketBits;
 use super::params::{PacketFormat, SwitchParams, SwitchTopology};
-use super::switch::{Control, Mode};
+use super::types::{Control, Mode};
 use crate::rng::{derive, seeded, SimRng};
 use rand::Rng;
 use std::collections::{HashSet, VecDeque};
