@@ -1,0 +1,315 @@
+//! State shared by R1 and R2: the arbiters of every switch (persistent over passes),
+//! the wire claims, crosspoints and switch ownership of one pass, and phase 3 (data
+//! forward along closed crosspoints, acknowledgement back in reverse mode).
+
+use super::{Conflict, RoutedConnection, RoutingError};
+use crate::lcan::arbiter::{seed16, Arbiter, Policy, Role};
+use crate::lcan::paths::{Connection, Dir, Wire};
+use crate::lcan::topology::{DownEnd, Topology};
+use std::collections::HashMap;
+
+/// A port of a switch: inputs `A(x)` (from downer `x`) and `B(k)` (from upper `k`),
+/// outputs `C(x)` (to downer `x`) and `D(k)` (to upper `k`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Port {
+    /// Input from downer `x`.
+    A(usize),
+    /// Input from upper `k`.
+    B(usize),
+    /// Output to downer `x`.
+    C(usize),
+    /// Output to upper `k`.
+    D(usize),
+}
+
+impl Port {
+    /// The other wire of the same link end (`A(x)↔C(x)`, `B(k)↔D(k)`).
+    pub fn partner(self) -> Port {
+        match self {
+            Port::A(x) => Port::C(x),
+            Port::C(x) => Port::A(x),
+            Port::B(k) => Port::D(k),
+            Port::D(k) => Port::B(k),
+        }
+    }
+}
+
+impl serde::Serialize for Port {
+    fn serialize<S: serde::Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
+        let (name, i) = match *self {
+            Port::A(i) => ("A", i),
+            Port::B(i) => ("B", i),
+            Port::C(i) => ("C", i),
+            Port::D(i) => ("D", i),
+        };
+        (name, i).serialize(ser)
+    }
+}
+
+/// The crosspoints one switch closed in a pass (`input → output` pairs, sorted).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct SwitchCrosspoints {
+    /// Global switch index.
+    pub global: usize,
+    /// Level.
+    pub level: usize,
+    /// Index within the level.
+    pub switch: usize,
+    /// Closed crosspoints.
+    pub closed: Vec<(Port, Port)>,
+}
+
+/// UP and DOWN arbiters of every switch, created lazily (reset state) on first use.
+pub(crate) struct Arbiters {
+    policy: Policy,
+    seed16: u16,
+    d: usize,
+    u: usize,
+    up: HashMap<usize, Arbiter>,
+    down: HashMap<usize, Arbiter>,
+}
+
+impl Arbiters {
+    pub(crate) fn new(topo: &Topology, policy: Policy, seed: u64) -> Self {
+        Arbiters {
+            policy,
+            seed16: seed16(seed),
+            d: topo.d(),
+            u: topo.u(),
+            up: HashMap::new(),
+            down: HashMap::new(),
+        }
+    }
+
+    /// The UP arbiter of switch `g` (`R = d`, `W = u`).
+    pub(crate) fn up(&mut self, g: usize) -> &mut Arbiter {
+        let (p, s, d, u) = (self.policy, self.seed16, self.d, self.u);
+        self.up
+            .entry(g)
+            .or_insert_with(|| Arbiter::new(p, Role::Up, d, u, g, s))
+    }
+
+    /// The DOWN arbiter of switch `g` (`R = u + d`, `W = d`).
+    pub(crate) fn down(&mut self, g: usize) -> &mut Arbiter {
+        let (p, s, d, u) = (self.policy, self.seed16, self.d, self.u);
+        self.down
+            .entry(g)
+            .or_insert_with(|| Arbiter::new(p, Role::Down, u + d, d, g, s))
+    }
+}
+
+/// Wire class indices of the DOWN arbiter.
+pub(crate) const CLASS_C: usize = 0;
+/// The up-wire class `A(x)` of the DOWN arbiter.
+pub(crate) const CLASS_A: usize = 1;
+
+/// Claims, crosspoints and ownership of one pass.
+pub(crate) struct PassState<'t> {
+    topo: &'t Topology,
+    conflict: Conflict,
+    /// Free masks per switch: `[C, A, D]` (bit set = free).
+    free: HashMap<usize, [u64; 3]>,
+    xp: HashMap<(usize, Port), Port>,
+    rev: HashMap<(usize, Port), Port>,
+    owner: HashMap<usize, usize>,
+}
+
+impl<'t> PassState<'t> {
+    pub(crate) fn new(topo: &'t Topology, conflict: Conflict) -> Self {
+        PassState {
+            topo,
+            conflict,
+            free: HashMap::new(),
+            xp: HashMap::new(),
+            rev: HashMap::new(),
+            owner: HashMap::new(),
+        }
+    }
+
+    /// The free masks `[C, A, D]` of switch `g`.
+    pub(crate) fn free(&mut self, g: usize) -> &mut [u64; 3] {
+        let (d, u) = (self.topo.all_downers(), self.topo.all_uppers());
+        self.free.entry(g).or_insert([d, d, u])
+    }
+
+    /// May connection `c` be granted something at switch `g` (switch model ownership)?
+    pub(crate) fn eligible(&self, g: usize, c: usize) -> bool {
+        self.conflict == Conflict::Wire || self.owner.get(&g).is_none_or(|&o| o == c)
+    }
+
+    /// Grants per arbitration: 1 in the switch model.
+    pub(crate) fn max_grants(&self) -> usize {
+        match self.conflict {
+            Conflict::Wire => usize::MAX,
+            Conflict::Switch => 1,
+        }
+    }
+
+    /// Records that connection `c` was granted something at `g`.
+    pub(crate) fn own(&mut self, g: usize, c: usize) {
+        if self.conflict == Conflict::Switch {
+            self.owner.entry(g).or_insert(c);
+        }
+    }
+
+    /// Closes crosspoint `input → output` of switch `g`.
+    pub(crate) fn close(
+        &mut self,
+        g: usize,
+        input: Port,
+        output: Port,
+    ) -> Result<(), RoutingError> {
+        if let Some(prev) = self.rev.insert((g, output), input) {
+            return Err(RoutingError::Internal(format!(
+                "switch {g}: output {output:?} driven by {prev:?} and {input:?}"
+            )));
+        }
+        if let Some(prev) = self.xp.insert((g, input), output) {
+            return Err(RoutingError::Internal(format!(
+                "switch {g}: input {input:?} drives {prev:?} and {output:?}"
+            )));
+        }
+        Ok(())
+    }
+
+    /// The closed crosspoints, grouped by switch.
+    pub(crate) fn crosspoints(&self) -> Vec<SwitchCrosspoints> {
+        let mut by: HashMap<usize, Vec<(Port, Port)>> = HashMap::new();
+        for (&(g, i), &o) in &self.xp {
+            by.entry(g).or_default().push((i, o));
+        }
+        let mut out: Vec<SwitchCrosspoints> = by
+            .into_iter()
+            .map(|(global, mut closed)| {
+                closed.sort();
+                let (level, switch) = self.topo.from_global(global);
+                SwitchCrosspoints {
+                    global,
+                    level,
+                    switch,
+                    closed,
+                }
+            })
+            .collect();
+        out.sort_by_key(|s| s.global);
+        out
+    }
+
+    /// Phase 3: data from every sender along closed crosspoints, then the
+    /// acknowledgement back in reverse mode; returns the acknowledged connections.
+    pub(crate) fn deliver(
+        &self,
+        conns: &[Connection],
+        lca: &[usize],
+        by_src: &HashMap<usize, usize>,
+        senders: &[usize],
+    ) -> Result<Vec<RoutedConnection>, RoutingError> {
+        let mut out = Vec::new();
+        for &s in senders {
+            let Some((t, wires)) = self.forward(s)? else {
+                continue;
+            };
+            let Some(&ci) = by_src.get(&s) else {
+                return Err(RoutingError::Internal(format!(
+                    "PE {s} sent without a connection"
+                )));
+            };
+            if conns[ci].dst != t {
+                return Err(RoutingError::Internal(format!(
+                    "data of PE {s} reached PE {t}, not its destination {}",
+                    conns[ci].dst
+                )));
+            }
+            if self.reverse(t)? != Some(s) {
+                return Err(RoutingError::Internal(format!(
+                    "the acknowledgement of PE {t} did not return to PE {s}"
+                )));
+            }
+            out.push(RoutedConnection {
+                src: s,
+                dst: t,
+                lca_level: lca[ci],
+                wires,
+            });
+        }
+        out.sort_by_key(|c| c.src);
+        Ok(out)
+    }
+
+    fn forward(&self, s: usize) -> Result<Option<(usize, Vec<Wire>)>, RoutingError> {
+        let topo = self.topo;
+        let (mut level, mut sw) = (0, s / topo.d());
+        let mut input = Port::A(s % topo.d());
+        let mut wires = Vec::new();
+        for _ in 0..=2 * topo.levels() {
+            let g = topo.global_index(level, sw);
+            let Some(&out) = self.xp.get(&(g, input)) else {
+                return Ok(None);
+            };
+            match out {
+                Port::D(k) => {
+                    wires.push(Wire {
+                        dir: Dir::Up,
+                        level,
+                        switch: sw,
+                        upper: k,
+                    });
+                    let (p, x) = self.up_end(level, sw, k)?;
+                    (level, sw, input) = (level + 1, p, Port::A(x));
+                }
+                Port::C(x) => match topo.down_link(level, sw, x) {
+                    DownEnd::Pe(t) => return Ok(Some((t, wires))),
+                    DownEnd::Switch { switch, upper } => {
+                        wires.push(Wire {
+                            dir: Dir::Down,
+                            level: level - 1,
+                            switch,
+                            upper,
+                        });
+                        (level, sw, input) = (level - 1, switch, Port::B(upper));
+                    }
+                },
+                _ => {
+                    return Err(RoutingError::Internal(format!(
+                        "crosspoint into input {out:?}"
+                    )))
+                }
+            }
+        }
+        Err(RoutingError::Internal(format!("the data of PE {s} loops")))
+    }
+
+    fn reverse(&self, t: usize) -> Result<Option<usize>, RoutingError> {
+        let topo = self.topo;
+        let (mut level, mut sw) = (0, t / topo.d());
+        let mut arriving = Port::A(t % topo.d());
+        for _ in 0..=2 * topo.levels() {
+            let g = topo.global_index(level, sw);
+            let Some(&input) = self.rev.get(&(g, arriving.partner())) else {
+                return Ok(None);
+            };
+            match input.partner() {
+                Port::C(x) => match topo.down_link(level, sw, x) {
+                    DownEnd::Pe(s) => return Ok(Some(s)),
+                    DownEnd::Switch { switch, upper } => {
+                        (level, sw, arriving) = (level - 1, switch, Port::B(upper));
+                    }
+                },
+                Port::D(k) => {
+                    let (p, x) = self.up_end(level, sw, k)?;
+                    (level, sw, arriving) = (level + 1, p, Port::A(x));
+                }
+                other => return Err(RoutingError::Internal(format!("reverse into {other:?}"))),
+            }
+        }
+        Err(RoutingError::Internal(format!(
+            "the acknowledgement of PE {t} loops"
+        )))
+    }
+
+    fn up_end(&self, level: usize, sw: usize, k: usize) -> Result<(usize, usize), RoutingError> {
+        self.topo
+            .up_link(level, sw, k)
+            .ok_or_else(|| RoutingError::Internal(format!("upper {k} of top switch {sw} used")))
+    }
+}

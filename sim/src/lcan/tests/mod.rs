@@ -1,0 +1,4 @@
+//! Tests of the LCA-network models: topology, routing, validator, references.
+
+mod brute;
+mod topology_tests;
