@@ -255,6 +255,13 @@ pub fn optimal(
         Ok(pb) => pb,
         Err(reason) => return Outcome::Unknown { reason, lower: lb },
     };
+    if conns.is_empty() {
+        return Outcome::Found(Optimum {
+            passes: 0,
+            schedule: Some(Vec::new()),
+            nodes: 0,
+        });
+    }
     if known.is_some() && known == Some(lb) {
         return Outcome::Found(Optimum {
             passes: lb,

@@ -112,7 +112,13 @@ pub fn pig(topo: &Topology, conns: &[Connection], conflict: Conflict) -> Result<
                 paths: count,
             });
         }
-        paths.push(topo.paths(c.src, c.dst, 1).unwrap_or_default().remove(0));
+        let mut one = topo.paths(c.src, c.dst, 1).unwrap_or_default();
+        let path = one.pop().ok_or(PigError::PathChoice {
+            src: c.src,
+            dst: c.dst,
+            paths: 0,
+        })?;
+        paths.push(path);
     }
     pig_with_paths(topo, conns, &paths, conflict)
 }

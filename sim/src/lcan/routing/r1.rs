@@ -189,12 +189,12 @@ pub(super) fn pass(
                 let Some(w) = grant else { continue };
                 if r < n_in {
                     let c = incoming[r];
-                    st.own(g, c.conn);
+                    st.own(g, c.conn, 0);
                     let x = w[0];
                     if c.src_side {
-                        st.close(g, Port::A(x), Port::D(c.k))?;
+                        st.close(g, c.conn, Port::A(x), Port::D(c.k))?;
                     } else {
-                        st.close(g, Port::B(c.k), Port::C(x))?;
+                        st.close(g, c.conn, Port::B(c.k), Port::C(x))?;
                     }
                     forward(
                         topo,
@@ -208,9 +208,9 @@ pub(super) fn pass(
                     );
                 } else {
                     let p = winners[r - n_in];
-                    st.own(g, p.conn);
+                    st.own(g, p.conn, 0);
                     let (xs, xt) = (w[0], w[1]);
-                    st.close(g, Port::A(xs), Port::C(xt))?;
+                    st.close(g, p.conn, Port::A(xs), Port::C(xt))?;
                     forward(topo, level, sw, xs, p.conn, true, &mut claims, &mut senders);
                     forward(
                         topo,

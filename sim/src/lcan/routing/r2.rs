@@ -43,6 +43,12 @@ pub(super) fn pass(
             arrived: Port::A(x),
         });
     }
+    // Switch model: priority key (l − 1 − h, s), as R1's claims (docs/routing.md §5).
+    let levels = topo.levels();
+    let key = |i: usize| match conflict {
+        Conflict::Wire => 0,
+        Conflict::Switch => (((levels - 1 - lca[i]) as u64) << 32) | conns[i].src as u64,
+    };
     let mut steps_run = 0;
     while !at.is_empty() {
         steps_run += 1;
@@ -62,6 +68,9 @@ pub(super) fn pass(
                 }
             }
             // DOWN arbitration: turning and descending probes.
+            if let Some(best) = downs.iter().map(|p| key(p.conn)).min() {
+                st.preempt(g, best);
+            }
             let reqs: Vec<Request> = downs
                 .iter()
                 .map(|p| Request {
@@ -71,7 +80,7 @@ pub(super) fn pass(
                         _ => 0,
                     },
                     tier: 0,
-                    key: 0,
+                    key: key(p.conn),
                     needs: vec![Need {
                         class: 0,
                         allowed: topo.down(level, sw, conns[p.conn].dst),
@@ -85,8 +94,8 @@ pub(super) fn pass(
             st.free(g)[CLASS_C] = free[0];
             for (p, grant) in downs.iter().zip(grants) {
                 let Some(w) = grant else { continue };
-                st.own(g, p.conn);
-                st.close(g, p.arrived, Port::C(w[0]))?;
+                st.own(g, p.conn, key(p.conn));
+                st.close(g, p.conn, p.arrived, Port::C(w[0]))?;
                 if let DownEnd::Switch { switch, upper } = topo.down_link(level, sw, w[0]) {
                     next.entry(topo.global_index(level - 1, switch))
                         .or_default()
@@ -97,6 +106,9 @@ pub(super) fn pass(
                 }
             }
             // UP arbitration: climbing probes.
+            if let Some(best) = ups.iter().map(|p| key(p.conn)).min() {
+                st.preempt(g, best);
+            }
             let reqs: Vec<Request> = ups
                 .iter()
                 .map(|p| {
@@ -107,7 +119,7 @@ pub(super) fn pass(
                             _ => 0,
                         },
                         tier: 0,
-                        key: 0,
+                        key: key(p.conn),
                         needs: vec![Need {
                             class: 0,
                             allowed: topo.up(level, sw, c.src, c.dst),
@@ -121,8 +133,8 @@ pub(super) fn pass(
             st.free(g)[FREE_D] = free[0];
             for (p, grant) in ups.iter().zip(grants) {
                 let Some(w) = grant else { continue };
-                st.own(g, p.conn);
-                st.close(g, p.arrived, Port::D(w[0]))?;
+                st.own(g, p.conn, key(p.conn));
+                st.close(g, p.conn, p.arrived, Port::D(w[0]))?;
                 let (parent, x) = topo
                     .up_link(level, sw, w[0])
                     .ok_or_else(|| RoutingError::Internal("R2 probe above the top".into()))?;

@@ -111,7 +111,10 @@ pub(crate) struct PassState<'t> {
     free: HashMap<usize, [u64; 3]>,
     xp: HashMap<(usize, Port), Port>,
     rev: HashMap<(usize, Port), Port>,
-    owner: HashMap<usize, usize>,
+    /// Owner of each switch (switch model): connection and its priority key.
+    owner: HashMap<usize, (usize, u64)>,
+    /// Which connection closed each crosspoint, by input (switch model only).
+    closer: HashMap<(usize, Port), usize>,
 }
 
 impl<'t> PassState<'t> {
@@ -123,6 +126,7 @@ impl<'t> PassState<'t> {
             xp: HashMap::new(),
             rev: HashMap::new(),
             owner: HashMap::new(),
+            closer: HashMap::new(),
         }
     }
 
@@ -132,9 +136,10 @@ impl<'t> PassState<'t> {
         self.free.entry(g).or_insert([d, d, u])
     }
 
-    /// May connection `c` be granted something at switch `g` (switch model ownership)?
+    /// May connection `c` be granted something at switch `g` (switch model ownership:
+    /// only if `g` is unowned or owned by `c`)?
     pub(crate) fn eligible(&self, g: usize, c: usize) -> bool {
-        self.conflict == Conflict::Wire || self.owner.get(&g).is_none_or(|&o| o == c)
+        self.conflict == Conflict::Wire || self.owner.get(&g).is_none_or(|&(o, _)| o == c)
     }
 
     /// Grants per arbitration: 1 in the switch model.
@@ -145,20 +150,55 @@ impl<'t> PassState<'t> {
         }
     }
 
-    /// Records that connection `c` was granted something at `g`.
-    pub(crate) fn own(&mut self, g: usize, c: usize) {
+    /// Records that connection `c` (priority `key`) was granted something at `g`.
+    pub(crate) fn own(&mut self, g: usize, c: usize, key: u64) {
         if self.conflict == Conflict::Switch {
-            self.owner.entry(g).or_insert(c);
+            self.owner.entry(g).or_insert((c, key));
         }
     }
 
-    /// Closes crosspoint `input → output` of switch `g`.
+    /// R2, switch model: before an arbitration at `g` whose best request has priority
+    /// `key`, a current owner with a larger key is cut there: its crosspoints at `g` open,
+    /// the wires they claimed are free again, and `g` is unowned (docs/routing.md §5).
+    pub(crate) fn preempt(&mut self, g: usize, key: u64) {
+        let Some(&(o, okey)) = self.owner.get(&g) else {
+            return;
+        };
+        if okey <= key {
+            return;
+        }
+        self.owner.remove(&g);
+        let cut: Vec<(usize, Port)> = self
+            .closer
+            .iter()
+            .filter(|&(&(sw, _), &who)| sw == g && who == o)
+            .map(|(&k, _)| k)
+            .collect();
+        for k in cut {
+            self.closer.remove(&k);
+            if let Some(out) = self.xp.remove(&k) {
+                self.rev.remove(&(g, out));
+                let f = self.free(g);
+                match out {
+                    Port::C(x) => f[0] |= 1 << x,
+                    Port::D(k) => f[2] |= 1 << k,
+                    _ => {}
+                }
+            }
+        }
+    }
+
+    /// Closes crosspoint `input → output` of switch `g` for connection `c`.
     pub(crate) fn close(
         &mut self,
         g: usize,
+        c: usize,
         input: Port,
         output: Port,
     ) -> Result<(), RoutingError> {
+        if self.conflict == Conflict::Switch {
+            self.closer.insert((g, input), c);
+        }
         if let Some(prev) = self.rev.insert((g, output), input) {
             return Err(RoutingError::Internal(format!(
                 "switch {g}: output {output:?} driven by {prev:?} and {input:?}"
