@@ -21,6 +21,14 @@ pub enum DiagramError {
     },
 }
 
+/// Invisible edges that keep a rank in index order, left to right.
+fn keep_order(s: &mut String, nodes: impl Iterator<Item = String>) {
+    let nodes: Vec<String> = nodes.collect();
+    if nodes.len() > 1 {
+        let _ = writeln!(s, "  {} [style=invis];", nodes.join(" -> "));
+    }
+}
+
 fn node(level: usize, sw: usize) -> String {
     format!("L{level}S{sw}")
 }
@@ -35,7 +43,7 @@ pub fn to_dot(topo: &Topology, title: &str) -> Result<String, DiagramError> {
     let _ = writeln!(s, "digraph lcan {{");
     let _ = writeln!(
         s,
-        "  graph [rankdir=TB, nodesep=0.12, ranksep=0.9, splines=line, labelloc=t, label=\"{esc}\"];"
+        "  graph [rankdir=TB, ordering=out, nodesep=0.12, ranksep=0.9, splines=line, labelloc=t, label=\"{esc}\"];"
     );
     let _ = writeln!(s, "  node [shape=record, fontsize=9, height=0.3];");
     let _ = writeln!(s, "  edge [dir=both, arrowsize=0.35];");
@@ -67,6 +75,7 @@ pub fn to_dot(topo: &Topology, title: &str) -> Result<String, DiagramError> {
         );
     }
     let _ = writeln!(s, " }}");
+    keep_order(&mut s, (0..topo.n()).map(|p| format!("PE{p}")));
     for level in (0..topo.levels()).rev() {
         for sw in 0..topo.switch_count(level) {
             for x in 0..topo.d() {

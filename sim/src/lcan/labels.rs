@@ -144,6 +144,35 @@ impl Topology {
         }
     }
 
+    /// The number of ordered PE pairs `(s, t)`, `s ≠ t`, at each LCA level (level 0 first).
+    pub fn lca_distribution(&self) -> Vec<u64> {
+        let n = self.n as u64;
+        match self.kind {
+            Kind::Tree | Kind::CompleteBipartite => {
+                let mut prev = 1u64;
+                (0..self.levels())
+                    .map(|h| {
+                        let b = self.block_size(h).unwrap_or(1) as u64;
+                        let c = n * (b - prev);
+                        prev = b;
+                        c
+                    })
+                    .collect()
+            }
+            Kind::File => {
+                let (d, s0) = (self.d, self.switch_count(0));
+                let mut out = vec![0u64; self.levels()];
+                for a in 0..s0 {
+                    for b in 0..s0 {
+                        out[self.lca_level(a * d, b * d)] += (d * d) as u64;
+                    }
+                }
+                out[0] -= n;
+                out
+            }
+        }
+    }
+
     fn reach(&self) -> &super::reach::Reach {
         self.reach
             .as_deref()

@@ -10,6 +10,7 @@
 //! - [`bounds`], [`optimal`], [`pig`]: lower bound, exact minimum passes, path
 //!   intersection graph (docs/routing.md §6).
 //! - [`workload`]: connection sets (`random`, `identity`, `worst-case`, files).
+//! - [`evaluate`]: one routing checked and compared with the references.
 //! - [`dot`]: Graphviz drawing like the papers' Figures 3–4.
 
 pub mod arbiter;
@@ -17,6 +18,7 @@ pub mod bounds;
 mod build;
 pub mod dot;
 mod error;
+pub mod evaluate;
 mod labels;
 pub mod optimal;
 mod paths;

@@ -158,33 +158,102 @@ fn path_switches(topo: &Topology, c: &Connection, wires: &[Wire]) -> Vec<(usize,
     v
 }
 
+/// Options split for speed: capacity-1 resources as bit masks, the others as ids.
+struct Compiled {
+    words: usize,
+    masks: Vec<Vec<Vec<u64>>>,
+    multi: Vec<Vec<Vec<u32>>>,
+}
+
+fn compile(pb: &Problem) -> Compiled {
+    let ones: Vec<Option<usize>> = {
+        let mut next = 0;
+        pb.cap
+            .iter()
+            .map(|&c| {
+                (c == 1).then(|| {
+                    next += 1;
+                    next - 1
+                })
+            })
+            .collect()
+    };
+    let words = ones.iter().flatten().count().div_ceil(64).max(1);
+    let mut masks = Vec::new();
+    let mut multi = Vec::new();
+    for opts in &pb.options {
+        let (mut m, mut u) = (Vec::new(), Vec::new());
+        for opt in opts {
+            let mut mask = vec![0u64; words];
+            let mut rest = Vec::new();
+            for &r in opt {
+                match ones[r as usize] {
+                    Some(bit) => mask[bit / 64] |= 1 << (bit % 64),
+                    None => rest.push(r),
+                }
+            }
+            m.push(mask);
+            u.push(rest);
+        }
+        masks.push(m);
+        multi.push(u);
+    }
+    Compiled {
+        words,
+        masks,
+        multi,
+    }
+}
+
 struct Search<'a> {
     pb: &'a Problem,
+    cp: &'a Compiled,
     k: usize,
+    used: Vec<Vec<u64>>,
     usage: Vec<Vec<u8>>,
     assign: Vec<Option<(usize, usize)>>,
-    used: usize,
+    open: usize,
     nodes: u64,
     budget: u64,
 }
 
 impl Search<'_> {
-    fn fits(&self, pass: usize, opt: &[u32]) -> bool {
-        opt.iter()
-            .all(|&r| self.usage[pass][r as usize] < self.pb.cap[r as usize])
+    fn fits(&self, pass: usize, c: usize, o: usize) -> bool {
+        let m = &self.cp.masks[c][o];
+        (0..self.cp.words).all(|w| self.used[pass][w] & m[w] == 0)
+            && self.cp.multi[c][o]
+                .iter()
+                .all(|&r| self.usage[pass][r as usize] < self.pb.cap[r as usize])
     }
 
-    fn choices(&self, c: usize) -> Vec<(usize, usize)> {
-        let passes = self.k.min(self.used + 1);
-        let mut v = Vec::new();
+    fn count_choices(&self, c: usize, stop: usize) -> usize {
+        let passes = self.k.min(self.open + 1);
+        let mut n = 0;
         for pass in 0..passes {
-            for (o, opt) in self.pb.options[c].iter().enumerate() {
-                if self.fits(pass, opt) {
-                    v.push((pass, o));
+            for o in 0..self.cp.masks[c].len() {
+                if self.fits(pass, c, o) {
+                    n += 1;
+                    if n >= stop {
+                        return n;
+                    }
                 }
             }
         }
-        v
+        n
+    }
+
+    fn apply(&mut self, c: usize, pass: usize, o: usize, add: bool) {
+        for w in 0..self.cp.words {
+            self.used[pass][w] ^= self.cp.masks[c][o][w];
+        }
+        for &r in &self.cp.multi[c][o] {
+            let u = &mut self.usage[pass][r as usize];
+            if add {
+                *u += 1;
+            } else {
+                *u -= 1;
+            }
+        }
     }
 
     /// `Some(true)` found, `Some(false)` refuted, `None` out of budget.
@@ -193,41 +262,45 @@ impl Search<'_> {
         if self.nodes > self.budget {
             return None;
         }
-        let mut pick: Option<(usize, Vec<(usize, usize)>)> = None;
+        // DSATUR: the unassigned connection with the fewest feasible choices.
+        let mut pick: Option<(usize, usize)> = None;
         for c in 0..self.assign.len() {
             if self.assign[c].is_some() {
                 continue;
             }
-            let ch = self.choices(c);
-            if ch.is_empty() {
+            let stop = pick.map_or(usize::MAX, |(_, n)| n);
+            let n = self.count_choices(c, stop);
+            if n == 0 {
                 return Some(false);
             }
-            if pick.as_ref().is_none_or(|(_, best)| ch.len() < best.len()) {
-                pick = Some((c, ch));
+            if n < stop {
+                pick = Some((c, n));
             }
         }
-        let Some((c, choices)) = pick else {
+        let Some((c, _)) = pick else {
             return Some(true);
         };
-        for (pass, o) in choices {
-            let opened = pass == self.used;
-            for &r in &self.pb.options[c][o] {
-                self.usage[pass][r as usize] += 1;
-            }
-            self.assign[c] = Some((pass, o));
-            if opened {
-                self.used += 1;
-            }
-            let res = self.dfs();
-            if res != Some(false) {
-                return res;
-            }
-            if opened {
-                self.used -= 1;
-            }
-            self.assign[c] = None;
-            for &r in &self.pb.options[c][o] {
-                self.usage[pass][r as usize] -= 1;
+        let passes = self.k.min(self.open + 1);
+        for pass in 0..passes {
+            for o in 0..self.cp.masks[c].len() {
+                if !self.fits(pass, c, o) {
+                    continue;
+                }
+                let opened = pass == self.open;
+                self.apply(c, pass, o, true);
+                self.assign[c] = Some((pass, o));
+                if opened {
+                    self.open += 1;
+                }
+                let res = self.dfs();
+                if res != Some(false) {
+                    return res;
+                }
+                if opened {
+                    self.open -= 1;
+                }
+                self.assign[c] = None;
+                self.apply(c, pass, o, false);
             }
         }
         Some(false)
@@ -269,15 +342,18 @@ pub fn optimal(
             nodes: 0,
         });
     }
+    let cp = compile(&pb);
     let mut nodes = 0;
     let mut k = lb.max(1);
     loop {
         let mut s = Search {
             pb: &pb,
+            cp: &cp,
             k,
+            used: vec![vec![0; cp.words]; k],
             usage: vec![vec![0; pb.cap.len()]; k],
             assign: vec![None; conns.len()],
-            used: 0,
+            open: 0,
             nodes: 0,
             budget: budget.saturating_sub(nodes),
         };

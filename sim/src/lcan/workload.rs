@@ -152,6 +152,27 @@ pub fn worst_case<R: Rng + ?Sized>(
     Ok(Permutation::new(dst).expect("the sampler builds a bijection"))
 }
 
+/// A generated connection set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Generator {
+    /// A uniformly random permutation.
+    Random,
+    /// Every PE sends to itself (LCA level 0: one pass in the wire model).
+    Identity,
+    /// Every connection at LCA level `l − 1` (module docs).
+    WorstCase,
+}
+
+/// Generates a permutation for `topo` from `seed` (the sub-stream `derive(seed, "perm")`).
+pub fn generate(topo: &Topology, g: Generator, seed: u64) -> Result<Permutation, WorkloadError> {
+    let mut rng = crate::rng::seeded(crate::rng::derive(seed, "perm"));
+    match g {
+        Generator::Random => Ok(Permutation::random(topo.n(), &mut rng)),
+        Generator::Identity => Ok(Permutation::identity(topo.n())),
+        Generator::WorstCase => worst_case(topo, &mut rng),
+    }
+}
+
 /// A uniformly random partial permutation: a random permutation in which each PE sends
 /// with probability `percent / 100`.
 pub fn random_partial<R: Rng + ?Sized>(n: usize, percent: u32, rng: &mut R) -> PartialPermutation {
