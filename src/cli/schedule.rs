@@ -66,23 +66,32 @@ pub struct Args {
 
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
 enum AlgorithmArg {
+    /// LCA-priority three phases: staggered climb, top-down S/D claims, data (003 §3.2)
     R1,
+    /// Probes climb any free way to the LCA level, descend by destination digits (002 §3.1)
     R2,
 }
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
 enum PolicyArg {
+    /// Lowest requester and lowest wire first, always
     Fixed,
+    /// Rotating priority: after a grant, start after the last winner and the next wire
     RoundRobin,
+    /// Pointers from a 16-bit LFSR per arbiter, seeded from --seed
     Random,
 }
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
 enum ConflictArg {
+    /// No wire carries two connections in a pass (003 §3.3)
     Wire,
+    /// No switch carries two connections in a pass (003 §3.1)
     Switch,
 }
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 enum OptimalArg {
+    /// Compute the exact optimum when n ≤ 32
     Auto,
+    /// Skip it
     Off,
 }
 
@@ -324,6 +333,8 @@ struct TrialsReport<'a> {
     optimal_unknown: u64,
     optimal_unknown_example: Option<String>,
     worst_trial_seed: u64,
+    /// Wall-clock time of all trials (routing, validation, bounds, optimum).
+    elapsed_seconds: f64,
 }
 
 fn trials_run(
@@ -367,7 +378,9 @@ fn trials_run(
         optimal_unknown: 0,
         optimal_unknown_example: None,
         worst_trial_seed: cfg.seed,
+        elapsed_seconds: 0.0,
     };
+    let start = std::time::Instant::now();
     let mut opt_stat = Stat::default();
     let mut worst = f64::MIN;
     for i in 0..trials {
@@ -398,6 +411,7 @@ fn trials_run(
         bar.inc(1);
     }
     bar.finish_and_clear();
+    r.elapsed_seconds = start.elapsed().as_secs_f64();
     if opt_stat.count > 0 {
         r.passes_over_optimal = Some(opt_stat);
     }

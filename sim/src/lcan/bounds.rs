@@ -95,7 +95,7 @@ pub fn lower_bound(topo: &Topology, conns: &[Connection], conflict: Conflict) ->
                 best = LowerBound {
                     value: need,
                     witness: format!(
-                        "the level-{level} group of PE {}: {} connections leave it, {} enter it, {} up-links (003 Lemma 1 / ⌈λ(M)⌉)",
+                        "the level-{level} group of PE {}: {} connections leave it, {} enter it, over {} links (003 Lemma 1 / ⌈λ(M)⌉)",
                         g * d,
                         out[g],
                         inn[g],

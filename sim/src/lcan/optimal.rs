@@ -163,9 +163,13 @@ struct Compiled {
     words: usize,
     masks: Vec<Vec<Vec<u64>>>,
     multi: Vec<Vec<Vec<u32>>>,
+    /// CB-LCAN only: per connection, per option, the uppers taken going up (the base-`u`
+    /// digits of its LCA switch), for symmetry breaking.
+    digits: Option<Vec<Vec<Vec<usize>>>>,
+    u: usize,
 }
 
-fn compile(pb: &Problem) -> Compiled {
+fn compile(topo: &Topology, pb: &Problem) -> Compiled {
     let ones: Vec<Option<usize>> = {
         let mut next = 0;
         pb.cap
@@ -198,10 +202,27 @@ fn compile(pb: &Problem) -> Compiled {
         masks.push(m);
         multi.push(u);
     }
+    let digits = (topo.kind() == Kind::CompleteBipartite).then(|| {
+        pb.reps
+            .iter()
+            .map(|opts| {
+                opts.iter()
+                    .map(|p| {
+                        p.iter()
+                            .filter(|w| w.dir == Dir::Up)
+                            .map(|w| w.upper)
+                            .collect()
+                    })
+                    .collect()
+            })
+            .collect()
+    });
     Compiled {
         words,
         masks,
         multi,
+        digits,
+        u: topo.u(),
     }
 }
 
@@ -215,6 +236,9 @@ struct Search<'a> {
     open: usize,
     nodes: u64,
     budget: u64,
+    /// CB symmetry breaking: `seen[i][lo·u + k]` counts assigned options whose digit `i`
+    /// is `k` after the digit prefix `lo`.
+    seen: Vec<Vec<u32>>,
 }
 
 impl Search<'_> {
@@ -226,12 +250,47 @@ impl Search<'_> {
                 .all(|&r| self.usage[pass][r as usize] < self.pb.cap[r as usize])
     }
 
+    /// CB-LCAN digit symmetry (module docs): an option may use, at each digit position,
+    /// a value already used after the same prefix, or the smallest unused one.
+    fn canonical(&self, c: usize, o: usize) -> bool {
+        let Some(digits) = &self.cp.digits else {
+            return true;
+        };
+        let u = self.cp.u;
+        let mut lo = 0;
+        for (i, &k) in digits[c][o].iter().enumerate() {
+            let row = &self.seen[i][lo * u..lo * u + u];
+            if row[k] == 0 && row[..k].contains(&0) {
+                return false;
+            }
+            lo = lo * u + k;
+        }
+        true
+    }
+
+    fn mark(&mut self, c: usize, o: usize, add: bool) {
+        let Some(digits) = &self.cp.digits else {
+            return;
+        };
+        let u = self.cp.u;
+        let mut lo = 0;
+        for (i, &k) in digits[c][o].iter().enumerate() {
+            let x = &mut self.seen[i][lo * u + k];
+            if add {
+                *x += 1;
+            } else {
+                *x -= 1;
+            }
+            lo = lo * u + k;
+        }
+    }
+
     fn count_choices(&self, c: usize, stop: usize) -> usize {
         let passes = self.k.min(self.open + 1);
         let mut n = 0;
         for pass in 0..passes {
             for o in 0..self.cp.masks[c].len() {
-                if self.fits(pass, c, o) {
+                if self.fits(pass, c, o) && self.canonical(c, o) {
                     n += 1;
                     if n >= stop {
                         return n;
@@ -283,11 +342,12 @@ impl Search<'_> {
         let passes = self.k.min(self.open + 1);
         for pass in 0..passes {
             for o in 0..self.cp.masks[c].len() {
-                if !self.fits(pass, c, o) {
+                if !self.fits(pass, c, o) || !self.canonical(c, o) {
                     continue;
                 }
                 let opened = pass == self.open;
                 self.apply(c, pass, o, true);
+                self.mark(c, o, true);
                 self.assign[c] = Some((pass, o));
                 if opened {
                     self.open += 1;
@@ -301,6 +361,7 @@ impl Search<'_> {
                 }
                 self.assign[c] = None;
                 self.apply(c, pass, o, false);
+                self.mark(c, o, false);
             }
         }
         Some(false)
@@ -316,6 +377,18 @@ pub fn optimal(
     conflict: Conflict,
     budget: u64,
     known: Option<usize>,
+) -> Outcome {
+    optimal_with(topo, conns, conflict, budget, known, true)
+}
+
+/// [`optimal`], optionally without the CB-LCAN digit symmetry breaking (for tests).
+pub(crate) fn optimal_with(
+    topo: &Topology,
+    conns: &[Connection],
+    conflict: Conflict,
+    budget: u64,
+    known: Option<usize>,
+    symmetry: bool,
 ) -> Outcome {
     let lb = lower_bound(topo, conns, conflict).value;
     if topo.n() > MAX_OPTIMAL_PES {
@@ -342,7 +415,10 @@ pub fn optimal(
             nodes: 0,
         });
     }
-    let cp = compile(&pb);
+    let mut cp = compile(topo, &pb);
+    if !symmetry {
+        cp.digits = None;
+    }
     let mut nodes = 0;
     let mut k = lb.max(1);
     loop {
@@ -356,6 +432,9 @@ pub fn optimal(
             open: 0,
             nodes: 0,
             budget: budget.saturating_sub(nodes),
+            seen: (0..topo.levels())
+                .map(|i| vec![0; topo.u().saturating_pow(i as u32 + 1)])
+                .collect(),
         };
         let res = s.dfs();
         nodes += s.nodes;
