@@ -10,10 +10,10 @@ use lcanet_sim::lcan::arbiter::Policy;
 use lcanet_sim::lcan::evaluate::{evaluate, Evaluation};
 use lcanet_sim::lcan::optimal::DEFAULT_BUDGET;
 use lcanet_sim::lcan::routing::{Algorithm, Config, Conflict, RoutedConnection, SwitchCrosspoints};
+use lcanet_sim::lcan::trials::{ratio, run_trials, Stat, Summary};
 use lcanet_sim::lcan::workload::{generate, Generator};
 use lcanet_sim::lcan::Topology;
 use lcanet_sim::perm::PartialPermutation;
-use lcanet_sim::rng::derive;
 
 /// Arguments of `lcanet schedule`.
 #[derive(Debug, clap::Args)]
@@ -176,13 +176,10 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     };
     let budget = (args.optimal == OptimalArg::Auto).then_some(args.opt_budget);
     if let Some(trials) = args.trials {
-        if !matches!(
-            source,
-            PermSource::Gen(Generator::Random | Generator::WorstCase)
-        ) {
+        let PermSource::Gen(gen @ (Generator::Random | Generator::WorstCase)) = source else {
             bail!("--trials needs --perm random or --perm worst-case (each trial draws a new permutation)");
-        }
-        return trials_run(&args, &topo, &source, cfg, budget, trials);
+        };
+        return trials_run(&args, &topo, gen, cfg, budget, trials);
     }
     let perm = perm_for(&source, &topo, seed)?;
     let ev = evaluate(&topo, &perm, &cfg, budget)?;
@@ -222,14 +219,6 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         print_human(&report, &ev);
     }
     Ok(Outcome::Success)
-}
-
-fn ratio(a: usize, b: usize) -> f64 {
-    if b == 0 {
-        1.0
-    } else {
-        a as f64 / b as f64
-    }
 }
 
 fn print_human(r: &SingleReport, ev: &Evaluation) {
@@ -287,27 +276,6 @@ fn print_human(r: &SingleReport, ev: &Evaluation) {
     println!("schedule checked by the validator: valid");
 }
 
-#[derive(serde::Serialize, Default)]
-struct Stat {
-    mean: f64,
-    max: f64,
-    min: f64,
-    count: u64,
-}
-
-impl Stat {
-    fn add(&mut self, x: f64) {
-        if self.count == 0 {
-            self.max = x;
-            self.min = x;
-        }
-        self.max = self.max.max(x);
-        self.min = self.min.min(x);
-        self.mean += (x - self.mean) / (self.count + 1) as f64;
-        self.count += 1;
-    }
-}
-
 #[derive(serde::Serialize)]
 struct TrialsReport<'a> {
     topology: &'static str,
@@ -321,18 +289,9 @@ struct TrialsReport<'a> {
     algorithm: &'static str,
     arbiter: &'static str,
     conflict: &'static str,
-    trials: u64,
-    /// Trial `i` runs as `--seed trial_seeds(i)` = derive(seed, "trial {i}").
     trial_seed_rule: &'static str,
-    passes: Stat,
-    steps: Stat,
-    lower_bound: Stat,
-    passes_over_lower_bound: Stat,
-    passes_over_optimal: Option<Stat>,
-    optimal_kind: &'static str,
-    optimal_unknown: u64,
-    optimal_unknown_example: Option<String>,
-    worst_trial_seed: u64,
+    #[serde(flatten)]
+    summary: Summary,
     /// Wall-clock time of all trials (routing, validation, bounds, optimum).
     elapsed_seconds: f64,
 }
@@ -340,7 +299,7 @@ struct TrialsReport<'a> {
 fn trials_run(
     args: &Args,
     topo: &Topology,
-    source: &PermSource,
+    gen: Generator,
     cfg: Config,
     budget: Option<u64>,
     trials: u64,
@@ -355,7 +314,10 @@ fn trials_run(
     if trials < 20 {
         bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
     }
-    let mut r = TrialsReport {
+    let start = std::time::Instant::now();
+    let summary = run_trials(topo, gen, &cfg, budget, trials, || bar.inc(1))?;
+    bar.finish_and_clear();
+    let r = TrialsReport {
         topology: topo.kind().name(),
         description: describe(topo),
         d: topo.d(),
@@ -367,62 +329,20 @@ fn trials_run(
         algorithm: cfg.algorithm.name(),
         arbiter: cfg.policy.name(),
         conflict: cfg.conflict.name(),
-        trials,
-        trial_seed_rule: "trial i runs with --seed derive(seed, \"trial i\"), printed as worst_trial_seed for the worst",
-        passes: Stat::default(),
-        steps: Stat::default(),
-        lower_bound: Stat::default(),
-        passes_over_lower_bound: Stat::default(),
-        passes_over_optimal: None,
-        optimal_kind: "",
-        optimal_unknown: 0,
-        optimal_unknown_example: None,
-        worst_trial_seed: cfg.seed,
-        elapsed_seconds: 0.0,
+        trial_seed_rule:
+            "trial i runs alone as --seed derive(seed, \"trial i\"); the worst is worst_trial_seed",
+        summary,
+        elapsed_seconds: start.elapsed().as_secs_f64(),
     };
-    let start = std::time::Instant::now();
-    let mut opt_stat = Stat::default();
-    let mut worst = f64::MIN;
-    for i in 0..trials {
-        let seed = derive(cfg.seed, &format!("trial {i}"));
-        let perm = perm_for(source, topo, seed)?;
-        let ev = evaluate(topo, &perm, &Config { seed, ..cfg }, budget)
-            .with_context(|| format!("trial {i} (--seed {seed})"))?;
-        let passes = ev.schedule.passes.len();
-        let q = ratio(passes, ev.lower_bound.value);
-        if q > worst {
-            worst = q;
-            r.worst_trial_seed = seed;
-        }
-        r.passes.add(passes as f64);
-        r.steps.add(ev.schedule.steps() as f64);
-        r.lower_bound.add(ev.lower_bound.value as f64);
-        r.passes_over_lower_bound.add(q);
-        r.optimal_kind = ev.optimal_kind;
-        match ev.optimal {
-            Some(o) => opt_stat.add(ratio(passes, o)),
-            None => {
-                r.optimal_unknown += 1;
-                if r.optimal_unknown_example.is_none() {
-                    r.optimal_unknown_example = ev.optimal_reason.clone();
-                }
-            }
-        }
-        bar.inc(1);
-    }
-    bar.finish_and_clear();
-    r.elapsed_seconds = start.elapsed().as_secs_f64();
-    if opt_stat.count > 0 {
-        r.passes_over_optimal = Some(opt_stat);
-    }
     if args.json {
         print_json(&r)?;
         return Ok(Outcome::Success);
     }
+    let s = &r.summary;
     println!("{}", r.description);
     println!(
         "{} trials of --perm {} (seed {}), algorithm {}, arbiter {}, conflict {}",
-        r.trials, r.perm, r.seed, r.algorithm, r.arbiter, r.conflict
+        s.trials, r.perm, r.seed, r.algorithm, r.arbiter, r.conflict
     );
     let line = |name: &str, s: &Stat| {
         println!(
@@ -430,26 +350,35 @@ fn trials_run(
             s.mean, s.min, s.max
         )
     };
-    line("passes", &r.passes);
-    line("set-up steps", &r.steps);
-    line("lower bound", &r.lower_bound);
-    line("passes / lower bound", &r.passes_over_lower_bound);
-    match &r.passes_over_optimal {
-        Some(s) => {
-            line("passes / optimal", s);
+    line("passes", &s.passes);
+    line("set-up steps", &s.steps);
+    line("lower bound", &s.lower_bound);
+    line("passes / lower bound", &s.passes_over_lower_bound);
+    match &s.passes_over_optimal {
+        Some(o) => {
+            line("passes / optimal", o);
             println!(
                 "  optimal = {} (known in {} of {} trials)",
-                r.optimal_kind, s.count, r.trials
+                s.optimal_kind, o.count, s.trials
             );
+            if let Some(why) = &s.optimal_unknown_example {
+                println!("  unknown in {}: {why}", s.optimal_unknown);
+            }
         }
         None => println!(
             "passes / optimal       not computed: {}",
-            r.optimal_unknown_example.as_deref().unwrap_or("")
+            s.optimal_unknown_example.as_deref().unwrap_or("")
         ),
     }
     println!(
         "worst passes/lower-bound trial: --seed {}",
-        r.worst_trial_seed
+        s.worst_trial_seed
+    );
+    println!(
+        "time: {:.3} s for {} trials ({:.3} ms per trial)",
+        r.elapsed_seconds,
+        s.trials,
+        1e3 * r.elapsed_seconds / s.trials.max(1) as f64
     );
     Ok(Outcome::Success)
 }

@@ -10,7 +10,8 @@
 //! - [`bounds`], [`optimal`], [`pig`]: lower bound, exact minimum passes, path
 //!   intersection graph (docs/routing.md §6).
 //! - [`workload`]: connection sets (`random`, `identity`, `worst-case`, files).
-//! - [`evaluate`]: one routing checked and compared with the references.
+//! - [`evaluate`], [`trials`]: one routing checked and compared with the references;
+//!   many random trials summarized.
 //! - [`dot`]: Graphviz drawing like the papers' Figures 3–4.
 
 pub mod arbiter;
@@ -27,6 +28,7 @@ pub mod pig;
 mod reach;
 pub mod routing;
 mod topology;
+pub mod trials;
 pub mod validate;
 pub mod workload;
 

@@ -8,6 +8,7 @@
 //! crosspoints every switch closed (including those of circuits that did not complete),
 //! which the cycle-level and RTL models are compared against.
 
+mod phase3;
 mod r1;
 mod r2;
 mod state;

@@ -12,7 +12,8 @@
 //!
 //! Iterative deepening from the lower bound: for `k = LB, LB+1, …` a depth-first search
 //! assigns (pass, option) to connections, always branching on the connection with the
-//! fewest feasible choices (DSATUR), opening at most one new pass at a time (symmetry).
+//! fewest feasible choices (DSATUR), opening at most one new pass at a time (symmetry),
+//! and in CB-LCANs trying only canonical digit strings (module `search`).
 //! When a known schedule has `k` passes, `k` is optimal once `k − 1` is refuted. A node
 //! budget bounds the work; past it the optimum is reported unknown with the reason.
 
@@ -21,6 +22,9 @@ use super::paths::{Connection, Dir, Wire};
 use super::routing::{Conflict, RoutedConnection};
 use super::topology::{Kind, Topology};
 use std::collections::{BTreeSet, HashMap};
+
+mod search;
+use search::{compile, Search};
 
 /// Largest `n` for which the optimum is computed.
 pub const MAX_OPTIMAL_PES: usize = 32;
@@ -156,216 +160,6 @@ fn path_switches(topo: &Topology, c: &Connection, wires: &[Wire]) -> Vec<(usize,
         }
     }
     v
-}
-
-/// Options split for speed: capacity-1 resources as bit masks, the others as ids.
-struct Compiled {
-    words: usize,
-    masks: Vec<Vec<Vec<u64>>>,
-    multi: Vec<Vec<Vec<u32>>>,
-    /// CB-LCAN only: per connection, per option, the uppers taken going up (the base-`u`
-    /// digits of its LCA switch), for symmetry breaking.
-    digits: Option<Vec<Vec<Vec<usize>>>>,
-    u: usize,
-}
-
-fn compile(topo: &Topology, pb: &Problem) -> Compiled {
-    let ones: Vec<Option<usize>> = {
-        let mut next = 0;
-        pb.cap
-            .iter()
-            .map(|&c| {
-                (c == 1).then(|| {
-                    next += 1;
-                    next - 1
-                })
-            })
-            .collect()
-    };
-    let words = ones.iter().flatten().count().div_ceil(64).max(1);
-    let mut masks = Vec::new();
-    let mut multi = Vec::new();
-    for opts in &pb.options {
-        let (mut m, mut u) = (Vec::new(), Vec::new());
-        for opt in opts {
-            let mut mask = vec![0u64; words];
-            let mut rest = Vec::new();
-            for &r in opt {
-                match ones[r as usize] {
-                    Some(bit) => mask[bit / 64] |= 1 << (bit % 64),
-                    None => rest.push(r),
-                }
-            }
-            m.push(mask);
-            u.push(rest);
-        }
-        masks.push(m);
-        multi.push(u);
-    }
-    let digits = (topo.kind() == Kind::CompleteBipartite).then(|| {
-        pb.reps
-            .iter()
-            .map(|opts| {
-                opts.iter()
-                    .map(|p| {
-                        p.iter()
-                            .filter(|w| w.dir == Dir::Up)
-                            .map(|w| w.upper)
-                            .collect()
-                    })
-                    .collect()
-            })
-            .collect()
-    });
-    Compiled {
-        words,
-        masks,
-        multi,
-        digits,
-        u: topo.u(),
-    }
-}
-
-struct Search<'a> {
-    pb: &'a Problem,
-    cp: &'a Compiled,
-    k: usize,
-    used: Vec<Vec<u64>>,
-    usage: Vec<Vec<u8>>,
-    assign: Vec<Option<(usize, usize)>>,
-    open: usize,
-    nodes: u64,
-    budget: u64,
-    /// CB symmetry breaking: `seen[i][lo·u + k]` counts assigned options whose digit `i`
-    /// is `k` after the digit prefix `lo`.
-    seen: Vec<Vec<u32>>,
-}
-
-impl Search<'_> {
-    fn fits(&self, pass: usize, c: usize, o: usize) -> bool {
-        let m = &self.cp.masks[c][o];
-        (0..self.cp.words).all(|w| self.used[pass][w] & m[w] == 0)
-            && self.cp.multi[c][o]
-                .iter()
-                .all(|&r| self.usage[pass][r as usize] < self.pb.cap[r as usize])
-    }
-
-    /// CB-LCAN digit symmetry (module docs): an option may use, at each digit position,
-    /// a value already used after the same prefix, or the smallest unused one.
-    fn canonical(&self, c: usize, o: usize) -> bool {
-        let Some(digits) = &self.cp.digits else {
-            return true;
-        };
-        let u = self.cp.u;
-        let mut lo = 0;
-        for (i, &k) in digits[c][o].iter().enumerate() {
-            let row = &self.seen[i][lo * u..lo * u + u];
-            if row[k] == 0 && row[..k].contains(&0) {
-                return false;
-            }
-            lo = lo * u + k;
-        }
-        true
-    }
-
-    fn mark(&mut self, c: usize, o: usize, add: bool) {
-        let Some(digits) = &self.cp.digits else {
-            return;
-        };
-        let u = self.cp.u;
-        let mut lo = 0;
-        for (i, &k) in digits[c][o].iter().enumerate() {
-            let x = &mut self.seen[i][lo * u + k];
-            if add {
-                *x += 1;
-            } else {
-                *x -= 1;
-            }
-            lo = lo * u + k;
-        }
-    }
-
-    fn count_choices(&self, c: usize, stop: usize) -> usize {
-        let passes = self.k.min(self.open + 1);
-        let mut n = 0;
-        for pass in 0..passes {
-            for o in 0..self.cp.masks[c].len() {
-                if self.fits(pass, c, o) && self.canonical(c, o) {
-                    n += 1;
-                    if n >= stop {
-                        return n;
-                    }
-                }
-            }
-        }
-        n
-    }
-
-    fn apply(&mut self, c: usize, pass: usize, o: usize, add: bool) {
-        for w in 0..self.cp.words {
-            self.used[pass][w] ^= self.cp.masks[c][o][w];
-        }
-        for &r in &self.cp.multi[c][o] {
-            let u = &mut self.usage[pass][r as usize];
-            if add {
-                *u += 1;
-            } else {
-                *u -= 1;
-            }
-        }
-    }
-
-    /// `Some(true)` found, `Some(false)` refuted, `None` out of budget.
-    fn dfs(&mut self) -> Option<bool> {
-        self.nodes += 1;
-        if self.nodes > self.budget {
-            return None;
-        }
-        // DSATUR: the unassigned connection with the fewest feasible choices.
-        let mut pick: Option<(usize, usize)> = None;
-        for c in 0..self.assign.len() {
-            if self.assign[c].is_some() {
-                continue;
-            }
-            let stop = pick.map_or(usize::MAX, |(_, n)| n);
-            let n = self.count_choices(c, stop);
-            if n == 0 {
-                return Some(false);
-            }
-            if n < stop {
-                pick = Some((c, n));
-            }
-        }
-        let Some((c, _)) = pick else {
-            return Some(true);
-        };
-        let passes = self.k.min(self.open + 1);
-        for pass in 0..passes {
-            for o in 0..self.cp.masks[c].len() {
-                if !self.fits(pass, c, o) || !self.canonical(c, o) {
-                    continue;
-                }
-                let opened = pass == self.open;
-                self.apply(c, pass, o, true);
-                self.mark(c, o, true);
-                self.assign[c] = Some((pass, o));
-                if opened {
-                    self.open += 1;
-                }
-                let res = self.dfs();
-                if res != Some(false) {
-                    return res;
-                }
-                if opened {
-                    self.open -= 1;
-                }
-                self.assign[c] = None;
-                self.apply(c, pass, o, false);
-                self.mark(c, o, false);
-            }
-        }
-        Some(false)
-    }
 }
 
 /// The exact minimum number of passes for `conns` on `topo` (`n ≤ 32`), searching at
