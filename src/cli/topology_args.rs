@@ -95,13 +95,13 @@ impl TopologyArgs {
 
 /// A one-line name, e.g. `T-LCAN(d=4, u=2), l = 3, n = 16`.
 pub fn describe(topo: &Topology) -> String {
-    let name = match topo.kind() {
-        Kind::Tree => "T-LCAN",
-        Kind::CompleteBipartite => "CB-LCAN",
-        Kind::File => "LCAN from a Π file",
+    let (name, from) = match topo.kind() {
+        Kind::Tree => ("T-LCAN", ""),
+        Kind::CompleteBipartite => ("CB-LCAN", ""),
+        Kind::File => ("LCAN", " from a Π file"),
     };
     format!(
-        "{name}(d={}, u={}), l = {}, n = {}",
+        "{name}(d={}, u={}){from}, l = {}, n = {}",
         topo.d(),
         topo.u(),
         topo.levels(),

@@ -181,6 +181,18 @@ fn r1_is_optimal_on_one_lca_level() {
                         "T({d},{u}) l={l} h={h} seed={seed} {policy:?}"
                     );
                 }
+                if topo.n() <= 16 {
+                    let Outcome::Found(opt) =
+                        optimal(&topo, &conns(&perm), Conflict::Wire, 1_000_000, None)
+                    else {
+                        panic!("optimum not found");
+                    };
+                    let lb = lower_bound(&topo, &conns(&perm), Conflict::Wire).value;
+                    assert_eq!(
+                        opt.passes, lb,
+                        "the minimum of 003 Lemma 1 is the group bound"
+                    );
+                }
             }
             let wc = worst_case(&topo, &mut rng).unwrap().to_partial();
             let s = route(
