@@ -276,3 +276,76 @@ proptest! {
         }
     }
 }
+
+/// R2 on the binary tree with n = 4, permutation 0→2, 1→3, 2→0, 3→1, fixed priority,
+/// traced by hand. Pass 1, step 1 (level 0): at switch 0 PE 0 (A(0), r = 0) takes the
+/// only upper, PE 1 dies; at switch 1 PE 2 wins over PE 3. Step 2 (top): both turn; DOWN
+/// requesters r = u + x: PE 0 (r = 1) takes C(1), PE 2 (r = 2) takes C(0). Step 3: each
+/// descends on B(0) and takes C(0) of the other level-0 switch. Pass 2 routes 1→3, 3→1.
+#[test]
+fn r2_small_tree_traced_by_hand() {
+    let topo = Topology::tree(2, 1, Size::Levels(2)).unwrap();
+    let perm = Permutation::new(vec![2, 3, 0, 1]).unwrap().to_partial();
+    let s = route(
+        &topo,
+        &perm,
+        &cfg(Algorithm::R2, Policy::Fixed, Conflict::Wire, 0),
+    )
+    .unwrap();
+    let pairs: Vec<Vec<(usize, usize)>> = s
+        .passes
+        .iter()
+        .map(|p| p.delivered.iter().map(|c| (c.src, c.dst)).collect())
+        .collect();
+    assert_eq!(pairs, vec![vec![(0, 2), (2, 0)], vec![(1, 3), (3, 1)]]);
+    let p1 = &s.passes[0].crosspoints;
+    assert_eq!(
+        p1[0].closed,
+        vec![(Port::A(0), Port::D(0)), (Port::B(0), Port::C(0))]
+    );
+    assert_eq!(p1[2].global, 2);
+    assert_eq!(
+        p1[2].closed,
+        vec![(Port::A(0), Port::C(1)), (Port::A(1), Port::C(0))]
+    );
+    // PE 1's probe died at step 1: it closed nothing.
+    assert!(!p1[0].closed.contains(&(Port::A(1), Port::D(0))));
+}
+
+/// The case that deadlocks a literal reading of docs/routing.md §5 for R2 (binary tree,
+/// n = 4, 3 2 1 0): with priority preemption each pass delivers the smallest key, and the
+/// 4 passes equal the switch-model bound (4 connections end on level-0 switch 0).
+#[test]
+fn r2_switch_model_preemption_makes_progress() {
+    let topo = Topology::tree(2, 1, Size::Levels(2)).unwrap();
+    let perm = Permutation::new(vec![3, 2, 1, 0]).unwrap().to_partial();
+    let s = route(
+        &topo,
+        &perm,
+        &cfg(Algorithm::R2, Policy::Fixed, Conflict::Switch, 0),
+    )
+    .unwrap();
+    let pairs: Vec<Vec<(usize, usize)>> = s
+        .passes
+        .iter()
+        .map(|p| p.delivered.iter().map(|c| (c.src, c.dst)).collect())
+        .collect();
+    assert_eq!(
+        pairs,
+        vec![vec![(0, 3)], vec![(1, 2)], vec![(2, 1)], vec![(3, 0)]]
+    );
+    validate(&topo, &perm, &s.pass_lists(), Conflict::Switch).unwrap();
+    assert_eq!(lower_bound(&topo, &conns(&perm), Conflict::Switch).value, 4);
+}
+
+#[test]
+fn wires_serialize_as_in_the_spec() {
+    let w = Wire {
+        dir: Dir::Down,
+        level: 1,
+        switch: 2,
+        upper: 0,
+    };
+    assert_eq!(serde_json::to_string(&w).unwrap(), r#"["down",1,2,0]"#);
+    assert_eq!(serde_json::to_string(&Port::C(3)).unwrap(), r#"["C",3]"#);
+}
