@@ -153,6 +153,8 @@ impl Arbiter {
         let mut last_grant = None;
         for &i in &order {
             let req = &requests[i];
+            // Each need takes its wire tentatively (so two needs of one class cannot take
+            // the same wire); a rejected request gives them back.
             let mut chosen = Vec::with_capacity(req.needs.len());
             for need in &req.needs {
                 let avail = need.allowed & free[need.class];
@@ -160,19 +162,23 @@ impl Arbiter {
                     .map(|o| (q + o) % self.wires)
                     .find(|&w| avail >> w & 1 == 1);
                 match pick {
-                    Some(w) => chosen.push(w),
+                    Some(w) => {
+                        free[need.class] &= !(1u64 << w);
+                        chosen.push(w);
+                    }
                     None => break,
                 }
             }
             if req.guard && chosen.len() == req.needs.len() {
-                for (need, &w) in req.needs.iter().zip(&chosen) {
-                    free[need.class] &= !(1u64 << w);
-                }
                 out[i] = Decision {
                     granted: true,
                     wires: chosen,
                 };
                 last_grant = Some(req.requester);
+            } else {
+                for (need, &w) in req.needs.iter().zip(&chosen) {
+                    free[need.class] |= 1u64 << w;
+                }
             }
         }
         match self.policy {

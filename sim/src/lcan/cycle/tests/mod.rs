@@ -1,6 +1,7 @@
 //! Tests of the switch model through its public API: hand-traced steps and properties of
 //! random legal traffic.
 
+mod cross_arbiter;
 mod hand_traces;
 mod properties;
 mod protocol;
