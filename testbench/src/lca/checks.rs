@@ -165,18 +165,18 @@ impl Sim {
             m.set(self.inp.last, u64::from(c.last));
             m.set(self.inp.clear, u64::from(c.clear));
             m.set(self.inp.level, u64::from(c.level));
-            for (x, &v) in inp.a.iter().enumerate() {
+            for (x, &v) in inp.a().iter().enumerate() {
                 for l in 0..w {
                     m.set(self.inp.a[x * w + l], (v >> l) & 1);
                 }
             }
-            for (k, &v) in inp.b.iter().enumerate() {
+            for (k, &v) in inp.b().iter().enumerate() {
                 for l in 0..w {
                     m.set(self.inp.b[k * w + l], (v >> l) & 1);
                 }
             }
             self.golden
-                .clock(c, seed16, &inp.a, &inp.b)
+                .clock(c, seed16, inp.a(), inp.b())
                 .map_err(|error| CosimError::Protocol { bit_time: t, error })?;
             // The step outcome sits in the RTL's working registers until the clock edge.
             if let Some(v) = self.check_working(t) {

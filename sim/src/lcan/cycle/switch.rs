@@ -177,13 +177,18 @@ impl SwitchModel {
         // 2. Outputs.
         match mode {
             Mode::Pass | Mode::Rev => {
-                let inputs: Vec<u64> = a.iter().chain(b).map(|&v| v & lane_mask(w)).collect();
-                let data = if mode == Mode::Pass {
-                    self.xp.forward(&inputs)
-                } else {
-                    self.xp.reverse(&inputs)
-                };
-                for (r, v) in self.tx_c.iter_mut().chain(self.tx_d.iter_mut()).zip(data) {
+                let d = self.params.d;
+                for o in 0..d + u {
+                    let v = if mode == Mode::Pass {
+                        self.xp.forward_port(o, a, b)
+                    } else {
+                        self.xp.reverse_port(o, a, b)
+                    } & lane_mask(w);
+                    let r = if o < d {
+                        &mut self.tx_c[o]
+                    } else {
+                        &mut self.tx_d[o - d]
+                    };
                     r.clear();
                     let len = r.len();
                     for lane in 0..w {

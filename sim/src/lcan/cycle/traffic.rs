@@ -9,21 +9,56 @@
 //! sources and destinations are distinct (a partial permutation).
 
 use super::bits::PacketBits;
-use super::params::{PacketFormat, SwitchParams, SwitchTopology};
+use super::params::{PacketFormat, SwitchParams, SwitchTopology, MAX_PARAM};
 use super::types::{Control, Mode};
 use crate::rng::{derive, seeded, SimRng};
 use rand::Rng;
 use std::collections::{HashSet, VecDeque};
 
-/// The inputs of one bit-time.
+/// The inputs of one bit-time (fixed-size storage: no allocation per bit-time).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BitTimeInput {
     /// Broadcast control.
     pub ctl: Control,
+    a: [u64; MAX_PARAM],
+    b: [u64; MAX_PARAM],
+    d: u8,
+    u: u8,
+}
+
+impl BitTimeInput {
+    fn new(
+        ctl: Control,
+        a: impl IntoIterator<Item = u64>,
+        b: impl IntoIterator<Item = u64>,
+        d: usize,
+        u: usize,
+    ) -> Self {
+        let mut inp = BitTimeInput {
+            ctl,
+            a: [0; MAX_PARAM],
+            b: [0; MAX_PARAM],
+            d: d as u8,
+            u: u as u8,
+        };
+        for (slot, v) in inp.a.iter_mut().zip(a) {
+            *slot = v;
+        }
+        for (slot, v) in inp.b.iter_mut().zip(b) {
+            *slot = v;
+        }
+        inp
+    }
+
     /// Lanes of `A(0..d)`.
-    pub a: Vec<u64>,
+    pub fn a(&self) -> &[u64] {
+        &self.a[..usize::from(self.d)]
+    }
+
     /// Lanes of `B(0..u)`.
-    pub b: Vec<u64>,
+    pub fn b(&self) -> &[u64] {
+        &self.b[..usize::from(self.u)]
+    }
 }
 
 /// An endless, reproducible stream of legal inputs for one switch.
@@ -138,9 +173,8 @@ impl LegalTraffic {
                 init: base.init && t == 0,
                 ..ctl
             };
-            let a = (0..d).map(|x| la[x][t]).collect();
-            let b = (0..u).map(|k| lb[k][t]).collect();
-            self.queue.push_back(BitTimeInput { ctl, a, b });
+            let (a, b) = ((0..d).map(|x| la[x][t]), (0..u).map(|k| lb[k][t]));
+            self.queue.push_back(BitTimeInput::new(ctl, a, b, d, u));
         }
     }
 
@@ -154,10 +188,11 @@ impl LegalTraffic {
                     last: t + 1 == len,
                     ..Control::default()
                 };
-                let mut lane = || self.rng.gen::<u64>() & ((1u64 << w) - 1);
-                let a = (0..d).map(|_| lane()).collect();
-                let b = (0..u).map(|_| lane()).collect();
-                self.queue.push_back(BitTimeInput { ctl, a, b });
+                let lanes: Vec<u64> = (0..d + u)
+                    .map(|_| self.rng.gen::<u64>() & ((1u64 << w) - 1))
+                    .collect();
+                let (a, b) = (lanes[..d].iter().copied(), lanes[d..].iter().copied());
+                self.queue.push_back(BitTimeInput::new(ctl, a, b, d, u));
             }
         }
         let flush = Control {

@@ -97,6 +97,27 @@ impl Crosspoints {
         port
     }
 
+    /// Pass-through lanes of output `o` (0 if no crosspoint into it is closed); `a`, `b`
+    /// are the lanes of `A(0..d)` and `B(0..u)`.
+    pub fn forward_port(&self, o: usize, a: &[u64], b: &[u64]) -> u64 {
+        let d = self.d;
+        (0..self.ports())
+            .filter(|&i| self.is_closed(i, o))
+            .fold(0, |v, i| v | if i < d { a[i] } else { b[i - d] })
+    }
+
+    /// Reverse lanes of output `o`: a closed `i → o'` carries `partner(o')` to
+    /// `partner(i)`, and `partner(i) = o` means `i = o`.
+    pub fn reverse_port(&self, o: usize, a: &[u64], b: &[u64]) -> u64 {
+        let d = self.d;
+        (0..self.ports())
+            .filter(|&o2| self.is_closed(Self::partner(o), o2))
+            .fold(0, |v, o2| {
+                let i = Self::partner(o2);
+                v | if i < d { a[i] } else { b[i - d] }
+            })
+    }
+
     /// Pass-through: for each output, the lanes of the input whose crosspoint into it is
     /// closed (0 if none). `inputs` holds `A(0..d)` then `B(0..u)`.
     pub fn forward(&self, inputs: &[u64]) -> Vec<u64> {
@@ -155,6 +176,9 @@ mod tests {
         // Reverse of A(1)->D(0): B(0) (input 2) drives C(1) (output 1).
         let rev = xp.reverse(&[0, 0, 1]);
         assert_eq!(rev, vec![0, 1, 0]);
+        let ports = |f: &dyn Fn(usize) -> u64| (0..3).map(f).collect::<Vec<_>>();
+        assert_eq!(ports(&|o| xp.reverse_port(o, &[0, 0], &[1])), rev);
+        assert_eq!(ports(&|o| xp.forward_port(o, &[1, 1], &[0])), fwd);
         let rev = xp.reverse(&[1, 0, 0]);
         assert_eq!(rev, vec![1, 0, 0]);
         assert_eq!(xp.group(Group::AD), vec![false, true]);

@@ -42,7 +42,7 @@ fn run(params: SwitchParams, level: usize, seed: u64, cycles: usize) -> (usize, 
         let xp = m.crosspoints();
         pass_driven = (mode == Mode::Pass && !inp.ctl.init)
             .then(|| (0..params.d + params.u).map(|o| xp.is_driven(o)).collect());
-        m.clock(&inp.ctl, tr.seed16(), &inp.a, &inp.b)
+        m.clock(&inp.ctl, tr.seed16(), inp.a(), inp.b())
             .unwrap_or_else(|e| panic!("bit-time {t}: legal traffic broke the protocol: {e}"));
         m.crosspoints()
             .check_invariants()
