@@ -3,7 +3,7 @@
 use crate::cli::common::{print_json, write_atomic};
 use crate::cli::Outcome;
 use anyhow::Context;
-use lcanet_hdl::lca::{emit_switch, Layout};
+use lcanet_hdl::lca::switch_design;
 use lcanet_sim::lcan::cycle::{ArbiterPolicy, SwitchParams, SwitchTopology};
 use serde::Serialize;
 use std::path::PathBuf;
@@ -110,39 +110,25 @@ pub struct Summary {
     pub params: SwitchParams,
     /// Field widths, packet sizes and step lengths in bit-times (`docs/protocol.md`).
     pub format: lcanet_sim::lcan::cycle::PacketFormat,
-    /// Ports: name and width.
+    /// Ports of the top module: name and width.
     pub ports: Vec<(String, usize)>,
 }
 
 /// Runs `lcanet generate switch`.
 pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let params = args.switch.params()?;
-    let emitted = emit_switch(params).context("generating the switch")?;
+    let design = switch_design(params).context("generating the switch")?;
+    let emitted = design.emit().context("emitting the switch")?;
     let written = emitted
         .write_to(&args.out)
         .context("writing the Verilog files")?;
-    let lay = Layout::new(params);
-    let (d, u, w) = (lay.d, lay.u, lay.w);
-    let mut ports: Vec<(String, usize)> = vec![("clock".into(), 1)];
-    ports.extend((0..d * w).map(|i| (format!("a_{i}"), 1)));
-    ports.extend((0..u * w).map(|i| (format!("b_{i}"), 1)));
-    ports.extend((0..d * w).map(|i| (format!("c_{i}"), 1)));
-    ports.extend((0..u * w).map(|i| (format!("d_{i}"), 1)));
-    for (n, bits) in [
-        ("level", 4),
-        ("ctl_init", 1),
-        ("ctl_mode", 3),
-        ("ctl_last", 1),
-        ("ctl_clear", 1),
-        ("ctl_level", 4),
-    ] {
-        ports.push((n.into(), bits));
-    }
-    if params.policy == ArbiterPolicy::Random {
-        for n in ["seed16_0", "salt_up_0", "salt_dn_0"] {
-            ports.push((n.into(), 16));
-        }
-    }
+    let ports = design
+        .module(&emitted.top)
+        .context("bug: the switch design has no top module")?
+        .ports
+        .iter()
+        .map(|p| (p.name.clone(), p.width))
+        .collect();
     let summary_name = format!("{}.json", emitted.top);
     let mut files: Vec<String> = written
         .iter()
