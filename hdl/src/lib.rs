@@ -9,5 +9,6 @@
 //! This crate spawns no process; tool runners live in `lcanet-testbench`.
 #![warn(missing_docs)]
 
+pub mod lca;
 pub mod netlist;
 pub mod rusthdl;

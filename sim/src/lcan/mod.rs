@@ -13,6 +13,8 @@
 //! - [`evaluate`], [`trials`]: one routing checked and compared with the references;
 //!   many random trials summarized.
 //! - [`dot`]: Graphviz drawing like the papers' Figures 3–4.
+//! - [`cycle`]: bit-time models of the LCA switch (`docs/protocol.md`), the golden model
+//!   of the RTL.
 //!
 //! Queries take PE, level and switch indices in range (`p < n`, `level < l`, …); an
 //! out-of-range index is a programming error and may panic. User input is validated by
@@ -44,6 +46,7 @@
 pub mod arbiter;
 pub mod bounds;
 mod build;
+pub mod cycle;
 pub mod dot;
 mod error;
 pub mod evaluate;
