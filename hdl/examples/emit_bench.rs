@@ -5,58 +5,20 @@
 
 use lcanet_hdl::netlist::{names, Design, Expr, ModuleBuilder};
 use lcanet_hdl::rusthdl::add_block;
-use rust_hdl::prelude::*;
 use std::time::Instant;
 
-/// Two requests in, two grants out (every other clock), a 4-bit count of request 0.
-#[derive(LogicBlock)]
-struct Switch {
-    pub clock: Signal<In, Clock>,
-    pub req: Vec<Signal<In, Bit>>,
-    pub grant: Vec<Signal<Out, Bit>>,
-    pub count: Signal<Out, Bits<4>>,
-    state: DFF<Bits<4>>,
-    phase: DFF<Bit>,
-    one: Constant<Bits<4>>,
-    _d: usize,
-}
-
-impl Switch {
-    fn new(d: usize) -> Self {
-        Self {
-            clock: Default::default(),
-            req: (0..d).map(|_| Default::default()).collect(),
-            grant: (0..d).map(|_| Default::default()).collect(),
-            count: Default::default(),
-            state: Default::default(),
-            phase: Default::default(),
-            one: Constant::new(1.into()),
-            _d: d,
-        }
-    }
-}
-
-impl Logic for Switch {
-    #[hdl_gen]
-    fn update(&mut self) {
-        dff_setup!(self, clock, state, phase);
-        self.count.next = self.state.q.val();
-        for i in 0..self._d {
-            self.grant[i].next = self.req[i].val() & self.phase.q.val();
-        }
-        if self.req[0].val() {
-            self.state.d.next = self.state.q.val() + self.one.val();
-        }
-        self.phase.d.next = !self.phase.q.val();
-    }
-}
+// The bench reuses the small lint-clean block of the hdl tests.
+#[path = "../tests/common/blocks.rs"]
+#[allow(dead_code)]
+mod blocks;
+use blocks::Cell;
 
 /// `n` switches in levels of `per_level`; switch `s` of level `l > 0` takes its requests
 /// from grants of switches `s` and `(s + 1) % per_level` of level `l - 1` (a shuffle).
 fn network(n: usize, per_level: usize) -> Design {
     let mut design = Design::new("bench_top");
     design.param("instances", n).param("per_level", per_level);
-    let leaf = add_block(&mut design, "switch_d2", &mut Switch::new(2)).expect("imports");
+    let leaf = add_block(&mut design, "switch_d2", &mut Cell::new(2)).expect("imports");
     let leaf = design.module(&leaf).expect("added").clone();
     let levels = n.div_ceil(per_level);
     let mut m = ModuleBuilder::new("bench_top");
