@@ -4,6 +4,7 @@
 //! `docs/hypercube.md`.
 
 pub mod adder;
+pub mod control;
 pub mod controller;
 pub mod node;
 pub mod stage;

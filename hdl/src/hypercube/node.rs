@@ -8,60 +8,12 @@
 //! the controller's strobes.
 
 use super::adder::SerialAdder;
+use super::control::Control;
 use super::stage::Stage;
 use rust_hdl::prelude::*;
 
-/// Control inputs broadcast by the controller (see [`super::controller::Controller`]).
-#[derive(LogicInterface, Default)]
-pub struct Control {
-    /// End of phase or reset: stages to IDLE, enumeration registers to 0.
-    pub clear: Signal<In, Bit>,
-    /// The load cycle: A <= (dest, payload), va <= send.
-    pub load: Signal<In, Bit>,
-    /// The run is over.
-    pub done: Signal<In, Bit>,
-    /// Ascending routing phase (semi, pack2, pack0).
-    pub fwd: Signal<In, Bit>,
-    /// Descending routing phase (rdv).
-    pub bwd: Signal<In, Bit>,
-    /// Enumeration phase (enum2, enum0).
-    pub enum_on: Signal<In, Bit>,
-    /// Step 1 (cross dimension i).
-    pub xdim_on: Signal<In, Bit>,
-    /// Phase `semi`.
-    pub k_semi: Signal<In, Bit>,
-    /// Phase `pack2` (step 3).
-    pub k_pack2: Signal<In, Bit>,
-    /// Phase `pack0` (step 5).
-    pub k_pack0: Signal<In, Bit>,
-    /// Phase `rdv` (step 6).
-    pub k_rdv: Signal<In, Bit>,
-    /// Phase `enum2` (step 2; `enum0` when 0 during `enum_on`).
-    pub k_enum2: Signal<In, Bit>,
-    /// Routing cycle 0.
-    pub c_start: Signal<In, Bit>,
-    /// Routing cycles `1..=k`.
-    pub c_addr: Signal<In, Bit>,
-    /// Routing body cycles `k+1..=k+B`.
-    pub c_body: Signal<In, Bit>,
-    /// Routing cycle `2k+1`.
-    pub c_rxstart: Signal<In, Bit>,
-    /// Routing cycles `2k+2..=2k+B+1`.
-    pub c_rxbody: Signal<In, Bit>,
-    /// Routing cycles `k+1..=2k+B+1`.
-    pub c_window: Signal<In, Bit>,
-    /// Last cycle of a phase.
-    pub last: Signal<In, Bit>,
-    /// Enumeration cycle 0.
-    pub e_inject: Signal<In, Bit>,
-    /// Enumeration cycles `k+1..=2k`.
-    pub e_capture: Signal<In, Bit>,
-    /// Step-1 cycle 0.
-    pub x_decide: Signal<In, Bit>,
-}
-
 /// The node router.
-#[derive(LogicBlock)]
+#[derive(LogicBlock, Default)]
 pub struct Node {
     /// Bit-time clock.
     pub clock: Signal<In, Clock>,
@@ -142,20 +94,14 @@ impl Node {
     pub fn new(k: usize, payload_bits: usize) -> Self {
         let m = k + payload_bits;
         Self {
-            clock: Default::default(),
-            ctl: Default::default(),
             sel: sigs(k),
             low: sigs(k),
             my_addr: sigs(k),
-            send: Default::default(),
             dest: sigs(k),
             payload: sigs(payload_bits),
             dim_in: sigs(k),
             dim_out: sigs(k),
-            rx_bit: Default::default(),
-            rx_valid: Default::default(),
             rx_payload: sigs(payload_bits),
-            collision: Default::default(),
             stage: (0..k).map(|_| Stage::default()).collect(),
             count: (1..k).map(|_| SerialAdder::default()).collect(),
             offset: (0..k).map(|_| SerialAdder::default()).collect(),
@@ -163,35 +109,11 @@ impl Node {
             a: dffs(m),
             b: dffs(m),
             e: dffs(k),
-            t0: Default::default(),
-            va: Default::default(),
-            vb: Default::default(),
-            xing: Default::default(),
-            incoming: Default::default(),
-            hit: Default::default(),
-            coll: Default::default(),
             count_wire: sigs(k),
-            cur_x: Default::default(),
-            cur_low: Default::default(),
-            cur_adest: Default::default(),
-            cur_win: Default::default(),
-            go: Default::default(),
-            keep: Default::default(),
-            sending: Default::default(),
-            addr_bit: Default::default(),
-            body_bit: Default::default(),
-            tx: Default::default(),
-            deliver: Default::default(),
-            coll_now: Default::default(),
-            a_shift: Default::default(),
-            a_in: Default::default(),
-            b_shift: Default::default(),
-            b_in: Default::default(),
-            e_shift: Default::default(),
-            e_in: Default::default(),
             _k: k,
             _l: payload_bits,
             _m: m,
+            ..Default::default()
         }
     }
 }
