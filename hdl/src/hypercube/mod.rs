@@ -4,8 +4,10 @@
 //! `docs/hypercube.md`.
 
 pub mod adder;
+pub mod any;
 pub mod control;
 pub mod controller;
+pub mod cube;
 pub mod node;
 pub mod stage;
 

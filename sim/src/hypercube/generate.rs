@@ -52,6 +52,29 @@ pub fn random_semi_contraction<R: Rng + ?Sized>(k: usize, rng: &mut R) -> Partia
     }
 }
 
+/// Random `bits`-bit payloads for `n` PEs, pairwise distinct when `2^bits >= n` (so that
+/// a delivered payload identifies its message).
+pub fn random_payloads<R: Rng + ?Sized>(n: usize, bits: usize, rng: &mut R) -> Vec<u64> {
+    let max = if bits >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << bits) - 1
+    };
+    if bits < 64 && (n as u64) <= max + 1 {
+        let mut seen = std::collections::HashSet::with_capacity(n);
+        let mut out = Vec::with_capacity(n);
+        while out.len() < n {
+            let v = rng.gen_range(0..=max);
+            if seen.insert(v) {
+                out.push(v);
+            }
+        }
+        out
+    } else {
+        (0..n).map(|_| rng.gen_range(0..=max)).collect()
+    }
+}
+
 fn walk<R: Rng + ?Sized>(n: usize, srcs: &[usize], rng: &mut R) -> Option<Vec<usize>> {
     let mut used = vec![false; n];
     let mut out: Vec<usize> = Vec::with_capacity(srcs.len());
@@ -96,6 +119,20 @@ mod tests {
             let out = route_semi(k, &r).unwrap();
             prop_assert!(out.delivers(&r), "{:?} {:?}", r, out.collisions);
         }
+    }
+
+    #[test]
+    fn payloads_fit_and_are_distinct_when_possible() {
+        let p = random_payloads(64, 6, &mut seeded(3));
+        let mut q = p.clone();
+        q.sort_unstable();
+        q.dedup();
+        assert_eq!(q.len(), 64);
+        assert!(p.iter().all(|&v| v < 64));
+        assert!(random_payloads(16, 2, &mut seeded(3))
+            .iter()
+            .all(|&v| v < 4));
+        assert_eq!(random_payloads(3, 64, &mut seeded(1)).len(), 3);
     }
 
     #[test]
