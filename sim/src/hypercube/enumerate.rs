@@ -45,6 +45,9 @@ pub struct Butterfly {
 /// Runs the `k + 1` ranks on the characteristic function `s` (length `2^k`); ranks that
 /// would cross a dimension below `f` pass their values through (restriction to the
 /// f-subcubes; `f = 0` is Theorem 2's enumeration of the whole cube).
+///
+/// # Panics
+/// If `s.len() != 2^k` or `f > k` (programming errors: callers size `s` from the cube).
 pub fn butterfly(k: usize, s: &[bool], f: usize) -> Butterfly {
     let n = 1usize << k;
     assert_eq!(s.len(), n, "one membership bit per node");

@@ -123,6 +123,10 @@ pub struct Alg1Outcome {
 
 /// Runs Algorithm 1 on `frames` (one optional frame per node, each with `k` address
 /// bits) through the dimensions in `order`.
+///
+/// # Panics
+/// If `frames.len() != 2^k` or a frame has fewer than `k` address bits (programming
+/// errors: [`route_semi`] and [`Frame::routed`] build them from validated input).
 pub fn route_frames(k: usize, order: DimOrder, frames: Vec<Option<Frame>>) -> Alg1Outcome {
     let n = 1usize << k;
     assert_eq!(frames.len(), n, "one frame slot per node");
