@@ -10,5 +10,6 @@
 #![warn(missing_docs)]
 
 pub mod hypercube;
+pub mod lca;
 pub mod netlist;
 pub mod rusthdl;

@@ -10,6 +10,7 @@ pub mod bridge;
 pub mod harness;
 pub mod hex;
 pub mod hypercube;
+pub mod lca;
 pub mod paths;
 pub mod tbwriter;
 pub mod tools;
