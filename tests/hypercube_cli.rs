@@ -192,6 +192,30 @@ fn a_non_semi_contraction_under_semi_is_reported_as_a_collision() {
     // The second: 6 -> 7 crosses into node 7, which 7 -> 3 keeps after dimension 0.
     assert_eq!(j["collisions"].as_array().unwrap().len(), 2);
 
+    // A non-semi-contraction whose frames never meet is delivered (with a warning).
+    let ok = write(&dir, "lucky.txt", "0 3 - -\n");
+    let o = lcanet(&[
+        "sim",
+        "hypercube",
+        "--k",
+        "2",
+        "--payload-bits",
+        "5",
+        "--seed",
+        "1",
+        "--algorithm",
+        "semi",
+        "--perm",
+        &ok,
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let j = json(&o);
+    assert_eq!(j["semi_contraction"], false);
+    assert_eq!(j["collision"], false);
+    assert_eq!(j["delivered_exactly_once"], true);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("warning: not a semi-contraction"));
+
     // The same routing under Algorithm 2 is delivered.
     let mut args = args;
     args[9] = "full";

@@ -41,6 +41,13 @@ fn run_opts(
     if let Some(m) = &rep.mismatch {
         panic!("{name}: {m}\n  routing: {r:?}");
     }
+    // docs/hypercube.md §6: k + (k + L) + 2 for semi, k(14k + 3L + 9) for full, read
+    // from the RTL's bit_time counter once done.
+    let closed_form = match alg {
+        Algorithm::Semi => 2 * k + l + 2,
+        Algorithm::Full => k * (14 * k + 3 * l + 9),
+    };
+    assert_eq!(rep.bit_times, closed_form as u64, "{name}");
     assert_eq!(rep.bit_times, rep.trace.total, "{name}");
     let clean = rep.trace.collisions().next().is_none();
     assert_eq!(rep.delivers(r, &pay), clean, "{name}: {:?}", rep.delivered);

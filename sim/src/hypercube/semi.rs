@@ -312,6 +312,17 @@ mod tests {
     }
 
     #[test]
+    fn lemma_1_is_sufficient_not_necessary() {
+        // 0 -> 0 and 1 -> 3 violate Definition 3, but the frames never share a node: 0
+        // stays put, 1 stays after dimension 0 and crosses dimension 1.
+        let r = pp("0 3 - -", 4);
+        assert!(check_semi_contraction(&r).is_err());
+        let out = route_semi(2, &r).unwrap();
+        assert!(out.collisions.is_empty());
+        assert!(out.delivers(&r));
+    }
+
+    #[test]
     fn descending_order_retraces_an_unpacking() {
         // The inverse of the packing {0->0, 4->1}: ascending collides, descending does not.
         let k = 3;
