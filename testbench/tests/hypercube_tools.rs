@@ -7,7 +7,7 @@ use lcanet_testbench::tools::{icarus, lint::lint, yosys};
 
 #[test]
 fn emitted_cubes_lint_compile_and_synthesize() {
-    for (k, l) in [(1, 1), (2, 3), (3, 8)] {
+    for (k, l) in [(1, 1), (2, 3), (3, 8), (6, 4)] {
         let dir = artifact_dir!(format!("cube_k{k}_l{l}")).unwrap();
         let design = emit_cube(k, l, dir.path()).unwrap();
         lint(&design.files, &design.top).unwrap_or_else(|e| panic!("k={k} L={l}: {e}"));
