@@ -1,10 +1,127 @@
-//! `lcanet generate hypercube` (not implemented yet).
+//! `lcanet generate hypercube`: the Verilog-2005 of a whole k-cube of pipelined
+//! bit-serial routers with its controller (`docs/hypercube.md` §9), one file per module
+//! plus `<top>.f`; optionally the node's iCE40 resources from Yosys.
+
+use crate::cli::common::{ensure_dir, print_json};
+use anyhow::Context;
+use lcanet_hdl::hypercube::cube::cube_design;
+use lcanet_sim::hypercube::timing::{total_bit_times, Algorithm};
+use std::path::PathBuf;
 
 /// Arguments of `lcanet generate hypercube`.
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// Cube dimension: 2^k nodes (1 <= k <= 12).
+    #[arg(long)]
+    pub k: usize,
+    /// Payload bits per message (1..=64).
+    #[arg(long, default_value_t = 8)]
+    pub payload_bits: usize,
+    /// Output directory (created if needed; files are written atomically).
+    #[arg(short, long)]
+    pub out: PathBuf,
+    /// Also synthesize one node for iCE40 with Yosys and report its flip-flops and LUTs.
+    #[arg(long)]
+    pub yosys: bool,
+    /// Print one JSON document instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(serde::Serialize)]
+struct Report {
+    top: String,
+    dir: PathBuf,
+    files: Vec<String>,
+    k: usize,
+    payload_bits: usize,
+    nodes: usize,
+    buffer_bits_per_node: usize,
+    flip_flops_per_node: usize,
+    bit_times_semi: u64,
+    bit_times_full: u64,
+    yosys_node: Option<NodeStats>,
+}
+
+#[derive(serde::Serialize)]
+struct NodeStats {
+    module: String,
+    flip_flops: u64,
+    luts: u64,
+}
 
 /// Runs `lcanet generate hypercube`.
-pub fn run(_args: Args) -> anyhow::Result<crate::cli::Outcome> {
-    anyhow::bail!("`lcanet generate hypercube` is not implemented yet")
+pub fn run(args: Args) -> anyhow::Result<crate::cli::Outcome> {
+    let (design, p) = cube_design(args.k, args.payload_bits)?;
+    let emitted = design.emit().context("emitting the cube's Verilog")?;
+    ensure_dir(&args.out)?;
+    let written = emitted
+        .write_to(&args.out)
+        .with_context(|| format!("writing into {}", args.out.display()))?;
+    let node_module = format!("hc_node_k{}_l{}", p.k(), p.payload_bits());
+    let yosys_node = if args.yosys {
+        let files: Vec<PathBuf> = emitted
+            .modules
+            .iter()
+            .map(|f| args.out.join(&f.name))
+            .collect();
+        let s = lcanet_testbench::tools::yosys::synth_ice40(&files, &node_module)
+            .context("synthesizing one node with Yosys")?;
+        Some(NodeStats {
+            module: node_module,
+            flip_flops: s.ffs,
+            luts: s.luts,
+        })
+    } else {
+        None
+    };
+    let report = Report {
+        top: emitted.top.clone(),
+        dir: args.out.clone(),
+        files: written
+            .iter()
+            .map(|f| {
+                f.file_name()
+                    .unwrap_or_default()
+                    .to_string_lossy()
+                    .into_owned()
+            })
+            .collect(),
+        k: p.k(),
+        payload_bits: p.payload_bits(),
+        nodes: p.n(),
+        buffer_bits_per_node: p.buffer_bits_per_node(),
+        flip_flops_per_node: 2 * p.payload_bits() + 10 * p.k() + 6,
+        bit_times_semi: total_bit_times(p, Algorithm::Semi),
+        bit_times_full: total_bit_times(p, Algorithm::Full),
+        yosys_node,
+    };
+    if args.json {
+        print_json(&report)?;
+    } else {
+        println!(
+            "wrote {} files for `{}` ({} nodes, k = {}, {}-bit payloads) into {}",
+            report.files.len(),
+            report.top,
+            report.nodes,
+            report.k,
+            report.payload_bits,
+            report.dir.display()
+        );
+        println!(
+            "per node: {} message-buffer bits (A, B, E), {} flip-flops in all (docs/hypercube.md §7)",
+            report.buffer_bits_per_node, report.flip_flops_per_node
+        );
+        println!(
+            "bit times: semi {} = 2k + L + 2, full {} = k(14k + 3L + 9)",
+            report.bit_times_semi, report.bit_times_full
+        );
+        if let Some(y) = &report.yosys_node {
+            println!(
+                "Yosys (iCE40) `{}`: {} flip-flops, {} LUTs",
+                y.module, y.flip_flops, y.luts
+            );
+        }
+    }
+    Ok(crate::cli::Outcome::Success)
 }

@@ -1,0 +1,131 @@
+//! The emitted k-cube co-simulated in Verilator against the cycle-level golden model,
+//! every output at every bit time: semi-contractions and packings (Algorithm 1), a
+//! non-semi-contraction (collision), random permutations (Algorithm 2), a reset mid-run.
+//!
+//! The RTL's bit-serial enumerations are observable through the packings they steer: in
+//! steps 3 and 5 of every loop a frame arrives at the node its enumeration value names,
+//! bit by bit on `rx_bit`, so a wrong count is a mismatch at the bit time it arrives. The
+//! sets enumerated (nodes holding two messages, nodes holding none) are those of random
+//! permutations; `lcanet-sim`'s `enumerate` tests check the butterfly on random sets
+//! directly.
+
+use lcanet_sim::hypercube::generate::{random_packing, random_semi_contraction};
+use lcanet_sim::hypercube::timing::Algorithm;
+use lcanet_sim::perm::{PartialPermutation, Permutation};
+use lcanet_sim::rng::{derive, seeded};
+use lcanet_testbench::artifact_dir;
+use lcanet_testbench::hypercube::cosim::{cosim, CosimOptions};
+use rand::Rng;
+
+fn payloads(n: usize, l: usize, seed: u64) -> Vec<u64> {
+    let mut rng = seeded(derive(seed, "payload"));
+    (0..n).map(|_| rng.gen_range(0..1u64 << l)).collect()
+}
+
+fn run(name: &str, k: usize, l: usize, alg: Algorithm, r: &PartialPermutation, seed: u64) {
+    run_opts(name, k, l, alg, r, seed, None);
+}
+
+fn run_opts(
+    name: &str,
+    k: usize,
+    l: usize,
+    alg: Algorithm,
+    r: &PartialPermutation,
+    seed: u64,
+    abort: Option<u64>,
+) {
+    let dir = artifact_dir!(name).unwrap();
+    let pay = payloads(1 << k, l, seed);
+    let opts = CosimOptions {
+        verilog_dir: dir.path().join("verilog"),
+        vcd: None,
+        vcd_on_mismatch: Some(dir.file("wave.vcd")),
+        seed: Some(seed),
+        abort_first_run_after: abort,
+    };
+    let rep = cosim(k, l, alg, r, &pay, &opts).unwrap();
+    if let Some(m) = &rep.mismatch {
+        panic!("{name}: {m}\n  routing: {r:?}");
+    }
+    // docs/hypercube.md §6: k + (k + L) + 2 for semi, k(14k + 3L + 9) for full, read
+    // from the RTL's bit_time counter once done.
+    let closed_form = match alg {
+        Algorithm::Semi => 2 * k + l + 2,
+        Algorithm::Full => k * (14 * k + 3 * l + 9),
+    };
+    assert_eq!(rep.bit_times, closed_form as u64, "{name}");
+    assert_eq!(rep.bit_times, rep.trace.total, "{name}");
+    let clean = rep.trace.collisions().next().is_none();
+    assert_eq!(rep.delivers(r, &pay), clean, "{name}: {:?}", rep.delivered);
+}
+
+#[test]
+fn semi_contractions_and_packings() {
+    // k = 6 shares its Verilator build with random_permutations_by_algorithm_2.
+    for k in 1..=6 {
+        let l = 5;
+        for s in 0..2 {
+            let seed = 10 * k as u64 + s;
+            let r = random_semi_contraction(k, &mut seeded(seed));
+            run(&format!("semi_k{k}_{s}"), k, l, Algorithm::Semi, &r, seed);
+            let r = random_packing(k, &mut seeded(seed + 1000));
+            run(&format!("pack_k{k}_{s}"), k, l, Algorithm::Semi, &r, seed);
+        }
+    }
+}
+
+#[test]
+fn a_non_semi_contraction_reports_its_collision() {
+    // 0 -> 0 and 1 -> 4 meet at node 0 after dimension 0.
+    let r = PartialPermutation::parse("0 4 - - - - 7 3", 8).unwrap();
+    let dir = artifact_dir!("collision").unwrap();
+    let pay = payloads(8, 5, 1);
+    let opts = CosimOptions {
+        verilog_dir: dir.path().join("verilog"),
+        vcd: None,
+        vcd_on_mismatch: Some(dir.file("wave.vcd")),
+        seed: Some(1),
+        abort_first_run_after: None,
+    };
+    let rep = cosim(3, 5, Algorithm::Semi, &r, &pay, &opts).unwrap();
+    assert!(rep.matched(), "{}", rep.mismatch.unwrap());
+    let c = rep
+        .trace
+        .collisions()
+        .next()
+        .expect("the model predicts a collision");
+    assert_eq!((c.node, c.dim), (0, 0));
+    assert!(!rep.delivers(&r, &pay));
+}
+
+#[test]
+fn random_permutations_by_algorithm_2() {
+    for k in 1..=6 {
+        let seed = 100 + k as u64;
+        let mut rng = seeded(seed);
+        let n = 1 << k;
+        let perm = Permutation::random(n, &mut rng);
+        run(
+            &format!("full_k{k}"),
+            k,
+            5,
+            Algorithm::Full,
+            &perm.to_partial(),
+            seed,
+        );
+        if k == 4 {
+            let dst = (0..n)
+                .map(|s| rng.gen_bool(0.5).then(|| perm.dst(s)))
+                .collect();
+            let r = PartialPermutation::new(dst).unwrap();
+            run("full_k4_partial", k, 5, Algorithm::Full, &r, seed);
+        }
+    }
+}
+
+#[test]
+fn reset_in_the_middle_of_a_run_then_a_clean_run() {
+    let perm = Permutation::random(8, &mut seeded(7)).to_partial();
+    run_opts("reset_mid_run", 3, 5, Algorithm::Full, &perm, 7, Some(60));
+}
