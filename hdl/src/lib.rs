@@ -8,3 +8,5 @@
 //!
 //! This crate spawns no process; tool runners live in `lcanet-testbench`.
 #![warn(missing_docs)]
+
+pub mod min;

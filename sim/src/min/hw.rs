@@ -136,7 +136,11 @@ impl HwModel {
             sending: self.run,
             frame: self.frame,
             pos: self.pos,
-            conflict: self.sw.iter().flatten().any(|s| s.conflict),
+            stage_conflict: self
+                .sw
+                .iter()
+                .map(|st| st.iter().any(|s| s.conflict))
+                .collect(),
             cross: self
                 .sw
                 .iter()
@@ -265,7 +269,7 @@ mod tests {
             let busy: Vec<u64> = (0..tl.end() + 5).filter(|&t| tl.expected(t).busy).collect();
             assert_eq!(busy.len() as u64, 16 * 9 + 4);
             assert_eq!(*busy.last().unwrap(), tl.end() - 1);
-            assert!((0..tl.end()).all(|t| !tl.expected(t).conflict));
+            assert!((0..tl.end()).all(|t| !tl.expected(t).stage_conflict.contains(&true)));
             let got = tl.check_deliveries(|t, q| tl.expected(t).pe_dout[q]);
             assert_eq!(got, Ok(256));
         }

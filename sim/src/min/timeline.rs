@@ -53,8 +53,8 @@ pub struct BitTime {
     pub frame: usize,
     /// Position within that frame (0 when not sending).
     pub pos: usize,
-    /// OR of every switch's conflict flag.
-    pub conflict: bool,
+    /// `stage_conflict[s]`: OR of stage `s`'s switch conflict flags.
+    pub stage_conflict: Vec<bool>,
     /// `cross[s][k]`: switch `k` of stage `s` is crossed.
     pub cross: Vec<Vec<bool>>,
     /// `switch_conflict[s][k]`: its current frame had a conflict.
@@ -212,7 +212,10 @@ impl Timeline {
             sending,
             frame,
             pos,
-            conflict: switch_conflict.iter().flatten().any(|&c| c),
+            stage_conflict: switch_conflict
+                .iter()
+                .map(|st| st.iter().any(|&c| c))
+                .collect(),
             cross,
             switch_conflict,
         }
