@@ -10,3 +10,5 @@
 #![warn(missing_docs)]
 
 pub mod min;
+pub mod netlist;
+pub mod rusthdl;

@@ -1,0 +1,269 @@
+//! Builds a Verilated model into a cached shared library.
+//!
+//! Pipeline (in a temp directory, published atomically by [`super::cache`]):
+//! 1. `verilator --cc [--trace] [--public-flat-rw] -CFLAGS -fPIC --Mdir obj <files> shim.cpp`;
+//! 2. read the top ports from `obj/V<top>.h`, check them against the caller's list if given;
+//! 3. generate `shim.cpp` ([`super::shim`]); `make V<top>__ALL.a shim.o`;
+//! 4. get `libverilated.a` from the runtime cache (built once per Verilator configuration,
+//!    keyed by the `VM_*` settings of `V<top>_classes.mk`): it is most of a cold build's time;
+//! 5. `g++ -shared` with a version script exporting only `lcanet_*`; write `manifest.json`.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+
+use super::cache::{get_or_build, CacheOutcome, KeyHasher};
+use super::design::{Design, ModelOptions};
+use super::error::BridgeError;
+use super::ports::{check_expected, parse_verilated_header, HeaderPort, PortSpec};
+use super::runtime::{make, runtime_library};
+use super::shim::{generate, SHIM_VERSION};
+use crate::paths::cache_root;
+use crate::tools::{command_line, locate, run_checked, verilator_version, Tool};
+
+/// The name of the model library inside a cache entry.
+pub const LIBRARY_FILE: &str = "libmodel.so";
+/// The file written last in a cache entry; its presence marks the entry complete.
+pub const MANIFEST_FILE: &str = "manifest.json";
+
+/// What a cache entry records about its build.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Manifest {
+    /// Top module.
+    pub top: String,
+    /// The cache key.
+    pub key: String,
+    /// Ports as Verilator declared them (index = port index in the shim).
+    pub ports: Vec<HeaderPort>,
+    /// Build options.
+    pub options: ModelOptions,
+    /// Source files as given.
+    pub files: Vec<PathBuf>,
+    /// Verilator banner.
+    pub verilator: String,
+    /// Shim generator version.
+    pub shim_version: u32,
+    /// Wall time of the build, seconds.
+    pub build_seconds: f64,
+}
+
+/// Result of [`build`]: a cache entry holding a loadable model library.
+#[derive(Debug, Clone)]
+pub struct BuildInfo {
+    /// The cache entry directory.
+    pub dir: PathBuf,
+    /// The model library.
+    pub library: PathBuf,
+    /// Hit or built.
+    pub outcome: CacheOutcome,
+    /// Wall time of this call (lock wait + check, or the whole build).
+    pub elapsed: Duration,
+    /// The entry's manifest.
+    pub manifest: Manifest,
+}
+
+/// Build jobs for `make` (`LCANET_BUILD_JOBS`, default 2).
+pub(super) fn jobs() -> String {
+    std::env::var("LCANET_BUILD_JOBS")
+        .ok()
+        .filter(|j| j.parse::<u32>().is_ok_and(|n| n > 0))
+        .unwrap_or_else(|| "2".to_string())
+}
+
+/// Builds (or finds in the cache) the model library for `design` with `options`, in the
+/// default cache `<cache root>/verilator/` (see [`crate::paths::cache_root`]).
+pub fn build(design: &Design, options: &ModelOptions) -> Result<BuildInfo, BridgeError> {
+    build_in(&cache_root().join("verilator"), design, options)
+}
+
+/// Like [`build`], with model entries under `models_root` (tests use a fresh directory to
+/// observe a cold build). The Verilator runtime library is always cached in the default
+/// cache, since it does not depend on the design.
+pub fn build_in(
+    models_root: &Path,
+    design: &Design,
+    options: &ModelOptions,
+) -> Result<BuildInfo, BridgeError> {
+    let start = Instant::now();
+    validate(design)?;
+    let banner = verilator_version()?;
+    let mut h = KeyHasher::default();
+    h.field("lcanet-verilator-model")
+        .field(SHIM_VERSION.to_le_bytes())
+        .field(banner)
+        .field(&design.top)
+        .field(
+            serde_json::to_string(options)
+                .map_err(|e| BridgeError::Internal(format!("serialize options: {e}")))?,
+        );
+    for f in &design.files {
+        let text = fs::read(f).map_err(|e| BridgeError::io("read Verilog file", f, e))?;
+        h.field(
+            f.file_name()
+                .map(|n| n.as_encoded_bytes())
+                .unwrap_or_default(),
+        )
+        .field(text);
+    }
+    let key = h.finish();
+    let runtime_root = cache_root().join("verilator");
+    let (dir, outcome) = get_or_build(models_root, &key, MANIFEST_FILE, |tmp| {
+        build_into(tmp, &runtime_root, design, options, &key, banner)
+    })?;
+    let manifest_path = dir.join(MANIFEST_FILE);
+    let raw = fs::read_to_string(&manifest_path)
+        .map_err(|e| BridgeError::io("read manifest", &manifest_path, e))?;
+    let manifest: Manifest = serde_json::from_str(&raw).map_err(|e| BridgeError::Io {
+        what: "parse manifest",
+        path: manifest_path.clone(),
+        message: e.to_string(),
+    })?;
+    if let Some(expected) = &design.expected_ports {
+        let actual: Vec<PortSpec> = manifest.ports.iter().map(|p| p.spec.clone()).collect();
+        check_expected(expected, &actual).map_err(|detail| BridgeError::PortsMismatch {
+            top: design.top.clone(),
+            detail,
+        })?;
+    }
+    Ok(BuildInfo {
+        library: dir.join(LIBRARY_FILE),
+        dir,
+        outcome,
+        elapsed: start.elapsed(),
+        manifest,
+    })
+}
+
+fn validate(design: &Design) -> Result<(), BridgeError> {
+    let top = &design.top;
+    let ok = top
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && top.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    if !ok {
+        return Err(BridgeError::Design(format!(
+            "top module name {top:?} must be a plain Verilog identifier"
+        )));
+    }
+    if design.files.is_empty() {
+        return Err(BridgeError::Design(format!(
+            "no Verilog files given for `{top}`"
+        )));
+    }
+    Ok(())
+}
+
+/// A command runner that appends every command and its output to `build.log`.
+pub(super) struct Log {
+    path: PathBuf,
+    text: String,
+}
+
+impl Log {
+    pub(super) fn run(&mut self, tool: Tool, cmd: &mut Command) -> Result<(), BridgeError> {
+        self.text.push_str(&format!("$ {}\n", command_line(cmd)));
+        let r = run_checked(tool, cmd);
+        match &r {
+            Ok(out) => {
+                self.text.push_str(&String::from_utf8_lossy(&out.stdout));
+                self.text.push_str(&String::from_utf8_lossy(&out.stderr));
+            }
+            Err(e) => self.text.push_str(&format!("{e}\n")),
+        }
+        let _ = fs::write(&self.path, &self.text);
+        r.map(|_| ()).map_err(BridgeError::from)
+    }
+}
+
+fn build_into(
+    tmp: &Path,
+    cache: &Path,
+    design: &Design,
+    options: &ModelOptions,
+    key: &str,
+    banner: &str,
+) -> Result<(), BridgeError> {
+    let start = Instant::now();
+    let top = &design.top;
+    let mut log = Log {
+        path: tmp.join("build.log"),
+        text: String::new(),
+    };
+    let shim = tmp.join("shim.cpp");
+    let obj = tmp.join("obj");
+    write(&shim, "// placeholder, replaced once the ports are known\n")?;
+    let mut cmd = Command::new(locate(Tool::Verilator)?);
+    cmd.args(["--cc", "--quiet-stats", "-Wno-fatal", "--top-module", top]);
+    if options.trace {
+        cmd.arg("--trace");
+    }
+    if options.public_signals {
+        cmd.arg("--public-flat-rw");
+    }
+    cmd.args(&options.extra_args);
+    cmd.args(["-CFLAGS", "-fPIC", "--Mdir"]).arg(&obj);
+    cmd.args(&design.files).arg(&shim);
+    log.run(Tool::Verilator, &mut cmd)?;
+
+    let header = obj.join(format!("V{top}.h"));
+    let text = fs::read_to_string(&header).map_err(|e| BridgeError::io("read", &header, e))?;
+    let ports = parse_verilated_header(&text).map_err(|detail| BridgeError::Header {
+        top: top.clone(),
+        path: header.clone(),
+        detail,
+    })?;
+    if let Some(expected) = &design.expected_ports {
+        let actual: Vec<PortSpec> = ports.iter().map(|p| p.spec.clone()).collect();
+        check_expected(expected, &actual).map_err(|detail| BridgeError::PortsMismatch {
+            top: top.clone(),
+            detail,
+        })?;
+    }
+    write(&shim, &generate(top, &ports, options.public_signals))?;
+    let mk = format!("V{top}.mk");
+    log.run(
+        Tool::Make,
+        make(&obj, &mk)?.arg(format!("V{top}__ALL.a")).arg("shim.o"),
+    )?;
+
+    let classes = obj.join(format!("V{top}_classes.mk"));
+    let classes_text =
+        fs::read_to_string(&classes).map_err(|e| BridgeError::io("read", &classes, e))?;
+    let runtime = runtime_library(cache, banner, &classes_text, &obj, &mk, &mut log)?;
+
+    let map = tmp.join("exports.map");
+    write(&map, "{ global: lcanet_*; local: *; };\n")?;
+    let mut link = Command::new(locate(Tool::Cxx)?);
+    link.arg("-shared")
+        .arg("-o")
+        .arg(tmp.join(LIBRARY_FILE))
+        .arg(obj.join("shim.o"))
+        .arg(obj.join(format!("V{top}__ALL.a")))
+        .arg(&runtime)
+        .arg(format!("-Wl,--version-script={}", map.display()))
+        .arg("-lpthread");
+    log.run(Tool::Cxx, &mut link)?;
+    fs::remove_dir_all(&obj).map_err(|e| BridgeError::io("remove", &obj, e))?;
+
+    let manifest = Manifest {
+        top: top.clone(),
+        key: key.to_string(),
+        ports,
+        options: options.clone(),
+        files: design.files.clone(),
+        verilator: banner.to_string(),
+        shim_version: SHIM_VERSION,
+        build_seconds: start.elapsed().as_secs_f64(),
+    };
+    let json = serde_json::to_string_pretty(&manifest)
+        .map_err(|e| BridgeError::Internal(format!("serialize manifest: {e}")))?;
+    write(&tmp.join(MANIFEST_FILE), &json)
+}
+
+fn write(path: &Path, text: &str) -> Result<(), BridgeError> {
+    fs::write(path, text).map_err(|e| BridgeError::io("write", path, e))
+}

@@ -1,0 +1,2 @@
+stage.v
+hier.v

@@ -1,0 +1,86 @@
+//! The harness's per-bit-time path allocates nothing: counted with a global allocator.
+
+mod common;
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+use common::{hier_design, u128_words, HierGolden};
+use lcanet_testbench::artifact_dir;
+use lcanet_testbench::bridge::{build_model, ModelOptions};
+use lcanet_testbench::harness::{Harness, RunInfo};
+
+struct Counting;
+static COUNTING: AtomicBool = AtomicBool::new(false);
+static ALLOCS: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
+        if COUNTING.load(Ordering::Relaxed) {
+            ALLOCS.fetch_add(1, Ordering::Relaxed);
+        }
+        unsafe { System.alloc(l) }
+    }
+    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
+        unsafe { System.dealloc(p, l) }
+    }
+    unsafe fn realloc(&self, p: *mut u8, l: Layout, n: usize) -> *mut u8 {
+        if COUNTING.load(Ordering::Relaxed) {
+            ALLOCS.fetch_add(1, Ordering::Relaxed);
+        }
+        unsafe { System.realloc(p, l, n) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+#[test]
+fn per_bit_time_path_does_not_allocate() {
+    let dir = artifact_dir!("no_alloc").unwrap();
+    let (model, _) = build_model(
+        &hier_design(),
+        &ModelOptions::default(),
+        Some(&dir.file("wave.vcd")),
+    )
+    .unwrap();
+    let mut h = Harness::new(model, RunInfo::new(Some(1)));
+    let dout = h.watch("dout").unwrap();
+    let xp0 = h.watch("hier.lvl0_sw0.xp_sel").unwrap();
+    let total0 = h.watch("hier.lvl0_sw0.total").unwrap();
+    let m = h.model();
+    let (clk, rst, din) = (
+        m.input("clk").unwrap(),
+        m.input("rst").unwrap(),
+        m.input("din").unwrap(),
+    );
+    let mut g = HierGolden::default();
+    let mut words = [0u32; 3];
+    COUNTING.store(true, Ordering::SeqCst);
+    for bt in 0..2000u64 {
+        let d = (bt * 7 % 16) as u8;
+        let m = h.model();
+        m.set(rst, u64::from(bt == 0));
+        m.set(din, u64::from(d));
+        m.tick(clk);
+        g.clock(bt == 0, d);
+        let t = u128_words(g.total0);
+        words.copy_from_slice(&t[..3]);
+        let ok = h.check(dout, u64::from(g.xp1)).is_ok()
+            && h.check(xp0, u64::from(g.xp0)).is_ok()
+            && h.check(total0, g.total0 as u64).is_ok()
+            && h.check_words(total0, &words).is_ok();
+        if !ok {
+            COUNTING.store(false, Ordering::SeqCst);
+            panic!("unexpected mismatch at bit-time {bt}");
+        }
+        h.finish_bit_time();
+    }
+    COUNTING.store(false, Ordering::SeqCst);
+    assert_eq!(
+        ALLOCS.load(Ordering::SeqCst),
+        0,
+        "allocations in the per-bit-time loop"
+    );
+    assert_eq!(h.stats().compared_values, 8000);
+}
