@@ -8,6 +8,7 @@ use clap::Parser;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
+    restore_sigpipe();
     let args = cli::Cli::parse();
     match cli::run(args) {
         Ok(cli::Outcome::Success) => ExitCode::SUCCESS,
@@ -19,5 +20,17 @@ fn main() -> ExitCode {
             }
             ExitCode::from(cli::EXIT_ERROR)
         }
+    }
+}
+
+/// Rust ignores SIGPIPE, so printing into a closed pipe (`lcanet schedule ... | head`)
+/// would panic; restore the default disposition so the process ends quietly, like other
+/// command-line tools.
+fn restore_sigpipe() {
+    #[cfg(unix)]
+    // SAFETY: called first thing in main, before any thread exists; SIG_DFL is a valid
+    // disposition for SIGPIPE.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }

@@ -9,6 +9,7 @@
 //! This crate spawns no process; tool runners live in `lcanet-testbench`.
 #![warn(missing_docs)]
 
+pub mod lca;
 pub mod min;
 pub mod netlist;
 pub mod rusthdl;

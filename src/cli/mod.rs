@@ -17,6 +17,7 @@ pub mod info;
 pub mod latin;
 pub mod schedule;
 pub mod sim;
+pub mod topology_args;
 
 use clap::{Parser, Subcommand};
 

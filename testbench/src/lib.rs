@@ -9,6 +9,7 @@ pub mod artifacts;
 pub mod bridge;
 pub mod harness;
 pub mod hex;
+pub mod lca;
 pub mod min;
 pub mod paths;
 pub mod tbwriter;

@@ -1,10 +1,164 @@
-//! `lcanet generate switch` (not implemented yet).
+//! `lcanet generate switch`: one LCA switch as Verilog-2005 files plus a JSON summary.
+
+use crate::cli::common::{print_json, write_atomic};
+use crate::cli::Outcome;
+use anyhow::Context;
+use lcanet_hdl::lca::switch_design;
+use lcanet_sim::lcan::cycle::{ArbiterPolicy, SwitchParams, SwitchTopology};
+use serde::Serialize;
+use std::path::PathBuf;
+
+/// Arbiter policy on the command line.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum PolicyArg {
+    /// Fixed priority: requester 0 and wire 0 first.
+    Fixed,
+    /// Round-robin pointers.
+    RoundRobin,
+    /// Pointers from a 16-bit LFSR.
+    Random,
+}
+
+impl From<PolicyArg> for ArbiterPolicy {
+    fn from(p: PolicyArg) -> Self {
+        match p {
+            PolicyArg::Fixed => ArbiterPolicy::Fixed,
+            PolicyArg::RoundRobin => ArbiterPolicy::RoundRobin,
+            PolicyArg::Random => ArbiterPolicy::Random,
+        }
+    }
+}
+
+/// Topology kind on the command line.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum TopologyArg {
+    /// T-LCAN: a (d/u)-ary tree of u-link edges.
+    Tree,
+    /// CB-LCAN: complete bipartite level interconnect.
+    Cb,
+}
+
+impl From<TopologyArg> for SwitchTopology {
+    fn from(t: TopologyArg) -> Self {
+        match t {
+            TopologyArg::Tree => SwitchTopology::Tree,
+            TopologyArg::Cb => SwitchTopology::Cb,
+        }
+    }
+}
+
+/// The switch parameters shared by `generate switch` and `sim switch`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct SwitchArgs {
+    /// Downers (links to the level below).
+    #[arg(long)]
+    pub d: usize,
+    /// Uppers (links to the level above).
+    #[arg(long)]
+    pub u: usize,
+    /// Link width in bits per bit-time.
+    #[arg(long, default_value_t = 1)]
+    pub width: usize,
+    /// Contention arbiter policy.
+    #[arg(long, value_enum, default_value = "round-robin")]
+    pub arbiter: PolicyArg,
+    /// Topology the switch is built for (decides how addresses select downers).
+    #[arg(long, value_enum, default_value = "tree")]
+    pub topology: TopologyArg,
+    /// Levels of the network the switch serves (sets the address and level fields).
+    #[arg(long, default_value_t = 3)]
+    pub levels: usize,
+}
+
+impl SwitchArgs {
+    /// Validated parameters (the error names the violated condition).
+    pub fn params(&self) -> anyhow::Result<SwitchParams> {
+        Ok(SwitchParams::new(
+            self.d,
+            self.u,
+            self.width,
+            self.levels,
+            self.topology.into(),
+            self.arbiter.into(),
+        )?)
+    }
+}
 
 /// Arguments of `lcanet generate switch`.
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    #[command(flatten)]
+    switch: SwitchArgs,
+    /// Output directory (created if missing).
+    #[arg(short = 'o', long = "out")]
+    out: PathBuf,
+    /// Print the summary as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+/// What `generate switch` wrote.
+#[derive(Debug, Serialize)]
+pub struct Summary {
+    /// Top module.
+    pub top: String,
+    /// Output directory.
+    pub dir: PathBuf,
+    /// Files written (module files, file list, this summary).
+    pub files: Vec<String>,
+    /// The parameters.
+    pub params: SwitchParams,
+    /// Field widths, packet sizes and step lengths in bit-times (`docs/protocol.md`).
+    pub format: lcanet_sim::lcan::cycle::PacketFormat,
+    /// Ports of the top module: name and width.
+    pub ports: Vec<(String, usize)>,
+}
 
 /// Runs `lcanet generate switch`.
-pub fn run(_args: Args) -> anyhow::Result<crate::cli::Outcome> {
-    anyhow::bail!("`lcanet generate switch` is not implemented yet")
+pub fn run(args: Args) -> anyhow::Result<Outcome> {
+    let params = args.switch.params()?;
+    let design = switch_design(params).context("generating the switch")?;
+    let emitted = design.emit().context("emitting the switch")?;
+    let written = emitted
+        .write_to(&args.out)
+        .context("writing the Verilog files")?;
+    let ports = design
+        .module(&emitted.top)
+        .context("bug: the switch design has no top module")?
+        .ports
+        .iter()
+        .map(|p| (p.name.clone(), p.width))
+        .collect();
+    let summary_name = format!("{}.json", emitted.top);
+    let mut files: Vec<String> = written
+        .iter()
+        .filter_map(|p| p.file_name().map(|f| f.to_string_lossy().into_owned()))
+        .collect();
+    files.push(summary_name.clone());
+    let summary = Summary {
+        top: emitted.top.clone(),
+        dir: args.out.clone(),
+        files,
+        params,
+        format: params.format(),
+        ports,
+    };
+    let text = serde_json::to_string_pretty(&summary).context("serializing the summary")?;
+    write_atomic(&args.out.join(&summary_name), text.as_bytes())?;
+    if args.json {
+        print_json(&summary)?;
+    } else {
+        let f = &summary.format;
+        println!(
+            "wrote {} files to {} (top module {})",
+            summary.files.len(),
+            args.out.display(),
+            summary.top
+        );
+        println!(
+            "packets: P1 {} bits, P2 {}, probe {}; steps: UP {} bit-times, DOWN {}, PROBE {}",
+            f.p1, f.p2, f.pr, f.t_up, f.t_down, f.t_probe
+        );
+    }
+    Ok(Outcome::Success)
 }

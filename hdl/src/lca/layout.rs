@@ -1,0 +1,91 @@
+//! Where every field of `docs/protocol.md` §4 sits in the switch's registers, derived once
+//! from the parameters so that the blocks only see plain offsets and sizes.
+//!
+//! Receive registers hold a packet right-aligned (packet bit `i` of a `P`-bit packet at
+//! register bit `P − 1 − i`), so a field of width `wd` at packet position `start` occupies
+//! register bits `P − start − wd ..`. Because the output registers are right-aligned too,
+//! forwarding a field is a copy between equal bit indices.
+
+use lcanet_sim::lcan::cycle::{PacketFormat, SwitchParams};
+
+/// Sizes of one switch parameterization (register bit 0 = LSB).
+///
+/// Field offsets: in a `P1` packet (or waiting winner) `t` starts at bit 0, `s` at `ab`,
+/// `h` at `2ab`, the valid bit is `P1 − 1`. A probe in the same register: `t` at 0, `h` at
+/// `ab`, valid at `PR − 1`. In a `P2` register the D-slot is bits `0..P1` (laid out like a
+/// `P1` packet) and the S-slot `(v, h, s)` is bits `P1..P2` (`s` at `P1`, `h` at `P1 + ab`,
+/// valid at `P2 − 1`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Layout {
+    /// The validated parameters.
+    pub params: SwitchParams,
+    /// The packet format they imply.
+    pub fmt: PacketFormat,
+    /// Downers, uppers, link width, levels.
+    pub d: usize,
+    /// See `d`.
+    pub u: usize,
+    /// See `d`.
+    pub w: usize,
+    /// See `d`.
+    pub l: usize,
+    /// Level-field and address bits.
+    pub hb: usize,
+    /// See `hb`.
+    pub ab: usize,
+    /// Packet sizes.
+    pub p1: usize,
+    /// See `p1`.
+    pub p2: usize,
+    /// See `p1`.
+    pub pr: usize,
+    /// Lanes the A and B receive registers take per bit-time (`min(W, P)`).
+    pub wa: usize,
+    /// See `wa`.
+    pub wb: usize,
+    /// Output register sizes: `n(P2)·W` for C, `n(P1)·W` for D.
+    pub lc: usize,
+    /// See `lc`.
+    pub ld: usize,
+    /// Where a probe starts in the C / D output registers: `len − n(PR)·W` (a packet is
+    /// right-aligned within its first `n(P)` bit-times, which are the register's top bits).
+    pub off_c: usize,
+    /// See `off_c`.
+    pub off_d: usize,
+    /// Key bits `hb + ab`.
+    pub kb: usize,
+    /// Requests of the DOWN arbiter: `S(0..u)`, `D(0..u)`, `X(0..d)`.
+    pub dn_slots: usize,
+    /// Route-decoder addresses: `S(k).s`, `D(k).t`, `X(x).s`, `X(x).t`.
+    pub dec_slots: usize,
+}
+
+impl Layout {
+    /// The layout of `params`.
+    pub fn new(params: SwitchParams) -> Self {
+        let fmt = params.format();
+        let w = params.width;
+        Layout {
+            d: params.d,
+            u: params.u,
+            w,
+            l: params.levels,
+            hb: fmt.hb,
+            ab: fmt.ab,
+            p1: fmt.p1,
+            p2: fmt.p2,
+            pr: fmt.pr,
+            wa: w.min(fmt.p1),
+            wb: w.min(fmt.p2),
+            lc: fmt.n2 * w,
+            ld: fmt.n1 * w,
+            off_c: fmt.n2 * w - fmt.nr * w,
+            off_d: fmt.n1 * w - fmt.nr * w,
+            kb: fmt.hb + fmt.ab,
+            dn_slots: 2 * params.u + params.d,
+            dec_slots: 2 * params.u + 2 * params.d,
+            params,
+            fmt,
+        }
+    }
+}

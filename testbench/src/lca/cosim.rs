@@ -1,0 +1,179 @@
+//! Co-simulation of one LCA switch: the emitted Verilog in Verilator against the cycle-level
+//! golden model (`lcanet_sim::lcan::cycle`), driven by seeded random legal traffic in every
+//! mode, compared every bit-time.
+//!
+//! Per bit-time `t`: the inputs go to both; at a commit (`ctl_last`) the RTL's arbiter
+//! working registers (the step outcome, before the clock edge) are compared with the
+//! model's outcome of that commit and checked for "no slot both granted and rejected";
+//! after the edge every output bit, every crosspoint, the arbiters' state and the waiting
+//! winners are compared, and the RTL crosspoints are checked against the invariants of
+//! `docs/protocol.md` §8 on their own.
+
+use super::checks::Sim;
+use crate::bridge::{build_model, BridgeError, CacheOutcome, Design, ModelOptions};
+use crate::harness::{Mismatch, RunInfo};
+use lcanet_hdl::lca::{emit_switch, SwitchGenError};
+use lcanet_sim::lcan::cycle::{ProtocolError, SwitchParams};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// What to simulate.
+#[derive(Debug, Clone)]
+pub struct CosimConfig {
+    /// The switch.
+    pub params: SwitchParams,
+    /// Its level (`< params.levels`).
+    pub level: u8,
+    /// Arbiter salts (random policy).
+    pub salt_up: u16,
+    /// See `salt_up`.
+    pub salt_dn: u16,
+    /// Seed of the traffic and of `seed16`.
+    pub seed: u64,
+    /// Bit-times to run.
+    pub bit_times: u64,
+    /// Write a VCD here.
+    pub vcd: Option<PathBuf>,
+    /// How hard the C++ compiler optimizes the Verilated model.
+    pub build: BuildSpeed,
+}
+
+/// The trade-off between Verilator build time and simulation speed. The switch's C++ model
+/// is large (every 1-bit register public and traced), so `g++ -Os` dominates a cold build.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum BuildSpeed {
+    /// `-O0`: the fastest build; for short runs (tests).
+    #[default]
+    QuickBuild,
+    /// Verilator's default (`-Os`): the fastest simulation; for long runs.
+    FastSim,
+}
+
+/// Why the co-simulation could not run (as opposed to: it ran and found a difference).
+#[derive(Debug, thiserror::Error)]
+pub enum CosimError {
+    /// Generating the Verilog failed.
+    #[error(transparent)]
+    Gen(#[from] SwitchGenError),
+    /// Writing the Verilog failed.
+    #[error("writing the switch's Verilog: {0}")]
+    Write(String),
+    /// Building or driving the Verilated model failed.
+    #[error(transparent)]
+    Bridge(#[from] BridgeError),
+    /// The traffic generator broke the protocol (a bug in lcanet).
+    #[error("bug: the legal-traffic generator broke the protocol at bit-time {bit_time}: {error}")]
+    Protocol {
+        /// Bit-time.
+        bit_time: u64,
+        /// The model's complaint.
+        error: ProtocolError,
+    },
+}
+
+/// An invariant of `docs/protocol.md` §8 (or "granted and rejected") broken by the RTL.
+#[derive(Debug, Clone)]
+pub struct InvariantViolation {
+    /// Bit-time.
+    pub bit_time: u64,
+    /// What was wrong, naming the signals.
+    pub what: String,
+    /// Seed of the run.
+    pub seed: u64,
+    /// The VCD, if one was written.
+    pub vcd: Option<PathBuf>,
+}
+
+/// How the run ended.
+#[derive(Debug)]
+pub enum Verdict {
+    /// RTL and model agreed at every bit-time.
+    Match,
+    /// The first difference.
+    Mismatch(Box<Mismatch>),
+    /// The RTL broke an invariant.
+    Invariant(InvariantViolation),
+}
+
+/// The result of a run.
+#[derive(Debug)]
+pub struct CosimReport {
+    /// Top module name.
+    pub top: String,
+    /// Match or the first failure.
+    pub verdict: Verdict,
+    /// Bit-times simulated.
+    pub bit_times: u64,
+    /// Values compared.
+    pub compared_values: u64,
+    /// Commits, grants and rejections seen (to show the traffic exercised the arbiters).
+    pub commits: u64,
+    /// See `commits`.
+    pub grants: u64,
+    /// See `commits`.
+    pub rejections: u64,
+    /// Whether the Verilated model came from the cache.
+    pub build: CacheOutcome,
+    /// Build (or cache lookup) time.
+    pub build_seconds: f64,
+    /// Simulation time.
+    pub run_seconds: f64,
+}
+
+impl CosimReport {
+    /// Whether RTL and model agreed and no invariant broke.
+    pub fn matched(&self) -> bool {
+        matches!(self.verdict, Verdict::Match)
+    }
+}
+
+/// Build options for switch models: the bridge's defaults (tracing, public signals);
+/// `BuildSpeed::QuickBuild` adds `-CFLAGS -O0` (it overrides Verilator's `-Os`).
+pub fn model_options(speed: BuildSpeed) -> ModelOptions {
+    let mut extra_args: Vec<String> = Vec::new();
+    if speed == BuildSpeed::QuickBuild {
+        extra_args.extend(["-CFLAGS".into(), "-O0".into()]);
+    }
+    ModelOptions {
+        extra_args,
+        ..ModelOptions::default()
+    }
+}
+
+/// Emits the switch into `rtl_dir`, builds it, and co-simulates `cfg.bit_times` bit-times.
+pub fn run_switch_cosim(cfg: &CosimConfig, rtl_dir: &Path) -> Result<CosimReport, CosimError> {
+    let emitted = emit_switch(cfg.params)?;
+    emitted
+        .write_to(rtl_dir)
+        .map_err(|e| CosimError::Write(e.to_string()))?;
+    let top = emitted.top.clone();
+    let design = Design::from_file_list(&rtl_dir.join(&emitted.file_list.name), top.clone())?;
+    let t0 = Instant::now();
+    let (model, info) = build_model(&design, &model_options(cfg.build), cfg.vcd.as_deref())?;
+    let build_seconds = t0.elapsed().as_secs_f64();
+    let p = cfg.params;
+    let run = RunInfo::new(Some(cfg.seed))
+        .param("d", p.d)
+        .param("u", p.u)
+        .param("width", p.width)
+        .param("levels", p.levels)
+        .param("topology", p.topology)
+        .param("arbiter", p.policy)
+        .param("level", cfg.level);
+    let mut sim = Sim::new(cfg, model, run, &top)?;
+    let t1 = Instant::now();
+    let verdict = sim.run(cfg)?;
+    let stats = sim.h.stats();
+    Ok(CosimReport {
+        top,
+        verdict,
+        bit_times: stats.bit_times,
+        compared_values: stats.compared_values,
+        commits: sim.commits,
+        grants: sim.grants,
+        rejections: sim.rejections,
+        build: info.outcome,
+        build_seconds,
+        run_seconds: t1.elapsed().as_secs_f64(),
+    })
+}
