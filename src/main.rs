@@ -9,7 +9,20 @@ use std::process::ExitCode;
 
 fn main() -> ExitCode {
     restore_sigpipe();
-    let args = cli::Cli::parse();
+    // clap exits with 2 on a usage error, which is this tool's "verification failed"
+    // code; a bad command line is an error (1), as README states. Help and version go to
+    // stdout with 0.
+    let args = match cli::Cli::try_parse() {
+        Ok(args) => args,
+        Err(err) => {
+            let _ = err.print();
+            return if err.use_stderr() {
+                ExitCode::from(cli::EXIT_ERROR)
+            } else {
+                ExitCode::SUCCESS
+            };
+        }
+    };
     match cli::run(args) {
         Ok(cli::Outcome::Success) => ExitCode::SUCCESS,
         Ok(cli::Outcome::Mismatch) => ExitCode::from(cli::EXIT_MISMATCH),

@@ -11,5 +11,6 @@
 
 pub mod hypercube;
 pub mod lca;
+pub mod min;
 pub mod netlist;
 pub mod rusthdl;

@@ -11,6 +11,7 @@ pub mod harness;
 pub mod hex;
 pub mod hypercube;
 pub mod lca;
+pub mod min;
 pub mod paths;
 pub mod tbwriter;
 pub mod tools;

@@ -1,2 +1,75 @@
 //! Self-routing multistage networks (baseline, omega, indirect binary n-cube) and
 //! optimal all-to-all personalized exchange by Latin squares (seed 004).
+//!
+//! - [`network`]: the three networks, their interstage permutations (004 eqs. (2)–(4))
+//!   and the destination bit each stage consumes.
+//! - [`route`]: switch settings, tag routing, the admissibility check naming the switch
+//!   of each conflict, and what the hardware does with any permutation.
+//! - [`latin`]: Table 2 (`BuildBasicList`, `BuildLatinSquare`) and each network's first
+//!   row; the squares `L1`, `L2`, `L3` of eq. (15).
+//! - [`frame`]: the bit-serial frame and the run parameters of docs/min.md.
+//! - [`timeline`]: the cycle-level golden model: every network output, switch setting
+//!   and conflict flag at every bit-time, in closed form from the Latin square and the
+//!   routing model (the oracle the RTL is compared with).
+//! - [`hw`]: a bit-time step model of the protocol's registers (controller, ATAPE
+//!   units, switches), used to check that the protocol of docs/min.md does what
+//!   [`timeline`] says for any stimulus.
+
+pub mod frame;
+pub mod hw;
+pub mod latin;
+pub mod network;
+pub mod route;
+pub mod timeline;
+
+pub use frame::{FrameFormat, Payloads, RunConfig};
+pub use latin::{build_basic_list, build_latin_square, first_row, latin_square, LatinSquare};
+pub use network::{Min, Network, MAX_M};
+pub use route::{Admissibility, Conflict, Hop, SwitchSettings, Transit};
+pub use timeline::{BitTime, Timeline};
+
+/// Why a network, square or run description is not acceptable.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MinError {
+    /// `m` is outside `1..=MAX_M`.
+    #[error("m = {m} is out of range: need 1 ≤ m ≤ {max} (n = 2^m PEs)")]
+    StagesOutOfRange {
+        /// The requested number of stages.
+        m: u32,
+        /// The largest accepted `m`.
+        max: u32,
+    },
+    /// The network name is not one of the three.
+    #[error("unknown network '{0}': expected baseline, omega or cube")]
+    UnknownNetwork(String),
+    /// A Latin square's first row must have `2^m` entries.
+    #[error("a Latin square by Table 2 needs n = 2^m ≥ 2 entries, got n = {n}")]
+    NotPowerOfTwo {
+        /// The length given.
+        n: usize,
+    },
+    /// A matrix is not a Latin square.
+    #[error("not a Latin square: {what} repeats an entry or misses one")]
+    NotLatin {
+        /// The offending row or column.
+        what: String,
+    },
+    /// The message length is outside the supported range.
+    #[error("message length {bits} bits is out of range: need 1 ≤ bits ≤ {max}")]
+    MessageBitsOutOfRange {
+        /// The requested payload length.
+        bits: u32,
+        /// The largest accepted payload length.
+        max: u32,
+    },
+    /// A permutation or first row does not have `n` entries.
+    #[error("{what} has {found} entries but the network has n = {n} PEs")]
+    WrongSize {
+        /// What was given.
+        what: &'static str,
+        /// Its length.
+        found: usize,
+        /// The number of PEs.
+        n: usize,
+    },
+}

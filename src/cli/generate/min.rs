@@ -1,10 +1,112 @@
-//! `lcanet generate min` (not implemented yet).
+//! `lcanet generate min`: a baseline, omega or indirect binary n-cube network of 2x2
+//! bit-serial self-routing switches with one ATAPE unit per PE and a controller, as
+//! Verilog-2005 (one file per module, `<top>.f`) plus `summary.json` (docs/min.md §6).
+
+use crate::cli::common::{print_json, write_atomic};
+use crate::cli::latin::MinArgs;
+use anyhow::Context;
+use lcanet_sim::min::frame::{FrameFormat, MAX_MESSAGE_BITS};
+use lcanet_sim::min::hw::TagShifter;
+use lcanet_testbench::min::emit;
+use std::path::PathBuf;
 
 /// Arguments of `lcanet generate min`.
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+#[command(after_help = "\
+Examples:
+  lcanet generate min --network omega --m 3 -o out/omega3
+  lcanet generate min --network cube --m 8 --message-bits 32 -o out/cube8 --json
+
+Top-level interface and protocol: docs/min.md. Frames are F = m + B bit-times; ATAPE
+takes n·F + m bit-times from the first frame bit in to the last bit out.")]
+pub struct Args {
+    #[command(flatten)]
+    net: MinArgs,
+    /// Payload bits B per message (1 ≤ B ≤ 4096); a frame is m + B bit-times.
+    #[arg(long, default_value_t = 8)]
+    message_bits: u32,
+    /// Output directory (created; files are replaced).
+    #[arg(short = 'o', long = "out", value_name = "DIR")]
+    out: PathBuf,
+    /// Print the summary as JSON instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(serde::Serialize)]
+struct Summary {
+    network: String,
+    m: u32,
+    n: usize,
+    message_bits: u32,
+    frame_bits: usize,
+    top: String,
+    file_list: PathBuf,
+    files: Vec<PathBuf>,
+    modules: usize,
+    verilog_bytes: usize,
+    switches: usize,
+    atape_units: usize,
+    /// Destination bit consumed by stage s (stage 0 first).
+    tag_bits: Vec<u32>,
+    /// ATAPE unit tag register: bit sent, left rotation per header bit-time.
+    tag_tap: u32,
+    tag_rotation: u32,
+    stage_latency_bit_times: u32,
+    /// n·F + m.
+    atape_bit_times: u64,
+}
 
 /// Runs `lcanet generate min`.
-pub fn run(_args: Args) -> anyhow::Result<crate::cli::Outcome> {
-    anyhow::bail!("`lcanet generate min` is not implemented yet")
+pub fn run(args: Args) -> anyhow::Result<crate::cli::Outcome> {
+    let min = args.net.build()?;
+    let format = FrameFormat::new(&min, args.message_bits)
+        .with_context(|| format!("invalid --message-bits (limit {MAX_MESSAGE_BITS})"))?;
+    let e = emit(&min, args.message_bits, &args.out)
+        .with_context(|| format!("generating the network into {}", args.out.display()))?;
+    let shifter = TagShifter::for_min(&min).context("internal error: tag bits do not rotate")?;
+    let summary = Summary {
+        network: min.network().to_string(),
+        m: min.m(),
+        n: min.n(),
+        message_bits: args.message_bits,
+        frame_bits: format.len(),
+        top: e.top.clone(),
+        file_list: e.file_list.clone(),
+        files: e.files.clone(),
+        modules: e.modules,
+        verilog_bytes: e.bytes,
+        switches: min.m() as usize * min.switches_per_stage(),
+        atape_units: min.n(),
+        tag_bits: min.tag_bits(),
+        tag_tap: shifter.tap,
+        tag_rotation: shifter.rot,
+        stage_latency_bit_times: 1,
+        atape_bit_times: (min.n() * format.len()) as u64 + u64::from(min.m()),
+    };
+    let text = serde_json::to_string_pretty(&summary)?;
+    write_atomic(
+        &args.out.join("summary.json"),
+        format!("{text}\n").as_bytes(),
+    )?;
+    if args.json {
+        print_json(&summary)?;
+    } else {
+        println!(
+            "{min}, {} payload bits, F = {} bit-times",
+            args.message_bits,
+            format.len()
+        );
+        println!(
+            "top module {} ({} switches, {} ATAPE units, {} module files, {} bytes)",
+            e.top, summary.switches, summary.atape_units, e.modules, e.bytes
+        );
+        println!("file list  {}", e.file_list.display());
+        println!("summary    {}", args.out.join("summary.json").display());
+        println!(
+            "ATAPE: n·F + m = {} bit-times (stage latency 1)",
+            summary.atape_bit_times
+        );
+    }
+    Ok(crate::cli::Outcome::Success)
 }

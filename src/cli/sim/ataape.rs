@@ -1,10 +1,138 @@
-//! `lcanet sim ataape` (not implemented yet).
+//! `lcanet sim ataape`: all-to-all personalized exchange (004 algorithm ATAPE) through
+//! an emitted MIN in Verilator, compared with the golden timeline every bit-time
+//! (docs/min.md §4, §7). Exit code 2 when RTL and model differ.
+
+use crate::cli::common::{print_json, SeedArg};
+use crate::cli::latin::MinArgs;
+use crate::cli::Outcome;
+use anyhow::Context;
+use lcanet_sim::min::RunConfig;
+use lcanet_testbench::artifacts::ArtifactDir;
+use lcanet_testbench::min::cosim::{run as cosim, CosimOptions, CosimReport};
+use std::path::PathBuf;
+
+/// Options shared by `sim ataape` and `sim min`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct RunArgs {
+    /// Payload bits B per message (1 ≤ B ≤ 4096); a frame is m + B bit-times.
+    #[arg(long, default_value_t = 8)]
+    pub message_bits: u32,
+    #[command(flatten)]
+    pub seed: SeedArg,
+    /// Write a VCD waveform of the RTL to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub vcd: Option<PathBuf>,
+    /// Directory for the emitted Verilog (default: under target/lcanet-artifacts).
+    #[arg(long, value_name = "DIR")]
+    pub work_dir: Option<PathBuf>,
+    /// Print one JSON document.
+    #[arg(long)]
+    pub json: bool,
+}
 
 /// Arguments of `lcanet sim ataape`.
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+#[command(after_help = "\
+Examples:
+  lcanet sim ataape --network omega --m 3 --seed 1
+  lcanet sim ataape --network cube --m 8 --message-bits 16 --seed 7 --json
+  lcanet sim ataape --network baseline --m 2 --vcd atape.vcd
+
+Every PE j sends its n messages in the order of column j of the network's Latin square
+(lcanet latin), frame after frame; payloads come from --seed.")]
+pub struct Args {
+    #[command(flatten)]
+    net: MinArgs,
+    #[command(flatten)]
+    run: RunArgs,
+}
+
+/// Resolves the work directory and runs the co-simulation.
+pub(crate) fn execute(cfg: &RunConfig, args: &RunArgs, name: &str) -> anyhow::Result<CosimReport> {
+    let verilog_dir = match &args.work_dir {
+        Some(d) => d.clone(),
+        None => ArtifactDir::new(&format!("cli::{name}"))
+            .context("creating the work directory")?
+            .path()
+            .join("verilog"),
+    };
+    let opts = CosimOptions {
+        verilog_dir,
+        vcd: args.vcd.clone(),
+    };
+    cosim(cfg, &opts).context("co-simulation could not run")
+}
+
+/// Prints the report (JSON with the seed, or text) and maps it to an outcome.
+pub(crate) fn finish<T: serde::Serialize>(
+    r: &CosimReport,
+    seed: u64,
+    extra: T,
+    json: bool,
+) -> anyhow::Result<Outcome> {
+    if json {
+        #[derive(serde::Serialize)]
+        struct Out<'a, T> {
+            seed: u64,
+            #[serde(flatten)]
+            report: &'a CosimReport,
+            #[serde(flatten)]
+            extra: T,
+        }
+        print_json(&Out {
+            seed,
+            report: r,
+            extra,
+        })?;
+    } else {
+        println!(
+            "{} network, m = {} (n = {}), B = {}, F = {}, {} frame(s), seed {seed}",
+            r.network, r.m, r.n, r.message_bits, r.frame_bits, r.frames
+        );
+        println!(
+            "bit-times (busy): {}   bound N·F + m: {}   idle: {}",
+            r.bit_times,
+            r.bound,
+            r.bit_times as i64 - r.bound as i64
+        );
+        println!(
+            "conflicts flagged by the RTL: {} (golden: {})",
+            r.conflicts, r.expected_conflicts
+        );
+        if let Some(k) = r.messages_checked {
+            println!("messages delivered intact: {k}");
+        }
+        println!(
+            "compared {} values over {} bit-times; {:.0} bit-times/s (model build {:.1} s{})",
+            r.compared_values,
+            r.simulated_bit_times,
+            r.bit_times_per_second,
+            r.build_seconds,
+            if r.build_cached { ", cached" } else { "" }
+        );
+        println!("Verilog: {}", r.verilog_dir.display());
+        if let Some(v) = &r.vcd {
+            println!("VCD: {}", v.display());
+        }
+        match &r.mismatch {
+            None => println!("MATCH: RTL equals the golden model at every bit-time"),
+            Some(m) => println!("MISMATCH: {m}"),
+        }
+    }
+    Ok(if r.matched {
+        Outcome::Success
+    } else {
+        Outcome::Mismatch
+    })
+}
 
 /// Runs `lcanet sim ataape`.
-pub fn run(_args: Args) -> anyhow::Result<crate::cli::Outcome> {
-    anyhow::bail!("`lcanet sim ataape` is not implemented yet")
+pub fn run(args: Args) -> anyhow::Result<Outcome> {
+    let min = args.net.build()?;
+    let seed = args.run.seed.resolve();
+    let cfg =
+        RunConfig::atape(min, args.run.message_bits, seed).context("invalid --message-bits")?;
+    let name = format!("sim_ataape_{}_m{}", min.network(), min.m());
+    let r = execute(&cfg, &args.run, &name)?;
+    finish(&r, seed, (), args.run.json)
 }

@@ -1,0 +1,228 @@
+//! The MIN subcommands as a user runs them (`lcanet latin`, `generate min`, `sim min`,
+//! `sim ataape`): JSON fields of docs/min.md, and bad input (invalid `m`, unknown network,
+//! malformed permutation files, bad `--message-bits`) rejected with a message naming
+//! the condition, exit code 1 (README: 1 = error), and nothing written.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn lcanet(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_lcanet"))
+        .args(args)
+        .output()
+        .expect("run lcanet")
+}
+
+/// A fresh, empty scratch directory for one test case (under the cargo target dir).
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("cli_min_{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Runs `args`, expects exit code 1, stderr containing every one of `needles`, and
+/// nothing on stdout.
+fn rejects(args: &[&str], needles: &[&str]) {
+    let out = lcanet(args);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+    for n in needles {
+        assert!(err.contains(n), "{args:?}: stderr lacks {n:?}: {err}");
+    }
+    assert!(out.stdout.is_empty(), "{args:?} printed to stdout");
+}
+
+#[test]
+fn latin_json_is_l2_of_eq_15_for_omega_m3() {
+    let out = lcanet(&["latin", "--network", "omega", "--m", "3", "--json"]);
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["n"], 8);
+    let rows: Vec<Vec<usize>> = serde_json::from_value(v["rows"].clone()).unwrap();
+    assert_eq!(rows[0], [0, 1, 2, 3, 4, 5, 6, 7]);
+    assert_eq!(rows[4], [6, 7, 4, 5, 2, 3, 0, 1]);
+    assert_eq!(rows[7], [4, 5, 6, 7, 0, 1, 2, 3]);
+    assert_eq!(v["settings"][5], "φ1φ1φ1");
+}
+
+#[test]
+fn invalid_m_is_rejected_naming_the_range() {
+    for m in ["0", "13"] {
+        rejects(
+            &["latin", "--network", "cube", "--m", m],
+            &[&format!("m = {m} is out of range"), "1 ≤ m ≤ 12"],
+        );
+    }
+    // Not a number at all: clap's message, still exit code 1.
+    rejects(
+        &["latin", "--network", "cube", "--m", "abc"],
+        &["invalid value 'abc' for '--m"],
+    );
+    let dir = scratch("bad_m");
+    let out = dir.join("out");
+    rejects(
+        &[
+            "generate",
+            "min",
+            "--network",
+            "omega",
+            "--m",
+            "0",
+            "-o",
+            out.to_str().unwrap(),
+        ],
+        &["1 ≤ m ≤ 12"],
+    );
+    assert!(!out.exists(), "generate min created {}", out.display());
+}
+
+#[test]
+fn unknown_network_is_rejected_naming_the_choices() {
+    for cmd in [
+        &["latin"][..],
+        &["generate", "min", "-o", "unused_dir"],
+        &["sim", "ataape"],
+        &["sim", "min", "--perm", "identity"],
+    ] {
+        let mut args = cmd.to_vec();
+        args.extend(["--network", "butterfly", "--m", "3"]);
+        rejects(
+            &args,
+            &["unknown network 'butterfly'", "baseline, omega or cube"],
+        );
+    }
+    assert!(!Path::new("unused_dir").exists());
+}
+
+#[test]
+fn bad_message_bits_write_nothing() {
+    let dir = scratch("bad_bits");
+    let out = dir.join("out");
+    for bits in ["0", "4097"] {
+        rejects(
+            &[
+                "generate",
+                "min",
+                "--network",
+                "cube",
+                "--m",
+                "2",
+                "--message-bits",
+                bits,
+                "-o",
+                out.to_str().unwrap(),
+            ],
+            &["--message-bits", "1 ≤ bits ≤ 4096"],
+        );
+        assert!(!out.exists());
+    }
+}
+
+#[test]
+fn malformed_permutation_files_are_rejected_before_anything_runs() {
+    let dir = scratch("bad_perm");
+    let work = dir.join("work");
+    let cases = [
+        (
+            "short",
+            "0 1 2\n",
+            "expected 4 destinations (one per PE), found 3",
+        ),
+        (
+            "long",
+            "0 1 2 3 0\n",
+            "expected 4 destinations (one per PE), found 5",
+        ),
+        ("range", "0 1 2 4\n", "destination 4 is out of range 0..4"),
+        ("dup", "0 1 1 3\n", "both send to 1"),
+        (
+            "token",
+            "0 1 x 3\n",
+            "token 'x' for PE 2 is not a non-negative integer",
+        ),
+        (
+            "silent",
+            "0 - 2 3\n",
+            "every PE must send in a full permutation",
+        ),
+        ("empty", "", "found 0"),
+    ];
+    for (name, text, needle) in cases {
+        let file = dir.join(format!("{name}.perm"));
+        std::fs::write(&file, text).unwrap();
+        rejects(
+            &[
+                "sim",
+                "min",
+                "--network",
+                "baseline",
+                "--m",
+                "2",
+                "--perm",
+                file.to_str().unwrap(),
+                "--work-dir",
+                work.to_str().unwrap(),
+            ],
+            &[
+                &format!(
+                    "{} is not a permutation of the network's 4 PEs",
+                    file.display()
+                ),
+                needle,
+            ],
+        );
+        assert!(!work.exists(), "{name}: the work directory was created");
+    }
+    let missing = dir.join("missing.perm");
+    rejects(
+        &[
+            "sim",
+            "min",
+            "--network",
+            "baseline",
+            "--m",
+            "2",
+            "--perm",
+            missing.to_str().unwrap(),
+        ],
+        &["reading permutation file", "missing.perm"],
+    );
+}
+
+#[test]
+fn generate_min_writes_the_network_and_its_summary() {
+    let dir = scratch("generate");
+    let out = dir.join("omega3");
+    let o = lcanet(&[
+        "generate",
+        "min",
+        "--network",
+        "omega",
+        "--m",
+        "3",
+        "--message-bits",
+        "5",
+        "-o",
+        out.to_str().unwrap(),
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let on_disk: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(v, on_disk);
+    assert_eq!(v["top"], "omega_atape_m3_b5");
+    assert_eq!(v["switches"], 12);
+    assert_eq!(v["tag_bits"], serde_json::json!([2, 1, 0]));
+    assert_eq!(v["atape_bit_times"], 8 * (3 + 5) + 3);
+    for f in v["files"].as_array().unwrap() {
+        assert!(Path::new(f.as_str().unwrap()).is_file(), "{f}");
+    }
+    let leftovers: Vec<_> = std::fs::read_dir(&out)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().starts_with('.'))
+        .collect();
+    assert!(leftovers.is_empty(), "temporary files left: {leftovers:?}");
+}
