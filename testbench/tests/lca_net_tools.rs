@@ -1,8 +1,9 @@
 //! Emitted LCA networks pass `verilator --lint-only -Wall`, compile in Icarus and synthesize
 //! in Yosys; one switch module definition serves every instance.
 
-use lcanet_hdl::lca_net::{emit_fabric, Algorithm, NetSpec};
+use lcanet_hdl::lca_net::{emit_fabric, NetSpec};
 use lcanet_sim::lcan::cycle::ArbiterPolicy;
+use lcanet_sim::lcan::routing::Algorithm;
 use lcanet_sim::lcan::{Size, Topology};
 use lcanet_testbench::artifact_dir;
 use lcanet_testbench::tools::{icarus, lint::lint, yosys};
@@ -10,7 +11,7 @@ use std::path::PathBuf;
 
 fn check_fabric(topo: Topology, policy: ArbiterPolicy, width: usize) {
     let switches = topo.total_switches();
-    let spec = NetSpec::new(topo, width, policy, Algorithm::R1).unwrap();
+    let spec = NetSpec::new(topo, Algorithm::R1, policy, width, 8).unwrap();
     let emitted = emit_fabric(&spec).unwrap();
     let dir = artifact_dir!(emitted.top.clone()).unwrap();
     emitted.write_to(dir.path()).unwrap();

@@ -2,6 +2,7 @@
 //! validate the wiring with the tools before the PE interface and controller exist.
 
 use super::fabric::{add_fabric, pe_down_net, FabricWiring, CTL_SIGNALS};
+use super::gtkw::{save_file, Group, Trace};
 use super::spec::NetSpec;
 use crate::lca::generate::add_switch;
 use crate::lca::SwitchGenError;
@@ -25,7 +26,7 @@ pub enum NetGenError {
 
 /// Header parameters common to every network design.
 pub(crate) fn header(design: &mut Design, spec: &NetSpec) {
-    let f = spec.switch.format();
+    let f = &spec.net.fmt;
     design
         .param("topology", spec.topo.kind().name())
         .param("d", spec.topo.d())
@@ -33,9 +34,10 @@ pub(crate) fn header(design: &mut Design, spec: &NetSpec) {
         .param("levels", spec.topo.levels())
         .param("n", spec.topo.n())
         .param("switches", spec.topo.total_switches())
-        .param("width", spec.switch.width)
-        .param("arbiter", spec.switch.policy)
-        .param("algorithm", spec.algorithm)
+        .param("width", spec.width())
+        .param("message_bits", spec.net.msg_bits)
+        .param("arbiter", spec.policy())
+        .param("algorithm", spec.net.algorithm.name())
         .param("T_UP", f.t_up)
         .param("T_DOWN", f.t_down)
         .param("T_PROBE", f.t_probe);
@@ -48,15 +50,15 @@ pub fn fabric_design(spec: &NetSpec) -> Result<Design, NetGenError> {
     let top = spec.fabric_name();
     let mut design = Design::new(top.clone());
     header(&mut design, spec);
-    let sw = add_switch(&mut design, spec.switch)?;
+    let sw = add_switch(&mut design, spec.net.switch)?;
     let sw = design.module(&sw).expect("just added").clone();
-    let (n, w, d) = (spec.topo.n(), spec.switch.width, spec.topo.d());
+    let (n, w, d) = (spec.topo.n(), spec.width(), spec.topo.d());
     let mut m = ModuleBuilder::new(top);
     m.input("clock", 1);
     for (name, width) in CTL_SIGNALS {
         m.input(name, width);
     }
-    if spec.switch.policy == ArbiterPolicy::Random {
+    if spec.policy() == ArbiterPolicy::Random {
         m.input("seed16", 16);
     }
     m.input("pe_a", n * w).output("pe_c", n * w);
@@ -67,7 +69,7 @@ pub fn fabric_design(spec: &NetSpec) -> Result<Design, NetGenError> {
             topo: &spec.topo,
             switch: &sw,
             width: w,
-            policy: spec.switch.policy,
+            policy: spec.policy(),
             pe_up: &pe_up,
         },
     );
@@ -86,4 +88,76 @@ pub fn fabric_design(spec: &NetSpec) -> Result<Design, NetGenError> {
 /// The emitted files of [`fabric_design`].
 pub fn emit_fabric(spec: &NetSpec) -> Result<Emitted, NetGenError> {
     Ok(fabric_design(spec)?.emit()?)
+}
+
+/// What `generate network` writes: the Verilog, the GTKWave save file, the top's ports.
+#[derive(Debug, Clone)]
+pub struct NetArtifacts {
+    /// The emitted Verilog.
+    pub emitted: Emitted,
+    /// The `.gtkw` text (no dump file: pass the VCD on GTKWave's command line).
+    pub gtkw: String,
+    /// Ports of the top module: name and width.
+    pub ports: Vec<(String, usize)>,
+}
+
+/// The switches on PE `pe`'s upward path through upper 0: `(level, switch)`, level 0 first.
+pub fn path_of_pe(spec: &NetSpec, pe: usize) -> Vec<(usize, usize)> {
+    let topo = &spec.topo;
+    let mut path = vec![(0, pe / topo.d())];
+    while let Some(&(level, sw)) = path.last() {
+        match topo.up_link(level, sw, 0) {
+            Some((p, _)) => path.push((level + 1, p)),
+            None => break,
+        }
+    }
+    path
+}
+
+/// GTKWave traces of one switch instance: its ports and crosspoints.
+pub(crate) fn switch_traces(spec: &NetSpec, level: usize, sw: usize) -> Vec<Trace> {
+    let (d, u, w) = (spec.topo.d(), spec.topo.u(), spec.width());
+    let inst = super::fabric::switch_instance(level, sw);
+    let mut t = Vec::new();
+    for (port, count) in [("a", d), ("c", d), ("b", u), ("d", u)] {
+        for i in 0..count * w {
+            t.push(Trace::new(format!("{inst}.{port}_{i}"), 1));
+        }
+    }
+    for (grp, count) in [("xp_ac", d * d), ("xp_ad", d * u), ("xp_bc", u * d)] {
+        for i in 0..count {
+            t.push(Trace::new(format!("{inst}.xbar.{grp}_{i}_q"), 1));
+        }
+    }
+    t
+}
+
+/// The fabric's artifacts (until the whole network exists, `generate network` emits this).
+pub fn network_artifacts(spec: &NetSpec) -> Result<NetArtifacts, NetGenError> {
+    let design = fabric_design(spec)?;
+    let emitted = design.emit()?;
+    let top = design.module(design.top()).expect("top exists");
+    let ports: Vec<(String, usize)> = top
+        .ports
+        .iter()
+        .map(|p| (p.name.clone(), p.width))
+        .collect();
+    let ctl = Group {
+        name: "controller".into(),
+        traces: std::iter::once(Trace::new("clock", 1))
+            .chain(CTL_SIGNALS.iter().map(|&(n, w)| Trace::new(n, w)))
+            .collect(),
+    };
+    let mut groups = vec![ctl];
+    for (level, sw) in path_of_pe(spec, 0) {
+        groups.push(Group {
+            name: format!("PE 0 path: {}", super::fabric::switch_instance(level, sw)),
+            traces: switch_traces(spec, level, sw),
+        });
+    }
+    Ok(NetArtifacts {
+        gtkw: save_file(&emitted.top, None, &groups),
+        emitted,
+        ports,
+    })
 }

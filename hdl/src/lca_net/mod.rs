@@ -4,11 +4,12 @@
 //!
 //! - [`spec`]: what to generate ([`NetSpec`]) and the names derived from it.
 //! - [`fabric`]: one `lvl<i>_sw<s>` instance of the switch module per switch, wired.
-//! - [`design`]: whole designs (today: the fabric alone, with PE wires as ports).
+//! - [`design`]: whole designs; [`gtkw`]: the GTKWave save file.
 
 pub mod design;
 pub mod fabric;
+pub mod gtkw;
 pub mod spec;
 
-pub use design::{emit_fabric, fabric_design, NetGenError};
-pub use spec::{Algorithm, NetSpec, SpecError};
+pub use design::{emit_fabric, fabric_design, network_artifacts, NetArtifacts, NetGenError};
+pub use spec::{NetSpec, SpecError};

@@ -1,39 +1,22 @@
-//! What a network generation needs: the topology, the switch parameters that go with it, the
-//! routing algorithm, and the module names they imply.
+//! What a network generation needs: the topology and the validated
+//! [`NetParams`](lcanet_sim::lcan::cycle::network::params::NetParams) (shared with the golden
+//! model), and the module names they imply.
 
-use lcanet_sim::lcan::cycle::{ArbiterPolicy, ParamError, SwitchParams, SwitchTopology};
-use lcanet_sim::lcan::{Kind, Topology};
-use std::fmt;
-
-/// The permutation-routing algorithm the hardware runs (`docs/routing.md` §3, §4).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Algorithm {
-    /// LCA-priority three-phase routing (003 §3.2).
-    R1,
-    /// Randomized bi-directional circuit routing (002 §3).
-    R2,
-}
-
-impl fmt::Display for Algorithm {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Algorithm::R1 => "r1",
-            Algorithm::R2 => "r2",
-        })
-    }
-}
+use lcanet_sim::lcan::cycle::network::params::{NetParamError, NetParams};
+use lcanet_sim::lcan::cycle::{ArbiterPolicy, SwitchTopology};
+use lcanet_sim::lcan::routing::Algorithm;
+use lcanet_sim::lcan::Topology;
 
 /// Why a network cannot be generated with these parameters.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SpecError {
-    /// The switch parameters are out of range.
-    #[error("switch parameters: {0}")]
-    Switch(#[from] ParamError),
-    /// Π-file networks need the table-driven route decoder, which the switch does not have.
+    /// The parameters are out of range.
+    #[error(transparent)]
+    Params(#[from] NetParamError),
+    /// Π-file networks need the table-driven route decoder, which the switch RTL lacks.
     #[error(
-        "topology file: the switch RTL has only the tree and cb route decoders \
-         (docs/protocol.md §1, table-driven decoder not implemented)"
+        "topology file: the switch RTL has only the tree and cb route decoders; \
+         the table-driven decoder of docs/protocol.md §1 is not implemented in hardware"
     )]
     PiFileUnsupported,
 }
@@ -43,36 +26,39 @@ pub enum SpecError {
 pub struct NetSpec {
     /// The network.
     pub topo: Topology,
-    /// The switch every instance uses.
-    pub switch: SwitchParams,
-    /// The algorithm.
-    pub algorithm: Algorithm,
+    /// Its hardware parameters.
+    pub net: NetParams,
 }
 
 impl NetSpec {
     /// Validates the combination.
     pub fn new(
         topo: Topology,
-        width: usize,
-        policy: ArbiterPolicy,
         algorithm: Algorithm,
+        policy: ArbiterPolicy,
+        width: usize,
+        msg_bits: usize,
     ) -> Result<Self, SpecError> {
-        let kind = match topo.kind() {
-            Kind::Tree => SwitchTopology::Tree,
-            Kind::CompleteBipartite => SwitchTopology::Cb,
-            Kind::File => return Err(SpecError::PiFileUnsupported),
-        };
-        let switch = SwitchParams::new(topo.d(), topo.u(), width, topo.levels(), kind, policy)?;
-        Ok(NetSpec {
-            topo,
-            switch,
-            algorithm,
-        })
+        let net = NetParams::new(&topo, algorithm, policy, width, msg_bits)?;
+        if matches!(net.switch.topology, SwitchTopology::Table { .. }) {
+            return Err(SpecError::PiFileUnsupported);
+        }
+        Ok(NetSpec { topo, net })
+    }
+
+    /// Link width `W`.
+    pub fn width(&self) -> usize {
+        self.net.switch.width
+    }
+
+    /// The arbiter policy.
+    pub fn policy(&self) -> ArbiterPolicy {
+        self.net.switch.policy
     }
 
     /// The short policy name used in module names.
     pub fn policy_tag(&self) -> &'static str {
-        match self.switch.policy {
+        match self.policy() {
             ArbiterPolicy::Fixed => "fixed",
             ArbiterPolicy::RoundRobin => "rr",
             ArbiterPolicy::Random => "random",
@@ -87,7 +73,7 @@ impl NetSpec {
             self.topo.d(),
             self.topo.u(),
             self.topo.levels(),
-            self.switch.width
+            self.width()
         )
     }
 
@@ -96,12 +82,13 @@ impl NetSpec {
         format!("lca_fabric_{}_{}", self.shape_tag(), self.policy_tag())
     }
 
-    /// The network's top: `lcan_<shape>_<r1|r2>_<policy>`.
+    /// The network's top: `lcan_<shape>_m<M>_<r1|r2>_<policy>`.
     pub fn network_name(&self) -> String {
         format!(
-            "lcan_{}_{}_{}",
+            "lcan_{}_m{}_{}_{}",
             self.shape_tag(),
-            self.algorithm,
+            self.net.msg_bits,
+            self.net.algorithm.name(),
             self.policy_tag()
         )
     }
