@@ -82,7 +82,7 @@ impl NetParams {
         let convert =
             topo.kind() != Kind::File && fmt.digits.iter().any(|&(_, _, r)| !r.is_power_of_two());
         let nf = (1 + msg_bits).div_ceil(width);
-        let longest = nf + 2 * (topo.levels() - 1) + 1;
+        let longest = nf + 2 * (topo.levels() - 1) + 2;
         if longest > MAX_STEP {
             return Err(NetParamError::DataTooLong { len: longest });
         }
@@ -121,11 +121,8 @@ impl NetParams {
             Phase::Up => f.t_up,
             Phase::Down => f.t_down,
             Phase::Probe => f.t_probe,
-            Phase::Deliv => match self.algorithm {
-                Algorithm::R1 => f.n2,
-                Algorithm::R2 => f.nr,
-            },
-            Phase::Data => self.nf + 2 * h + 1,
+            Phase::Deliv => 2,
+            Phase::Data => self.nf + 2 * h + 2,
             Phase::Ack => 2 * h + 2,
         })
     }
@@ -156,12 +153,15 @@ impl NetParams {
         setup.max(self.nf) * self.width()
     }
 
-    /// Bits of one PE's set-up receive register (a whole `P2` or probe stream).
+    /// Bits of one PE's frame receive register `rxf`: `NF·W`.
     pub fn pe_rx_bits(&self) -> usize {
-        match self.algorithm {
-            Algorithm::R1 => self.fmt.n2 * self.width(),
-            Algorithm::R2 => self.fmt.nr * self.width(),
-        }
+        self.nf * self.width()
+    }
+
+    /// Bit-times from `LOAD` to `DONE` (the `bit_times` output at `done`) for passes whose
+    /// highest LCA levels are `tops` (`docs/interface.md` §4).
+    pub fn total_bit_times(&self, tops: &[usize]) -> usize {
+        self.t_load + tops.iter().map(|&h| self.pass_len(h)).sum::<usize>() + 1
     }
 }
 
