@@ -132,9 +132,10 @@ pub(crate) fn switch_traces(spec: &NetSpec, level: usize, sw: usize) -> Vec<Trac
     t
 }
 
-/// The fabric's artifacts (until the whole network exists, `generate network` emits this).
+/// The whole network's artifacts: Verilog, GTKWave save file (controller, PE 0's
+/// interface, the switches on PE 0's upward path), top ports.
 pub fn network_artifacts(spec: &NetSpec) -> Result<NetArtifacts, NetGenError> {
-    let design = fabric_design(spec)?;
+    let design = super::network::network_design(spec)?;
     let emitted = design.emit()?;
     let top = design.module(design.top()).expect("top exists");
     let ports: Vec<(String, usize)> = top
@@ -142,13 +143,39 @@ pub fn network_artifacts(spec: &NetSpec) -> Result<NetArtifacts, NetGenError> {
         .iter()
         .map(|p| (p.name.clone(), p.width))
         .collect();
-    let ctl = Group {
-        name: "controller".into(),
-        traces: std::iter::once(Trace::new("clock", 1))
-            .chain(CTL_SIGNALS.iter().map(|&(n, w)| Trace::new(n, w)))
-            .collect(),
-    };
-    let mut groups = vec![ctl];
+    let mut ctl = vec![
+        Trace::new("clock", 1),
+        Trace::new("reset", 1),
+        Trace::new("start", 1),
+        Trace::new("ctrl_phase", 4),
+        Trace::new("ctrl_passes", 16),
+        Trace::new("ctrl_bit_times", 32),
+        Trace::new("ctrl_done", 1),
+        Trace::new("ctrl_error", 1),
+    ];
+    ctl.extend(CTL_SIGNALS.iter().map(|&(n, w)| Trace::new(n, w)));
+    let (d, w) = (spec.topo.d(), spec.width());
+    let mut pe0 = vec![Trace::new("act_0", 1)];
+    for lane in 0..w {
+        pe0.push(Trace::new(format!("pe0_dout_{lane}"), 1));
+        pe0.push(Trace::new(pe_down_net(d, w, 0, lane), 1));
+    }
+    for r in ["r_snd_q", "r_got_q", "r_sent_q"] {
+        pe0.push(Trace::new(format!("pe0.{r}"), 1));
+    }
+    for o in ["pend", "valid", "sent"] {
+        pe0.push(Trace::new(format!("pe0_{o}"), 1));
+    }
+    let mut groups = vec![
+        Group {
+            name: "controller".into(),
+            traces: ctl,
+        },
+        Group {
+            name: "PE 0 interface".into(),
+            traces: pe0,
+        },
+    ];
     for (level, sw) in path_of_pe(spec, 0) {
         groups.push(Group {
             name: format!("PE 0 path: {}", super::fabric::switch_instance(level, sw)),

@@ -4,12 +4,18 @@
 //!
 //! - [`spec`]: what to generate ([`NetSpec`]) and the names derived from it.
 //! - [`fabric`]: one `lvl<i>_sw<s>` instance of the switch module per switch, wired.
-//! - [`design`]: whole designs; [`gtkw`]: the GTKWave save file.
+//! - [`pe`]: the PE interface unit; [`controller`]: the controller (rust-hdl blocks).
+//! - [`network`]: the whole network; [`design`]: the fabric alone and the artifacts of
+//!   `generate network`; [`gtkw`]: the GTKWave save file.
 
+pub mod controller;
 pub mod design;
 pub mod fabric;
 pub mod gtkw;
+pub mod network;
+pub mod pe;
 pub mod spec;
 
 pub use design::{emit_fabric, fabric_design, network_artifacts, NetArtifacts, NetGenError};
+pub use network::network_design;
 pub use spec::{NetSpec, SpecError};
