@@ -14,7 +14,7 @@ use super::super::switch::SwitchModel;
 use super::super::types::{ProtocolError, SwitchConsts};
 use super::controller::{Controller, PeSummary};
 use super::params::{NetParams, Phase};
-use super::pe::Pe;
+use super::pe::{digit_lca, serial_encode, Pe};
 use super::ports::{self, NetOutputs};
 use crate::lcan::arbiter::{seed16, Policy};
 use crate::lcan::routing::{Port, SwitchCrosspoints};
@@ -474,15 +474,17 @@ impl NetworkModel {
             }
             for (p, pe) in self.pes.iter_mut().enumerate() {
                 let t = dst[p];
-                let enc = if (t as usize) < np.n {
-                    np.fmt.encode_pe(t).unwrap_or(0)
+                let in_range = (t as usize) < np.n;
+                // docs/interface.md §5.2: the serial conversion (or the bits themselves).
+                let enc = if np.convert {
+                    serial_encode(&np.fmt, np.abin, t).0
                 } else {
-                    0
+                    t
                 };
-                let h = if (t as usize) < np.n {
-                    self.topo.lca_level(p, t as usize)
-                } else {
-                    0
+                let h = match (in_range, np.kind) {
+                    (false, _) => 0,
+                    (true, Kind::File) => self.topo.lca_level(p, t as usize),
+                    (true, _) => digit_lca(&np.fmt, pe.s_enc, enc),
                 };
                 pe.start(self.act[p], t, self.msg[p], enc, h);
             }

@@ -6,6 +6,7 @@
 //! down-wire lanes.
 
 use super::super::bits::{BitReg, PacketBits};
+use super::super::params::PacketFormat;
 use super::params::{NetParams, Phase};
 use crate::lcan::routing::Algorithm;
 
@@ -58,6 +59,47 @@ pub struct PeEvents {
     pub dup: bool,
     /// `sent` rose at this edge.
     pub delivered: bool,
+}
+
+/// The serial PE-number-to-label-digits conversion of `docs/interface.md` §5.2: `AB` steps
+/// of [`dbl`], most significant bit of `dst` first, starting from 0. Returns the digits and
+/// whether some step overflowed (a final carry: `dst ≥ n`).
+pub fn serial_encode(fmt: &PacketFormat, abin: usize, dst: u64) -> (u64, bool) {
+    let mut enc = 0;
+    let mut ovf = false;
+    for i in (0..abin).rev() {
+        let (e, c) = dbl(fmt, enc, (dst >> i) & 1);
+        enc = e;
+        ovf |= c;
+    }
+    (enc, ovf)
+}
+
+/// One step of the conversion: `2·enc + bit` in mixed radix (digit 0 first); returns the new
+/// digits and the final carry (dropped by the hardware).
+pub fn dbl(fmt: &PacketFormat, enc: u64, bit: u64) -> (u64, bool) {
+    let mut c = bit;
+    let mut out = 0;
+    for &(off, w, radix) in &fmt.digits {
+        let digit = (enc >> off) & ((1u64 << w) - 1);
+        let mut v = 2 * digit + c;
+        c = 0;
+        if v >= radix as u64 {
+            v -= radix as u64;
+            c = 1;
+        }
+        out |= v << off;
+    }
+    (out, c == 1)
+}
+
+/// The LCA level of two encoded addresses of a tree or cb network (`docs/interface.md`
+/// §5.2): the highest digit position where they differ, 0 if none.
+pub fn digit_lca(fmt: &PacketFormat, a: u64, b: u64) -> usize {
+    (0..fmt.digits.len())
+        .rev()
+        .find(|&j| fmt.digit(a, j) != fmt.digit(b, j))
+        .unwrap_or(0)
 }
 
 impl Pe {

@@ -422,3 +422,36 @@ proptest::proptest! {
         check(&topo, alg, POLICIES[pol], w, m, &perm, seed);
     }
 }
+
+#[test]
+fn serial_conversion_and_digit_lca_agree_with_the_topology() {
+    use super::pe::{digit_lca, serial_encode};
+    let topos = [
+        Topology::tree(3, 1, Size::Levels(3)).unwrap(),
+        Topology::tree(6, 2, Size::Levels(3)).unwrap(),
+        Topology::tree(4, 2, Size::Levels(3)).unwrap(),
+        Topology::complete_bipartite(3, 2, Size::Levels(3)).unwrap(),
+        Topology::complete_bipartite(2, 2, Size::Levels(4)).unwrap(),
+    ];
+    for topo in &topos {
+        let np = NetParams::new(topo, Algorithm::R1, ArbiterPolicy::Fixed, 1, 1).unwrap();
+        let n = topo.n() as u64;
+        for t in 0..(1u64 << np.abin) {
+            let (enc, ovf) = serial_encode(&np.fmt, np.abin, t);
+            assert_eq!(ovf, t >= n, "{t}");
+            if t < n {
+                assert_eq!(Some(enc), np.fmt.encode_pe(t), "{t}");
+                if !np.convert {
+                    assert_eq!(enc, t);
+                }
+                for s in 0..n {
+                    let se = np.fmt.encode_pe(s).unwrap();
+                    assert_eq!(
+                        digit_lca(&np.fmt, se, enc),
+                        topo.lca_level(s as usize, t as usize)
+                    );
+                }
+            }
+        }
+    }
+}
