@@ -36,7 +36,7 @@ pub mod ports;
 
 pub use model::{Mutation, NetError, NetPass, NetRun, NetworkModel};
 pub use params::{NetParamError, NetParams, Phase, MAX_MSG_BITS};
-pub use ports::NetOutputs;
+pub use ports::{seeded_messages, NetOutputs};
 
 #[cfg(test)]
 mod tests;

@@ -100,3 +100,13 @@ pub fn input_values(
         bits(out, u64::from(seed16), 16);
     }
 }
+
+/// The messages of a seeded run: PE `p` sends the `p`-th draw of a generator seeded with
+/// `rng::derive(seed, "messages")`, masked to `m` bits. The CLI commands that need messages
+/// use this, so a `--seed` reproduces them.
+pub fn seeded_messages(n: usize, m: usize, seed: u64) -> Vec<u64> {
+    use rand::Rng;
+    let mut rng = crate::rng::seeded(crate::rng::derive(seed, "messages"));
+    let mask = if m >= 64 { u64::MAX } else { (1u64 << m) - 1 };
+    (0..n).map(|_| rng.gen::<u64>() & mask).collect()
+}
