@@ -10,5 +10,6 @@
 #![warn(missing_docs)]
 
 pub mod lca;
+pub mod lca_net;
 pub mod netlist;
 pub mod rusthdl;

@@ -1,7 +1,6 @@
 //! The emitted LCA switch passes `verilator --lint-only -Wall`, compiles in Icarus and
-//! synthesizes in Yosys (`synth_ice40`, which flattens: Yosys 0.23's `stat -json` on a
-//! hierarchy after generic `synth` is not valid JSON), for every (d, u) of the issue and
-//! every arbiter policy.
+//! synthesizes in Yosys (`synth_ice40`, which also gives the LUT and flip-flop counts
+//! reported for the issue), for every (d, u) of the issue and every arbiter policy.
 
 use lcanet_hdl::lca::emit_switch;
 use lcanet_sim::lcan::cycle::{ArbiterPolicy, SwitchParams, SwitchTopology};

@@ -231,3 +231,34 @@ fn mask(v: &[u32], width: u32) -> Vec<u32> {
     }
     v
 }
+
+/// Yosys 0.23 leaks its text hierarchy listing into `stat -json` for designs more than two
+/// levels deep (captured from an emitted LCA switch); the parser must still read the
+/// `design` totals, and the raw text must indeed be invalid JSON (so the test can fail).
+#[test]
+fn yosys_stat_json_with_leaked_hierarchy_lines_parses() {
+    let raw = std::fs::read_to_string(data("yosys/stat_hierarchy_leak_0_23.json")).unwrap();
+    assert!(serde_json::from_str::<serde_json::Value>(&raw).is_err());
+    let stats = yosys::parse_stat_json(&raw).unwrap();
+    assert_eq!(stats.wires, 2474);
+    assert_eq!(stats.wire_bits, 2534);
+    assert!(stats.cells > 0);
+    assert_eq!(stats.cells, stats.by_type.values().sum::<u64>());
+}
+
+/// Generic `synth` on a three-level hierarchy (the emitted form of every lcanet block)
+/// returns flattened cell totals.
+#[test]
+fn yosys_generic_synth_of_a_deep_hierarchy() {
+    let dir = artifact_dir!("yosys_deep").unwrap();
+    let files = [dir.file("deep.v")];
+    std::fs::write(
+        &files[0],
+        "module l2(input wire clock, input wire a, output reg q);\n  always @(posedge clock) q <= ~a;\nendmodule\n\
+         module l1(input wire clock, input wire a, output wire q);\n  wire m;\n  l2 x0(.clock(clock), .a(a), .q(m));\n  l2 x1(.clock(clock), .a(m), .q(q));\nendmodule\n\
+         module deep(input wire clock, input wire a, output wire q);\n  wire m;\n  l1 y0(.clock(clock), .a(a), .q(m));\n  l1 y1(.clock(clock), .a(m), .q(q));\nendmodule\n",
+    )
+    .unwrap();
+    let stats = yosys::synth(&files, "deep").unwrap();
+    assert_eq!(stats.by_type.get("$_DFF_P_"), Some(&4));
+}

