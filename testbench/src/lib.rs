@@ -10,6 +10,7 @@ pub mod bridge;
 pub mod harness;
 pub mod hex;
 pub mod lca;
+pub mod lca_export;
 pub mod paths;
 pub mod tbwriter;
 pub mod tools;
