@@ -51,11 +51,25 @@ pub struct NetBench {
     /// Seconds to generate and write the Verilog.
     pub generate_seconds: f64,
     pub(crate) lib: Arc<ModelLibrary>,
+    pub(crate) design: Design,
+    pub(crate) speed: BuildSpeed,
 }
 
 impl NetBench {
-    /// Generates the network into `rtl_dir` and builds it (cached by content hash).
+    /// Generates the network into `rtl_dir` and builds it with VCD tracing (cached by
+    /// content hash).
     pub fn build(spec: NetSpec, rtl_dir: &Path, speed: BuildSpeed) -> Result<Self, NetCosimError> {
+        Self::build_with(spec, rtl_dir, speed, true)
+    }
+
+    /// As [`NetBench::build`]; `trace = false` builds faster and cannot write a VCD until
+    /// [`NetBench::traced`] builds the traced variant (a failing run does that itself).
+    pub fn build_with(
+        spec: NetSpec,
+        rtl_dir: &Path,
+        speed: BuildSpeed,
+        trace: bool,
+    ) -> Result<Self, NetCosimError> {
         let t0 = Instant::now();
         let emitted = network_design(&spec)?.emit().map_err(NetGenError::from)?;
         emitted
@@ -65,7 +79,9 @@ impl NetBench {
         let top = emitted.top.clone();
         let design = Design::from_file_list(&rtl_dir.join(&emitted.file_list.name), top.clone())?;
         let t1 = Instant::now();
-        let info = build(&design, &model_options(speed))?;
+        let mut options = model_options(speed);
+        options.trace = trace;
+        let info = build(&design, &options)?;
         let build_seconds = t1.elapsed().as_secs_f64();
         let lib = ModelLibrary::load(&info)?;
         Ok(NetBench {
@@ -76,7 +92,18 @@ impl NetBench {
             build_seconds,
             generate_seconds,
             lib,
+            design,
+            speed,
         })
+    }
+
+    /// The same network with VCD tracing (built, or found in the cache, if needed).
+    pub fn traced(&self) -> Result<Arc<ModelLibrary>, NetCosimError> {
+        if self.lib.has_trace() {
+            return Ok(self.lib.clone());
+        }
+        let info = build(&self.design, &model_options(self.speed))?;
+        Ok(ModelLibrary::load(&info)?)
     }
 
     /// Whether the model came from the cache.

@@ -9,11 +9,12 @@
 
 use super::bench::{NetBench, NetCosimError};
 use super::stimulus::Stimulus;
-use crate::bridge::{InputId, Model};
+use crate::bridge::{InputId, Model, ModelLibrary};
 use crate::harness::{Harness, Mismatch, RunInfo, Watch};
 use lcanet_sim::lcan::cycle::network::{Mutation, NetworkModel};
 use lcanet_sim::lcan::routing::{route, Config, Conflict};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// How a run ended.
@@ -90,9 +91,14 @@ impl NetBench {
         failure_vcd: Option<&Path>,
         mutation: Option<Mutation>,
     ) -> Result<NetReport, NetCosimError> {
-        let report = self.run_once(stim, vcd, mutation.clone())?;
+        let lib = if vcd.is_some() {
+            self.traced()?
+        } else {
+            self.lib.clone()
+        };
+        let report = self.run_once(&lib, stim, vcd, mutation.clone())?;
         match (report.matched(), vcd, failure_vcd) {
-            (false, None, Some(f)) => self.run_once(stim, Some(f), mutation),
+            (false, None, Some(f)) => self.run_once(&self.traced()?, stim, Some(f), mutation),
             _ => Ok(report),
         }
     }
@@ -113,6 +119,7 @@ impl NetBench {
 
     fn run_once(
         &self,
+        lib: &Arc<ModelLibrary>,
         stim: &Stimulus,
         vcd: Option<&Path>,
         mutation: Option<Mutation>,
@@ -124,7 +131,7 @@ impl NetBench {
             Some(m) => NetworkModel::with_mutation(topo, np, &dst, &stim.messages, stim.seed, m),
         }
         .map_err(|e| NetCosimError::Model(e.to_string()))?;
-        let model = Model::new(&self.lib, vcd)?;
+        let model = Model::new(lib, vcd)?;
         let clock = model.input("clock")?;
         let inputs: Vec<InputId> = golden
             .input_names()

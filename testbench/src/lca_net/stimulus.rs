@@ -2,10 +2,9 @@
 //! the run seed, all reproducible from the seed.
 
 use lcanet_sim::lcan::cycle::network::seeded_messages;
-use lcanet_sim::lcan::workload::worst_case;
+use lcanet_sim::lcan::workload::{generate, Generator};
 use lcanet_sim::lcan::Topology;
-use lcanet_sim::perm::{PartialPermutation, Permutation};
-use lcanet_sim::rng::{derive, seeded};
+use lcanet_sim::perm::PartialPermutation;
 
 /// Which permutation.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -35,14 +34,16 @@ impl Stimulus {
     /// The stimulus of `kind` on `topo` with `m`-bit messages, all drawn from `seed`.
     pub fn new(topo: &Topology, kind: &PermKind, m: usize, seed: u64) -> Result<Self, String> {
         let n = topo.n();
+        // The same draws as `lcanet schedule --perm … --seed S`.
+        let gen = |g| {
+            generate(topo, g, seed)
+                .map(|p| p.to_partial())
+                .map_err(|e| format!("{g:?} permutation: {e}"))
+        };
         let perm = match kind {
-            PermKind::Random => {
-                Permutation::random(n, &mut seeded(derive(seed, "permutation"))).to_partial()
-            }
-            PermKind::Identity => Permutation::identity(n).to_partial(),
-            PermKind::WorstCase => worst_case(topo, &mut seeded(derive(seed, "permutation")))
-                .map_err(|e| format!("worst-case permutation: {e}"))?
-                .to_partial(),
+            PermKind::Random => gen(Generator::Random)?,
+            PermKind::Identity => gen(Generator::Identity)?,
+            PermKind::WorstCase => gen(Generator::WorstCase)?,
             PermKind::Given(p) => {
                 if p.len() != n {
                     return Err(format!(
