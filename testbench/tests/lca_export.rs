@@ -69,3 +69,18 @@ fn exported_bench_passes_for_cb_with_random_arbiters() {
     let out = run(&spec, &dst, 17, None, "cb");
     assert!(out.passed(), "{}", out.stdout);
 }
+
+/// R2 networks: ignored because the switch RTL (`hdl/src/lca`) never lets Icarus advance
+/// once `ctl_mode = 3` (`PROBE`): a lone `lca_switch_tree_d2_u1_w1_l2_fixed` runs in modes 1
+/// and 2 but `vvp` spins forever in the first `PROBE` bit-time (no loop statement, and Yosys
+/// `check` finds no combinational loop, so it is an `always @(*)` block that keeps
+/// re-triggering itself in Icarus). Run with `--ignored` once that is fixed.
+#[test]
+#[ignore = "the switch RTL hangs Icarus in PROBE mode (R2); see the doc comment"]
+fn exported_bench_passes_for_r2() {
+    let topo = Topology::tree(2, 1, Size::Levels(2)).unwrap();
+    let spec = NetSpec::new(topo, Algorithm::R2, ArbiterPolicy::Fixed, 1, 4).unwrap();
+    let dst = [Some(2), Some(3), Some(0), Some(1)];
+    let out = run(&spec, &dst, 3, None, "r2");
+    assert!(out.passed(), "{}", out.stdout);
+}
