@@ -1,6 +1,6 @@
 //! Bit-times per permutation of the network golden model vs n, R1 and R2, and the model's
 //! speed (bit-times per second). `cargo run --release -p lcanet-sim --example
-//! network_bit_times [perms] [seed]`.
+//! network_bit_times [perms] [seed] [cb|tree] [levels,…]`.
 
 use lcanet_sim::lcan::cycle::network::{NetParams, NetworkModel};
 use lcanet_sim::lcan::cycle::ArbiterPolicy;
@@ -14,10 +14,18 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let perms: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(20);
     let seed: u64 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1);
+    let only: Option<&str> = args.get(3).map(String::as_str);
+    let levels: Vec<usize> = args
+        .get(4)
+        .map(|s| s.split(',').filter_map(|x| x.parse().ok()).collect())
+        .unwrap_or_else(|| vec![4, 6, 8, 10]);
     println!("perms={perms} seed={seed} W=1 M=8 policy=random");
     println!("topology n alg mean_passes mean_bit_times min max switches model_bit_times_per_s");
     for (name, d, u) in [("cb", 2, 2), ("tree", 2, 1)] {
-        for l in [4, 6, 8, 10] {
+        if only.is_some_and(|o| o != name) {
+            continue;
+        }
+        for &l in &levels {
             let topo = if name == "cb" {
                 Topology::complete_bipartite(d, u, Size::Levels(l)).unwrap()
             } else {

@@ -13,7 +13,9 @@
 
 use crate::bridge::{Direction, PortSpec};
 use crate::tbwriter::{write_testbench, Recording, TbError, TestbenchFiles};
-use lcanet_sim::lcan::cycle::network::{NetError, NetworkModel, Phase};
+use lcanet_hdl::lca_net::{network_artifacts, NetGenError, NetSpec};
+use lcanet_hdl::netlist::NetlistError;
+use lcanet_sim::lcan::cycle::network::{seeded_messages, Mutation, NetError, NetworkModel, Phase};
 use std::path::{Path, PathBuf};
 
 /// Why a network test bench could not be produced.
@@ -25,6 +27,123 @@ pub enum ExportError {
     /// The test bench writer failed.
     #[error(transparent)]
     Writer(#[from] TbError),
+    /// The network generator failed.
+    #[error("generating the network: {0}")]
+    Generate(Box<NetGenError>),
+    /// Writing the network's Verilog failed.
+    #[error("writing the network's Verilog: {0}")]
+    Emit(Box<NetlistError>),
+    /// The generated top module does not have the ports of `docs/interface.md` §2.
+    #[error("the generated top module `{top}`: {what} (docs/interface.md §2)")]
+    Ports {
+        /// The top module.
+        top: String,
+        /// What is wrong.
+        what: String,
+    },
+    /// A file could not be read or written.
+    #[error("{path}: {message}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The error.
+        message: String,
+    },
+}
+
+/// What [`export_network`] wrote.
+#[derive(Debug, Clone)]
+pub struct ExportedNetwork {
+    /// The network's top module.
+    pub top: String,
+    /// The test bench and its files.
+    pub testbench: TestbenchFiles,
+    /// The recorded run.
+    pub bench: NetworkBench,
+}
+
+/// Generates the network of `spec` into `dir`, simulates the golden model's canonical run
+/// for `destinations` (messages from [`seeded_messages`] of `seed`, arbiters seeded from
+/// `seed`; optionally with a test-only [`Mutation`] of the *expectations*), checks that the
+/// generated top module has exactly the model's ports (1 bit each) and writes the test bench
+/// (`run.sh` refers to the design files by name, so `dir` can be moved).
+pub fn export_network(
+    spec: &NetSpec,
+    destinations: &[Option<usize>],
+    seed: u64,
+    mutation: Option<Mutation>,
+    tail: u64,
+    budget: u64,
+    dir: &Path,
+) -> Result<ExportedNetwork, ExportError> {
+    let n = spec.topo.n();
+    let msgs = seeded_messages(n, spec.net.msg_bits, seed);
+    let mut model = match mutation {
+        None => NetworkModel::new(&spec.topo, &spec.net, destinations, &msgs, seed)?,
+        Some(m) => {
+            NetworkModel::with_mutation(&spec.topo, &spec.net, destinations, &msgs, seed, m)?
+        }
+    };
+    let art = network_artifacts(spec).map_err(|e| ExportError::Generate(Box::new(e)))?;
+    let top = art.emitted.top.clone();
+    let ports: std::collections::HashMap<&str, usize> =
+        art.ports.iter().map(|(p, w)| (p.as_str(), *w)).collect();
+    let wanted: Vec<String> = model
+        .input_names()
+        .into_iter()
+        .chain(model.output_names())
+        .chain(["clock".to_string()])
+        .collect();
+    for name in &wanted {
+        match ports.get(name.as_str()) {
+            Some(1) => {}
+            Some(w) => {
+                return Err(ExportError::Ports {
+                    top,
+                    what: format!("port `{name}` is {w} bits wide, not 1"),
+                })
+            }
+            None => {
+                return Err(ExportError::Ports {
+                    top,
+                    what: format!("no port `{name}`"),
+                })
+            }
+        }
+    }
+    if art.ports.len() != wanted.len() {
+        return Err(ExportError::Ports {
+            top,
+            what: format!("{} ports, the model has {}", art.ports.len(), wanted.len()),
+        });
+    }
+    let bench = record(&mut model, &top, tail, budget)?;
+    let io = |path: &Path, e: std::io::Error| ExportError::Io {
+        path: path.to_path_buf(),
+        message: e.to_string(),
+    };
+    std::fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
+    let dir = dir.canonicalize().map_err(|e| io(dir, e))?;
+    let written = art
+        .emitted
+        .write_to(&dir)
+        .map_err(|e| ExportError::Emit(Box::new(e)))?;
+    let design: Vec<PathBuf> = written
+        .into_iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "v"))
+        .filter(|p| !p.to_string_lossy().ends_with(".bundle.v"))
+        .collect();
+    let testbench = write(&bench, &dir, &design)?;
+    // Make run.sh relocatable: the design files sit next to it.
+    let script = dir.join("run.sh");
+    let text = std::fs::read_to_string(&script).map_err(|e| io(&script, e))?;
+    let prefix = format!("'{}/", dir.display());
+    std::fs::write(&script, text.replace(&prefix, "'")).map_err(|e| io(&script, e))?;
+    Ok(ExportedNetwork {
+        top,
+        testbench,
+        bench,
+    })
 }
 
 /// A recorded canonical run of a network and what the model concluded.
