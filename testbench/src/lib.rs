@@ -11,6 +11,7 @@ pub mod harness;
 pub mod hex;
 pub mod lca;
 pub mod lca_export;
+pub mod lca_net;
 pub mod paths;
 pub mod tbwriter;
 pub mod tools;

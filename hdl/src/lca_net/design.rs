@@ -143,6 +143,16 @@ pub fn network_artifacts(spec: &NetSpec) -> Result<NetArtifacts, NetGenError> {
         .iter()
         .map(|p| (p.name.clone(), p.width))
         .collect();
+    Ok(NetArtifacts {
+        gtkw: network_gtkw(spec),
+        emitted,
+        ports,
+    })
+}
+
+/// The GTKWave save file of the network of `spec`: the controller, PE 0's interface, the
+/// switches on PE 0's upward path.
+pub fn network_gtkw(spec: &NetSpec) -> String {
     let mut ctl = vec![
         Trace::new("clock", 1),
         Trace::new("reset", 1),
@@ -182,9 +192,5 @@ pub fn network_artifacts(spec: &NetSpec) -> Result<NetArtifacts, NetGenError> {
             traces: switch_traces(spec, level, sw),
         });
     }
-    Ok(NetArtifacts {
-        gtkw: save_file(&emitted.top, None, &groups),
-        emitted,
-        ports,
-    })
+    save_file(&spec.network_name(), None, &groups)
 }

@@ -16,6 +16,8 @@ pub mod network;
 pub mod pe;
 pub mod spec;
 
-pub use design::{emit_fabric, fabric_design, network_artifacts, NetArtifacts, NetGenError};
+pub use design::{
+    emit_fabric, fabric_design, network_artifacts, network_gtkw, NetArtifacts, NetGenError,
+};
 pub use network::network_design;
 pub use spec::{NetSpec, SpecError};
