@@ -455,3 +455,31 @@ fn serial_conversion_and_digit_lca_agree_with_the_topology() {
         }
     }
 }
+
+#[test]
+fn bad_parameters_are_rejected_with_the_condition() {
+    let topo = Topology::tree(2, 1, Size::Levels(2)).unwrap();
+    for m in [0, 65] {
+        let e = NetParams::new(&topo, Algorithm::R1, ArbiterPolicy::Fixed, 1, m).unwrap_err();
+        assert!(e.to_string().contains("must be between 1 and 64"), "{e}");
+    }
+    let e = NetParams::new(&topo, Algorithm::R1, ArbiterPolicy::Fixed, 17, 8).unwrap_err();
+    assert!(e.to_string().contains("width = 17"), "{e}");
+    let other = Topology::tree(2, 1, Size::Levels(3)).unwrap();
+    let np = NetParams::new(&other, Algorithm::R1, ArbiterPolicy::Fixed, 1, 8).unwrap();
+    let e = NetworkModel::new(&topo, &np, &[None; 4], &[0; 4], 1).unwrap_err();
+    assert!(e.to_string().contains("n = 8"), "{e}");
+    let e = NetworkModel::with_mutation(
+        &topo,
+        &NetParams::new(&topo, Algorithm::R1, ArbiterPolicy::Fixed, 1, 8).unwrap(),
+        &[None; 4],
+        &[0; 4],
+        1,
+        Mutation::FlipOutput {
+            port: 10_000,
+            bit_time: 0,
+        },
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("no output port 10000"), "{e}");
+}
