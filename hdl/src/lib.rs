@@ -11,6 +11,7 @@
 
 pub mod hypercube;
 pub mod lca;
+pub mod lca_net;
 pub mod min;
 pub mod netlist;
 pub mod rusthdl;

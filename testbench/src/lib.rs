@@ -11,6 +11,8 @@ pub mod harness;
 pub mod hex;
 pub mod hypercube;
 pub mod lca;
+pub mod lca_export;
+pub mod lca_net;
 pub mod min;
 pub mod paths;
 pub mod tbwriter;

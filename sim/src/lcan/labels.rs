@@ -144,6 +144,20 @@ impl Topology {
         }
     }
 
+    /// `up(X, c)` given the connection's LCA level `h` and destination `t` instead of its
+    /// source (the mask depends on nothing else): the uppers of `X = (level, switch)` whose
+    /// parent still leads to a level-`h` switch above `t`; 0 at or above level `h`. This is
+    /// what a Π network's route table stores (`docs/protocol.md` §1).
+    pub fn up_towards(&self, level: usize, switch: usize, t: usize, h: usize) -> u64 {
+        if level >= h || h >= self.levels() {
+            return 0;
+        }
+        match self.kind {
+            Kind::Tree | Kind::CompleteBipartite => self.all_uppers(),
+            Kind::File => self.reach().up(self, level, switch, t, h),
+        }
+    }
+
     /// The number of ordered PE pairs `(s, t)`, `s ≠ t`, at each LCA level (level 0 first).
     pub fn lca_distribution(&self) -> Vec<u64> {
         let n = self.n as u64;

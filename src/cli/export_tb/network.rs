@@ -1,10 +1,150 @@
-//! `lcanet export-tb network` (not implemented yet).
+//! `lcanet export-tb network`: the network's Verilog plus a self-checking Verilog test bench
+//! holding the canonical run's stimulus and the golden model's expected outputs per
+//! bit-time (`docs/interface.md`), which runs in Icarus Verilog with no Rust.
+
+use crate::cli::common::{print_json, SeedArg};
+use crate::cli::generate::network::NetArgs;
+use crate::cli::Outcome;
+use anyhow::Context;
+use lcanet_sim::lcan::workload::{generate, Generator};
+use lcanet_sim::lcan::Topology;
+use lcanet_sim::perm::PartialPermutation;
+use lcanet_testbench::lca_export::export_network;
+use lcanet_testbench::tbwriter::run_testbench;
+use serde::Serialize;
+use std::path::PathBuf;
 
 /// Arguments of `lcanet export-tb network`.
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+#[command(after_help = "Examples:
+  lcanet export-tb network --topology tree --d 2 --u 1 --levels 2 --perm random --seed 7 -o tb
+  sh tb/run.sh            # Icarus Verilog: prints PASS <n> bit-times or FAIL …
+  lcanet export-tb network --topology cb --d 2 --u 2 --levels 3 --algorithm r2 --arbiter random -o tb --run")]
+pub struct Args {
+    #[command(flatten)]
+    net: NetArgs,
+    /// The permutation: random, identity, worst-case, or a permutation FILE.
+    #[arg(long, default_value = "random")]
+    perm: String,
+    #[command(flatten)]
+    seed: SeedArg,
+    /// Output directory (the network's Verilog, the test bench, its data and run.sh).
+    #[arg(short = 'o', long = "out")]
+    out: PathBuf,
+    /// Bit-times recorded after `done` rises.
+    #[arg(long, default_value_t = 4)]
+    tail: u64,
+    /// Give up if `done` has not risen after this many bit-times.
+    #[arg(long = "max-bit-times", default_value_t = 5_000_000)]
+    max_bit_times: u64,
+    /// Also run the test bench in Icarus Verilog (exit status 1 on FAIL).
+    #[arg(long)]
+    run: bool,
+    /// Print the summary as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+/// What `export-tb network` wrote (and, with `--run`, what Icarus said).
+#[derive(Debug, Serialize)]
+pub struct Summary {
+    /// Top module of the network.
+    pub top: String,
+    /// Output directory.
+    pub dir: PathBuf,
+    /// The test bench file.
+    pub testbench: PathBuf,
+    /// Seed of the run (permutation, messages, arbiters).
+    pub seed: u64,
+    /// `--perm`.
+    pub perm: String,
+    /// Destination of every PE (`null`: inactive).
+    pub destinations: Vec<Option<usize>>,
+    /// Bit-times recorded.
+    pub bit_times_recorded: u64,
+    /// The model's `bit_times` output at `done`.
+    pub bit_times: u64,
+    /// Passes.
+    pub passes: usize,
+    /// The model's `error` output at `done`.
+    pub error: bool,
+    /// `PASS`/`FAIL` from Icarus with `--run`, else `null`.
+    pub icarus: Option<String>,
+}
+
+fn permutation(spec: &str, topo: &Topology, seed: u64) -> anyhow::Result<PartialPermutation> {
+    let gen = match spec {
+        "random" => Generator::Random,
+        "identity" => Generator::Identity,
+        "worst-case" => Generator::WorstCase,
+        path => {
+            let text = std::fs::read_to_string(path).with_context(|| {
+                format!("reading the permutation file {path} (--perm is random, identity, worst-case or a FILE)")
+            })?;
+            return PartialPermutation::parse(&text, topo.n())
+                .with_context(|| format!("in the permutation file {path}"));
+        }
+    };
+    Ok(generate(topo, gen, seed)?.to_partial())
+}
 
 /// Runs `lcanet export-tb network`.
-pub fn run(_args: Args) -> anyhow::Result<crate::cli::Outcome> {
-    anyhow::bail!("`lcanet export-tb network` is not implemented yet")
+pub fn run(args: Args) -> anyhow::Result<Outcome> {
+    let spec = args.net.spec()?;
+    let seed = args.seed.resolve();
+    let perm = permutation(&args.perm, &spec.topo, seed)?;
+    let ex = export_network(
+        &spec,
+        perm.as_slice(),
+        seed,
+        None,
+        args.tail,
+        args.max_bit_times,
+        &args.out,
+    )?;
+    let (bench, tb, top) = (&ex.bench, &ex.testbench, ex.top.clone());
+    let dir = tb.dir.clone();
+    let icarus = if args.run {
+        let outcome = run_testbench(tb).context("running the test bench in Icarus Verilog")?;
+        Some(if outcome.passed() {
+            "PASS".to_string()
+        } else {
+            format!("FAIL: {}", outcome.stdout.trim())
+        })
+    } else {
+        None
+    };
+    let summary = Summary {
+        top,
+        dir: dir.clone(),
+        testbench: tb.testbench.clone(),
+        seed,
+        perm: args.perm.clone(),
+        destinations: perm.as_slice().to_vec(),
+        bit_times_recorded: bench.bit_times_recorded,
+        bit_times: bench.bit_times,
+        passes: bench.passes,
+        error: bench.error,
+        icarus: icarus.clone(),
+    };
+    if args.json {
+        print_json(&summary)?;
+    } else {
+        println!(
+            "{}: test bench {} ({} bit-times recorded; the model routes in {} passes, {} bit-times; seed {seed})",
+            summary.top,
+            summary.testbench.display(),
+            summary.bit_times_recorded,
+            summary.passes,
+            summary.bit_times
+        );
+        println!("run it: sh {}", dir.join("run.sh").display());
+        if let Some(v) = &icarus {
+            println!("icarus: {v}");
+        }
+    }
+    match icarus {
+        Some(v) if !v.starts_with("PASS") => Ok(Outcome::Mismatch),
+        _ => Ok(Outcome::Success),
+    }
 }

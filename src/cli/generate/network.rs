@@ -1,10 +1,177 @@
-//! `lcanet generate network` (not implemented yet).
+//! `lcanet generate network`: a whole LCA network (switch fabric, PE interface units,
+//! controller) as Verilog-2005, a GTKWave save file and a JSON summary.
+
+use crate::cli::common::{print_json, write_atomic};
+use crate::cli::generate::switch::PolicyArg;
+use crate::cli::topology_args::{describe, TopologyArgs};
+use crate::cli::Outcome;
+use anyhow::Context;
+use lcanet_hdl::lca_net::{network_artifacts, NetSpec};
+use lcanet_sim::lcan::cycle::network::params::NetParams;
+use lcanet_sim::lcan::routing::Algorithm;
+use serde::Serialize;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// Routing algorithm on the command line.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum AlgorithmArg {
+    /// LCA-priority three-phase routing (003 §3.2).
+    R1,
+    /// Randomized bi-directional circuit routing (002 §3).
+    R2,
+}
+
+impl From<AlgorithmArg> for Algorithm {
+    fn from(a: AlgorithmArg) -> Self {
+        match a {
+            AlgorithmArg::R1 => Algorithm::R1,
+            AlgorithmArg::R2 => Algorithm::R2,
+        }
+    }
+}
+
+/// The network parameters shared by `generate network` and `sim network`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct NetArgs {
+    #[command(flatten)]
+    pub topology: TopologyArgs,
+    /// Routing algorithm the hardware runs.
+    #[arg(long, value_enum, default_value = "r1")]
+    pub algorithm: AlgorithmArg,
+    /// Contention arbiter policy of every switch.
+    #[arg(long, value_enum, default_value = "round-robin")]
+    pub arbiter: PolicyArg,
+    /// Link width W in bits per bit-time.
+    #[arg(long, default_value_t = 1)]
+    pub width: usize,
+    /// Message bits M each PE sends.
+    #[arg(long = "message-bits", default_value_t = 8)]
+    pub message_bits: usize,
+}
+
+impl NetArgs {
+    /// The validated network (the error names the violated condition).
+    pub fn spec(&self) -> anyhow::Result<NetSpec> {
+        let topo = self.topology.build()?;
+        Ok(NetSpec::new(
+            topo,
+            self.algorithm.into(),
+            self.arbiter.into(),
+            self.width,
+            self.message_bits,
+        )?)
+    }
+}
 
 /// Arguments of `lcanet generate network`.
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    #[command(flatten)]
+    net: NetArgs,
+    /// Output directory (created if missing).
+    #[arg(short = 'o', long = "out")]
+    out: PathBuf,
+    /// Print the summary as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+/// What `generate network` wrote.
+#[derive(Debug, Serialize)]
+pub struct Summary {
+    /// Top module.
+    pub top: String,
+    /// The network in words.
+    pub network: String,
+    /// Output directory.
+    pub dir: PathBuf,
+    /// Files written.
+    pub files: Vec<String>,
+    /// The GTKWave save file.
+    pub gtkw: String,
+    /// The parameters (with packet format and derived lengths).
+    pub params: NetParams,
+    /// Switches per level (level 0 first) and in all.
+    pub switches_per_level: Vec<usize>,
+    /// See `switches_per_level`.
+    pub switches: usize,
+    /// Module definitions emitted (one per distinct block).
+    pub module_definitions: usize,
+    /// Bytes of all Verilog files.
+    pub verilog_bytes: usize,
+    /// Bytes of the top module's file.
+    pub top_bytes: usize,
+    /// `top_bytes / switches`: what one more switch instance costs in text.
+    pub bytes_per_switch: f64,
+    /// Generation time (build, validate, emit), seconds.
+    pub generate_seconds: f64,
+    /// Ports of the top module: name and width.
+    pub ports: Vec<(String, usize)>,
+}
 
 /// Runs `lcanet generate network`.
-pub fn run(_args: Args) -> anyhow::Result<crate::cli::Outcome> {
-    anyhow::bail!("`lcanet generate network` is not implemented yet")
+pub fn run(args: Args) -> anyhow::Result<Outcome> {
+    let spec = args.net.spec()?;
+    let t0 = Instant::now();
+    let art = network_artifacts(&spec).context("generating the network")?;
+    let generate_seconds = t0.elapsed().as_secs_f64();
+    let emitted = &art.emitted;
+    // Everything is built in memory first; the files are written only once it all worked.
+    let written = emitted
+        .write_to(&args.out)
+        .context("writing the Verilog files")?;
+    let gtkw = format!("{}.gtkw", emitted.top);
+    write_atomic(&args.out.join(&gtkw), art.gtkw.as_bytes())?;
+    let summary_name = format!("{}.json", emitted.top);
+    let mut files: Vec<String> = written
+        .iter()
+        .filter_map(|p| p.file_name().map(|f| f.to_string_lossy().into_owned()))
+        .collect();
+    files.push(gtkw.clone());
+    files.push(summary_name.clone());
+    let top_bytes = emitted.modules.last().map_or(0, |m| m.contents.len());
+    let switches = spec.topo.total_switches();
+    let summary = Summary {
+        top: emitted.top.clone(),
+        network: describe(&spec.topo),
+        dir: args.out.clone(),
+        files,
+        gtkw,
+        params: spec.net.clone(),
+        switches_per_level: spec.topo.switches_per_level().to_vec(),
+        switches,
+        module_definitions: emitted.modules.len(),
+        verilog_bytes: emitted.module_bytes(),
+        top_bytes,
+        bytes_per_switch: top_bytes as f64 / switches as f64,
+        generate_seconds,
+        ports: art.ports.clone(),
+    };
+    let text = serde_json::to_string_pretty(&summary).context("serializing the summary")?;
+    write_atomic(&args.out.join(&summary_name), text.as_bytes())?;
+    if args.json {
+        print_json(&summary)?;
+    } else {
+        println!(
+            "{}: wrote {} files to {} (top module {})",
+            summary.network,
+            summary.files.len(),
+            args.out.display(),
+            summary.top
+        );
+        println!(
+            "{} switches in {} module definitions, {} bytes of Verilog ({:.0} bytes per switch instance), generated in {:.2} s",
+            summary.switches,
+            summary.module_definitions,
+            summary.verilog_bytes,
+            summary.bytes_per_switch,
+            summary.generate_seconds
+        );
+        println!(
+            "waveforms: gtkwave <run.vcd> {}",
+            args.out.join(&summary.gtkw).display()
+        );
+    }
+    Ok(Outcome::Success)
 }

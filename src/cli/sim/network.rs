@@ -1,10 +1,234 @@
-//! `lcanet sim network` (not implemented yet).
+//! `lcanet sim network`: one permutation routed by the emitted network in Verilator,
+//! compared every bit-time with the network golden model (`docs/interface.md` §8).
+
+use crate::cli::common::{print_json, SeedArg};
+use crate::cli::generate::network::NetArgs;
+use crate::cli::topology_args::describe;
+use crate::cli::Outcome;
+use anyhow::Context;
+use lcanet_sim::lcan::bounds::lower_bound;
+use lcanet_sim::lcan::routing::Conflict;
+use lcanet_sim::lcan::Connection;
+use lcanet_sim::perm::PartialPermutation;
+use lcanet_testbench::bridge::CacheOutcome;
+use lcanet_testbench::lca::BuildSpeed;
+use lcanet_testbench::lca_net::{NetBench, NetVerdict, PermKind, Stimulus};
+use lcanet_testbench::ArtifactDir;
+use serde::Serialize;
+use std::path::PathBuf;
 
 /// Arguments of `lcanet sim network`.
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+#[command(
+    after_help = "Permutation files: one destination per PE in PE order, '-' for a PE \
+that sends nothing, '#' comments (as `lcanet schedule`)."
+)]
+pub struct Args {
+    #[command(flatten)]
+    net: NetArgs,
+    /// Connections: `random`, `identity`, `worst-case` (002's set), or a FILE.
+    #[arg(long, default_value = "random")]
+    perm: String,
+    #[command(flatten)]
+    seed: SeedArg,
+    /// Write a VCD waveform here (on a mismatch one is written anyway, next to the Verilog).
+    #[arg(long)]
+    vcd: Option<PathBuf>,
+    /// Print the report as JSON.
+    #[arg(long)]
+    json: bool,
+    /// Compile the Verilated model with g++ -Os instead of -O0 (slower build, faster run).
+    #[arg(long)]
+    optimize: bool,
+}
+
+/// The first difference, for JSON.
+#[derive(Debug, Serialize)]
+struct Failure {
+    kind: &'static str,
+    bit_time: Option<u64>,
+    signal: Option<String>,
+    expected: Option<String>,
+    actual: Option<String>,
+    what: String,
+    vcd: Option<PathBuf>,
+}
+
+#[derive(Debug, Serialize)]
+struct Report {
+    r#match: bool,
+    network: String,
+    top: String,
+    n: usize,
+    algorithm: &'static str,
+    arbiter: String,
+    seed: u64,
+    perm: String,
+    connections: usize,
+    passes: u64,
+    bit_times: u64,
+    lower_bound: usize,
+    lower_bound_witness: String,
+    delivered_per_pass: Vec<usize>,
+    top_levels: Vec<usize>,
+    simulated_bit_times: u64,
+    compared_values: u64,
+    rtl_dir: PathBuf,
+    gtkw: PathBuf,
+    vcd: Option<PathBuf>,
+    build: &'static str,
+    generate_seconds: f64,
+    build_seconds: f64,
+    run_seconds: f64,
+    bit_times_per_second: f64,
+    failure: Option<Failure>,
+}
+
+fn perm_kind(spec: &str, n: usize) -> anyhow::Result<PermKind> {
+    Ok(match spec {
+        "random" => PermKind::Random,
+        "identity" => PermKind::Identity,
+        "worst-case" => PermKind::WorstCase,
+        path => {
+            let text = std::fs::read_to_string(path).with_context(|| {
+                format!("reading the permutation file {path} (--perm is random, identity, worst-case or a FILE)")
+            })?;
+            PermKind::Given(
+                PartialPermutation::parse(&text, n)
+                    .with_context(|| format!("in the permutation file {path}"))?,
+            )
+        }
+    })
+}
 
 /// Runs `lcanet sim network`.
-pub fn run(_args: Args) -> anyhow::Result<crate::cli::Outcome> {
-    anyhow::bail!("`lcanet sim network` is not implemented yet")
+pub fn run(args: Args) -> anyhow::Result<Outcome> {
+    let spec = args.net.spec()?;
+    let topo = spec.topo.clone();
+    let kind = perm_kind(&args.perm, topo.n())?;
+    let seed = args.seed.resolve();
+    let stim = Stimulus::new(&topo, &kind, spec.net.msg_bits, seed).map_err(anyhow::Error::msg)?;
+    let conns: Vec<Connection> = stim
+        .perm
+        .pairs()
+        .map(|(src, dst)| Connection { src, dst })
+        .collect();
+    let lb = lower_bound(&topo, &conns, Conflict::Wire);
+    let top = spec.network_name();
+    let dir = ArtifactDir::new(&format!("cli::sim_network::{top}"))
+        .context("creating the work directory")?;
+    let rtl_dir = dir.file("rtl");
+    let speed = if args.optimize {
+        BuildSpeed::FastSim
+    } else {
+        BuildSpeed::QuickBuild
+    };
+    let (algorithm, arbiter) = (spec.net.algorithm.name(), spec.policy().to_string());
+    let network = describe(&topo);
+    if !args.json {
+        eprintln!("{network}: generating and building the Verilated model (cached by content)…");
+    }
+    let bench = NetBench::build(spec, &rtl_dir, speed)?;
+    let gtkw_text = lcanet_hdl::lca_net::network_gtkw(&bench.spec);
+    let gtkw = rtl_dir.join(format!("{top}.gtkw"));
+    crate::cli::common::write_atomic(&gtkw, gtkw_text.as_bytes())?;
+    let failure_vcd = dir.file("failure.vcd");
+    let r = bench.run(&stim, args.vcd.as_deref(), Some(&failure_vcd), None)?;
+    let failure = match &r.verdict {
+        NetVerdict::Match => None,
+        NetVerdict::Mismatch(m) => Some(Failure {
+            kind: "mismatch",
+            bit_time: Some(m.bit_time),
+            signal: Some(m.signal.clone()),
+            expected: Some(m.expected.clone()),
+            actual: Some(m.actual.clone()),
+            what: m.to_string(),
+            vcd: m.vcd.clone(),
+        }),
+        NetVerdict::Check { what, vcd, .. } => Some(Failure {
+            kind: "check",
+            bit_time: None,
+            signal: None,
+            expected: None,
+            actual: None,
+            what: r.failure_text().lines().next().unwrap_or(what).to_string(),
+            vcd: vcd.clone(),
+        }),
+    };
+    let report = Report {
+        r#match: r.matched(),
+        network,
+        top,
+        n: topo.n(),
+        algorithm,
+        arbiter,
+        seed,
+        perm: args.perm.clone(),
+        connections: conns.len(),
+        passes: r.passes,
+        bit_times: r.bit_times,
+        lower_bound: lb.value,
+        lower_bound_witness: lb.witness,
+        delivered_per_pass: r.delivered_per_pass.clone(),
+        top_levels: r.top_levels.clone(),
+        simulated_bit_times: r.simulated,
+        compared_values: r.compared_values,
+        rtl_dir,
+        gtkw,
+        vcd: r.vcd.clone(),
+        build: match bench.cache() {
+            CacheOutcome::Hit => "cached",
+            CacheOutcome::Built => "built",
+        },
+        generate_seconds: bench.generate_seconds,
+        build_seconds: bench.build_seconds,
+        run_seconds: r.run_seconds,
+        bit_times_per_second: r.simulated as f64 / r.run_seconds.max(1e-9),
+        failure,
+    };
+    if args.json {
+        print_json(&report)?;
+    } else {
+        println!(
+            "{}: {} — {} connections, {} passes (lower bound {}), {} bit-times",
+            if report.r#match { "match" } else { "MISMATCH" },
+            report.network,
+            report.connections,
+            report.passes,
+            report.lower_bound,
+            report.bit_times
+        );
+        println!(
+            "algorithm {}, arbiter {}, seed {seed}, perm {}; model {} in {:.1} s, simulated {} bit-times in {:.2} s ({:.0} bit-times/s, {} values compared)",
+            report.algorithm,
+            report.arbiter,
+            report.perm,
+            report.build,
+            report.build_seconds,
+            report.simulated_bit_times,
+            report.run_seconds,
+            report.bit_times_per_second,
+            report.compared_values
+        );
+        println!("Verilog: {}", report.rtl_dir.display());
+        match &report.vcd {
+            Some(v) => println!(
+                "waveforms: gtkwave {} {}",
+                v.display(),
+                report.gtkw.display()
+            ),
+            None => println!(
+                "GTKWave save file: {} (add --vcd FILE for waveforms)",
+                report.gtkw.display()
+            ),
+        }
+        if let Some(f) = &report.failure {
+            println!("{}", f.what);
+        }
+    }
+    Ok(if report.r#match {
+        Outcome::Success
+    } else {
+        Outcome::Mismatch
+    })
 }

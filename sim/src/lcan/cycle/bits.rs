@@ -65,8 +65,13 @@ impl BitReg {
 
     /// `reg ← (reg << w) | lanes`, keeping `len` bits.
     pub fn shift_in(&mut self, lanes: u64, w: usize) {
-        let mut carry = lanes & mask(w);
-        for word in self.words.iter_mut() {
+        let lanes = lanes & mask(w);
+        let nw = self.len.div_ceil(64);
+        if lanes == 0 && self.words[..nw].iter().all(|&x| x == 0) {
+            return;
+        }
+        let mut carry = lanes;
+        for word in self.words[..nw].iter_mut() {
             let out = if w == 64 { *word } else { *word >> (64 - w) };
             *word = if w == 64 { carry } else { (*word << w) | carry };
             carry = out;
@@ -76,6 +81,9 @@ impl BitReg {
 
     /// The top `w` bits as lanes (bit `w−1` = register bit `len−1`).
     pub fn top(&self, w: usize) -> u64 {
+        if w == 1 {
+            return u64::from(self.len > 0 && self.get(self.len - 1));
+        }
         let mut v = 0;
         for lane in 0..w {
             if lane + self.len >= w && self.get(self.len + lane - w) {

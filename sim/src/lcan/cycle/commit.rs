@@ -3,6 +3,7 @@
 
 use super::arbiter::{Decision, Need, Request};
 use super::bits::{field, BitReg, PacketBits};
+use super::params::SwitchTopology;
 use super::route::{down_mask, up_mask};
 use super::switch::SwitchModel;
 use super::types::{Claim, SlotOutcome};
@@ -27,7 +28,20 @@ impl SwitchModel {
     }
 
     fn down(&self, addr: u64) -> u64 {
-        down_mask(&self.params, &self.fmt, self.level(), addr)
+        match (&self.table, self.params.topology) {
+            (Some(t), _) => t.down(addr),
+            (None, SwitchTopology::Table { .. }) => 0,
+            (None, _) => down_mask(&self.params, &self.fmt, self.level(), addr),
+        }
+    }
+
+    /// `up(X, c)` for a packet of LCA level `h` towards `t`.
+    fn up_allowed(&self, h: u64, t: u64) -> u64 {
+        match (&self.table, self.params.topology) {
+            (Some(tab), _) => tab.up(h, t),
+            (None, SwitchTopology::Table { .. }) => 0,
+            (None, _) => up_mask(&self.params),
+        }
     }
 
     fn key(&self, h: u64, s: u64) -> (i64, u64) {
@@ -69,7 +83,7 @@ impl SwitchModel {
             } else {
                 let need = Need {
                     class: 0,
-                    allowed: up_mask(&self.params),
+                    allowed: self.up_allowed(c.h, c.t),
                 };
                 reqs.push(Request {
                     requester: x,
@@ -248,7 +262,7 @@ impl SwitchModel {
                     class_order: 1,
                     needs: vec![Need {
                         class: 0,
-                        allowed: up_mask(&self.params),
+                        allowed: self.up_allowed(h, t),
                     }],
                     guard: !self.xp.drives(x),
                 });

@@ -16,6 +16,7 @@
 pub mod arbiter;
 pub mod bits;
 mod commit;
+pub mod network;
 pub mod params;
 pub mod route;
 pub mod switch;

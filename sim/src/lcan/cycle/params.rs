@@ -20,14 +20,21 @@ pub enum SwitchTopology {
     Tree,
     /// CB-LCAN, complete bipartite level interconnect (002 Definition 3).
     Cb,
+    /// A general Π (a Π file): addresses are plain PE numbers of `⌈log2 pes⌉` bits and
+    /// routes come from per-switch tables (`docs/protocol.md` §1, the route decoder).
+    Table {
+        /// PEs of the network.
+        pes: usize,
+    },
 }
 
 impl fmt::Display for SwitchTopology {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            SwitchTopology::Tree => "tree",
-            SwitchTopology::Cb => "cb",
-        })
+        match self {
+            SwitchTopology::Tree => f.write_str("tree"),
+            SwitchTopology::Cb => f.write_str("cb"),
+            SwitchTopology::Table { pes } => write!(f, "pi{pes}"),
+        }
     }
 }
 
@@ -84,6 +91,14 @@ pub enum ParamError {
         d: usize,
         /// Uppers.
         u: usize,
+    },
+    /// A table-routed switch needs `d ≤ pes ≤ 2^20`.
+    #[error("a table-routed switch needs between d = {d} and 2^20 PEs, got {pes}")]
+    TablePes {
+        /// PEs.
+        pes: usize,
+        /// Downers.
+        d: usize,
     },
     /// A step would be longer than the step counter can count.
     #[error("a {mode} step would last {len} bit-times, more than the supported {max}")]
@@ -143,6 +158,11 @@ impl SwitchParams {
         }
         if topology == SwitchTopology::Tree && !d.is_multiple_of(u) {
             return Err(ParamError::TreeNeedsMultiple { d, u });
+        }
+        if let SwitchTopology::Table { pes } = topology {
+            if pes < d || pes > 1 << 20 {
+                return Err(ParamError::TablePes { pes, d });
+            }
         }
         let p = SwitchParams {
             d,
@@ -214,7 +234,16 @@ impl PacketFormat {
         let hb = clog2(p.levels).max(1);
         let mut digits = Vec::with_capacity(p.levels);
         let mut off = 0;
-        for j in 0..p.levels {
+        if let SwitchTopology::Table { pes } = p.topology {
+            // One "digit": the whole PE number in binary.
+            off = clog2(pes).max(1);
+            digits.push((0, off, pes));
+        }
+        let label_levels = match p.topology {
+            SwitchTopology::Table { .. } => 0,
+            _ => p.levels,
+        };
+        for j in 0..label_levels {
             let radix = match p.topology {
                 SwitchTopology::Tree if j > 0 => p.d / p.u,
                 _ => p.d,
@@ -276,7 +305,8 @@ impl PacketFormat {
             .fold(1u64, |acc, &(_, _, r)| acc.saturating_mul(r as u64))
     }
 
-    /// Digit `j` of an encoded address (`None` if `j ≥ l`).
+    /// Digit `j` of an encoded address (`None` if `j ≥ l`; a table-routed network has
+    /// a single "digit", the PE number).
     pub fn digit(&self, enc: u64, j: usize) -> Option<u64> {
         let &(off, w, _) = self.digits.get(j)?;
         Some((enc >> off) & ((1u64 << w) - 1))

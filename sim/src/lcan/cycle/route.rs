@@ -1,10 +1,58 @@
 //! The route decoder: which downers lead to an address, which uppers lead up
 //! (`docs/protocol.md` §1, "Address encoding"; `docs/routing.md` §1 `down` and `up`).
 //!
-//! This is the tree/cb digit decoder. A Π network would replace it with a table lookup
-//! (specified in `docs/protocol.md`, not implemented).
+//! Tree and cb switches decode label digits ([`down_mask`], [`up_mask`]); a Π network's
+//! switches look routes up in a per-switch [`RouteTable`] built from the topology's
+//! reachability (`docs/protocol.md` §1, "Π networks: the table-driven decoder").
 
 use super::params::{PacketFormat, SwitchParams, SwitchTopology};
+use crate::lcan::Topology;
+
+/// The route tables of one switch of a Π network: `down[t]` = `down(Y, t)` and
+/// `up[h·n + t]` = the uppers that lead, going up, to a level-`h` switch from which PE `t`
+/// is reachable (`docs/routing.md` §1 `up`; 0 at or above level `h`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RouteTable {
+    n: usize,
+    down: Vec<u64>,
+    up: Vec<u64>,
+}
+
+impl RouteTable {
+    /// The tables of switch `(level, switch)` of `topo`.
+    pub fn for_switch(topo: &Topology, level: usize, switch: usize) -> Self {
+        let (n, l) = (topo.n(), topo.levels());
+        let down = (0..n).map(|t| topo.down(level, switch, t)).collect();
+        let mut up = vec![0u64; l * n];
+        for h in level + 1..l {
+            for t in 0..n {
+                up[h * n + t] = topo.up_towards(level, switch, t, h);
+            }
+        }
+        RouteTable { n, down, up }
+    }
+
+    /// `down(Y, t)` (0 for an address that is not a PE).
+    pub fn down(&self, t: u64) -> u64 {
+        self.down.get(t as usize).copied().unwrap_or(0)
+    }
+
+    /// The uppers towards an LCA switch at level `h` for destination `t` (0 if none).
+    pub fn up(&self, h: u64, t: u64) -> u64 {
+        if t as usize >= self.n {
+            return 0;
+        }
+        self.up
+            .get(h as usize * self.n + t as usize)
+            .copied()
+            .unwrap_or(0)
+    }
+
+    /// PEs the tables cover.
+    pub fn pes(&self) -> usize {
+        self.n
+    }
+}
 
 /// `down(Y, p)` as a bit mask over downers, for a switch of level `level` and an encoded
 /// address. Empty if the digit is not a legal digit or `level ≥ l`.

@@ -8,8 +8,10 @@
 use super::arbiter::Arbiter;
 use super::bits::BitReg;
 use super::params::{PacketFormat, SwitchParams, MAX_STEP};
+use super::route::RouteTable;
 use super::types::{Claim, Control, Mode, ProtocolError, StepOutcome, SwitchConsts};
 use super::xpoint::Crosspoints;
+use std::sync::Arc;
 
 /// The state of one switch.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -30,6 +32,7 @@ pub struct SwitchModel {
     pub(super) dn: Arbiter,
     pub(super) outcome: StepOutcome,
     pub(super) guard_rejects: u64,
+    pub(super) table: Option<Arc<RouteTable>>,
 }
 
 impl SwitchModel {
@@ -49,12 +52,22 @@ impl SwitchModel {
             dn: Arbiter::new(params.policy, u + d, d),
             outcome: StepOutcome::idle(d, u),
             guard_rejects: 0,
+            table: None,
             bt: 0,
             step_mode: Mode::Idle,
             step_level: 0,
             params,
             fmt,
             consts,
+        }
+    }
+
+    /// A switch of a Π network, which looks its routes up in `table` (`docs/protocol.md`
+    /// §1). Without a table a `Table` switch allows no wire at all.
+    pub fn with_table(params: SwitchParams, consts: SwitchConsts, table: Arc<RouteTable>) -> Self {
+        SwitchModel {
+            table: Some(table),
+            ..SwitchModel::new(params, consts)
         }
     }
 

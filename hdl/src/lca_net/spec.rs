@@ -1,0 +1,95 @@
+//! What a network generation needs: the topology and the validated
+//! [`NetParams`](lcanet_sim::lcan::cycle::network::params::NetParams) (shared with the golden
+//! model), and the module names they imply.
+
+use lcanet_sim::lcan::cycle::network::params::{NetParamError, NetParams};
+use lcanet_sim::lcan::cycle::{ArbiterPolicy, SwitchTopology};
+use lcanet_sim::lcan::routing::Algorithm;
+use lcanet_sim::lcan::Topology;
+
+/// Why a network cannot be generated with these parameters.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SpecError {
+    /// The parameters are out of range.
+    #[error(transparent)]
+    Params(#[from] NetParamError),
+    /// Π-file networks need the table-driven route decoder, which the switch RTL lacks.
+    #[error(
+        "topology file: the switch RTL has only the tree and cb route decoders; \
+         the table-driven decoder of docs/protocol.md §1 is not implemented in hardware"
+    )]
+    PiFileUnsupported,
+}
+
+/// A network to generate.
+#[derive(Debug, Clone)]
+pub struct NetSpec {
+    /// The network.
+    pub topo: Topology,
+    /// Its hardware parameters.
+    pub net: NetParams,
+}
+
+impl NetSpec {
+    /// Validates the combination.
+    pub fn new(
+        topo: Topology,
+        algorithm: Algorithm,
+        policy: ArbiterPolicy,
+        width: usize,
+        msg_bits: usize,
+    ) -> Result<Self, SpecError> {
+        let net = NetParams::new(&topo, algorithm, policy, width, msg_bits)?;
+        if matches!(net.switch.topology, SwitchTopology::Table { .. }) {
+            return Err(SpecError::PiFileUnsupported);
+        }
+        Ok(NetSpec { topo, net })
+    }
+
+    /// Link width `W`.
+    pub fn width(&self) -> usize {
+        self.net.switch.width
+    }
+
+    /// The arbiter policy.
+    pub fn policy(&self) -> ArbiterPolicy {
+        self.net.switch.policy
+    }
+
+    /// The short policy name used in module names.
+    pub fn policy_tag(&self) -> &'static str {
+        match self.policy() {
+            ArbiterPolicy::Fixed => "fixed",
+            ArbiterPolicy::RoundRobin => "rr",
+            ArbiterPolicy::Random => "random",
+        }
+    }
+
+    /// The parameter part of module names: `<kind>_d<d>_u<u>_l<l>_w<W>`.
+    pub fn shape_tag(&self) -> String {
+        format!(
+            "{}_d{}_u{}_l{}_w{}",
+            self.topo.kind().name(),
+            self.topo.d(),
+            self.topo.u(),
+            self.topo.levels(),
+            self.width()
+        )
+    }
+
+    /// The fabric-only design's top: `lca_fabric_<shape>_<policy>`.
+    pub fn fabric_name(&self) -> String {
+        format!("lca_fabric_{}_{}", self.shape_tag(), self.policy_tag())
+    }
+
+    /// The network's top: `lcan_<shape>_m<M>_<r1|r2>_<policy>`.
+    pub fn network_name(&self) -> String {
+        format!(
+            "lcan_{}_m{}_{}_{}",
+            self.shape_tag(),
+            self.net.msg_bits,
+            self.net.algorithm.name(),
+            self.policy_tag()
+        )
+    }
+}

@@ -1,0 +1,579 @@
+//! [`NetworkModel`]: the whole network, one bit-time per [`NetworkModel::step`]
+//! (`docs/interface.md`), composed from [`SwitchModel`]s wired per the topology's numbering,
+//! one [`Pe`] per PE and the [`Controller`].
+//!
+//! The model simulates the *canonical run* of `docs/interface.md` §3: `reset` in bit-time 0,
+//! `start` in bit-time 1, the load inputs constant. Its top-level outputs in bit-time `t`
+//! are read with [`NetworkModel::outputs`] (typed) or [`NetworkModel::output_values`] (one
+//! value per RTL port, in the order of [`NetworkModel::output_names`]) *before* calling
+//! `step` for bit-time `t`.
+
+use super::super::params::{ArbiterPolicy, SwitchTopology};
+use super::super::route::RouteTable;
+use super::super::switch::SwitchModel;
+use super::super::types::{ProtocolError, SwitchConsts};
+use super::controller::{Controller, PeSummary};
+use super::params::{NetParams, Phase};
+use super::pe::{digit_lca, serial_encode, Pe};
+use super::ports::{self, NetOutputs};
+use crate::lcan::arbiter::{seed16, Policy};
+use crate::lcan::routing::{Port, SwitchCrosspoints};
+use crate::lcan::{Kind, Topology};
+use crate::rng::splitmix64;
+use std::sync::Arc;
+
+/// Why a network model cannot be built or run.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NetError {
+    /// The parameters were validated for another topology.
+    #[error("the parameters are for a {pk} network of n = {pn}, the topology is a {tk} network of n = {tn}")]
+    ParamsMismatch {
+        /// Parameters' kind.
+        pk: &'static str,
+        /// Parameters' n.
+        pn: usize,
+        /// Topology's kind.
+        tk: &'static str,
+        /// Topology's n.
+        tn: usize,
+    },
+    /// Wrong number of destinations or messages.
+    #[error("{what}: expected one per PE (n = {n}), got {got}")]
+    Count {
+        /// `destinations` or `messages`.
+        what: &'static str,
+        /// PEs.
+        n: usize,
+        /// Entries given.
+        got: usize,
+    },
+    /// A destination that does not fit the `dst` port.
+    #[error(
+        "PE {pe}: destination {dst} does not fit the {bits}-bit dst port (must be < 2^{bits})"
+    )]
+    DestinationTooWide {
+        /// The PE.
+        pe: usize,
+        /// Its destination.
+        dst: usize,
+        /// `AB`.
+        bits: usize,
+    },
+    /// A message wider than `M` bits.
+    #[error("PE {pe}: message {msg:#x} does not fit in M = {m} bits")]
+    MessageTooWide {
+        /// The PE.
+        pe: usize,
+        /// Its message.
+        msg: u64,
+        /// `M`.
+        m: usize,
+    },
+    /// A switch saw a protocol violation (a bug in the controller model).
+    #[error("bit-time {t}: switch {g}: {err} (a bug in the network model)")]
+    Protocol {
+        /// Bit-time.
+        t: u64,
+        /// Global switch index.
+        g: usize,
+        /// The violation.
+        err: ProtocolError,
+    },
+    /// `done` did not rise within the budget.
+    #[error("done did not rise within {0} bit-times")]
+    Timeout(u64),
+    /// A mutation names something that does not exist.
+    #[error("mutation: {0}")]
+    Mutation(String),
+}
+
+/// A test-only mutation of the golden model, so that a co-simulation can prove that it
+/// catches an injected bug (`#[doc(hidden)]` constructor [`NetworkModel::with_mutation`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Mutation {
+    /// The predicted value of output port `port` (an index into
+    /// [`NetworkModel::output_names`]) is inverted in bit-time `bit_time` only.
+    FlipOutput {
+        /// Port index.
+        port: usize,
+        /// Bit-time.
+        bit_time: u64,
+    },
+    /// PEs `a` and `b` swap their latched destinations (two connections are mis-routed).
+    SwapDestinations {
+        /// First PE.
+        a: usize,
+        /// Second PE.
+        b: usize,
+    },
+}
+
+/// One pass of a run, as the model saw it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NetPass {
+    /// `H`.
+    pub top_level: usize,
+    /// Connections `(src, dst)` acknowledged in this pass, by source.
+    pub delivered: Vec<(usize, usize)>,
+    /// PEs that sent a frame (R1: got an S-claim; R2: probed).
+    pub senders: Vec<usize>,
+    /// Closed crosspoints of every switch at the end of set-up (first `DELIV` bit-time),
+    /// switches without any omitted, by global index.
+    pub crosspoints: Vec<SwitchCrosspoints>,
+    /// Bit-time of the pass's `PLAN`.
+    pub start: u64,
+    /// Bit-time of the pass's first `DELIV` bit-time.
+    pub setup_end: u64,
+}
+
+/// A complete run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NetRun {
+    /// The passes.
+    pub passes: Vec<NetPass>,
+    /// The `bit_times` output at `done`.
+    pub bit_times: u64,
+    /// The bit-time in which `done` was first 1.
+    pub done_at: u64,
+    /// The `error` output at `done`.
+    pub error: bool,
+    /// Per PE: `(valid, rmsg)` at `done`.
+    pub received: Vec<(bool, u64)>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Src {
+    Zero,
+    Pe(usize),
+    Out(usize),
+}
+
+/// The golden model of a whole network (`docs/interface.md`).
+#[derive(Debug, Clone)]
+pub struct NetworkModel {
+    np: NetParams,
+    topo: Arc<Topology>,
+    switches: Vec<SwitchModel>,
+    /// Per switch: sources of `A(0..d)` then `B(0..u)`.
+    wiring: Vec<Src>,
+    pes: Vec<Pe>,
+    ctrl: Controller,
+    act: Vec<bool>,
+    dst: Vec<u64>,
+    msg: Vec<u64>,
+    seed16: u16,
+    t: u64,
+    mutation: Option<Mutation>,
+    outs: Vec<u64>,
+    inbuf: Vec<u64>,
+    passes: Vec<NetPass>,
+}
+
+fn policy_of(p: ArbiterPolicy) -> Policy {
+    match p {
+        ArbiterPolicy::Fixed => Policy::Fixed,
+        ArbiterPolicy::RoundRobin => Policy::RoundRobin,
+        ArbiterPolicy::Random => Policy::Random,
+    }
+}
+
+impl NetworkModel {
+    /// A network in its power-up state that will route `destinations` (`None`: the PE is not
+    /// active, `act = 0`) carrying `messages` (`M` bits each), with the arbiters seeded from
+    /// the run seed `seed` exactly as `routing::route` with `Config { seed, .. }`.
+    ///
+    /// Destinations `≥ n` (but `< 2^AB`) and repeated destinations are accepted: the
+    /// hardware flags them (`error`, `docs/interface.md` §6) and so does the model.
+    pub fn new(
+        topo: &Topology,
+        np: &NetParams,
+        destinations: &[Option<usize>],
+        messages: &[u64],
+        seed: u64,
+    ) -> Result<Self, NetError> {
+        let n = topo.n();
+        if np.n != n || np.kind != topo.kind() || np.levels() != topo.levels() {
+            return Err(NetError::ParamsMismatch {
+                pk: np.kind.name(),
+                pn: np.n,
+                tk: topo.kind().name(),
+                tn: n,
+            });
+        }
+        for (what, got) in [
+            ("destinations", destinations.len()),
+            ("messages", messages.len()),
+        ] {
+            if got != n {
+                return Err(NetError::Count { what, n, got });
+            }
+        }
+        for (pe, d) in destinations.iter().enumerate() {
+            if let Some(d) = *d {
+                if (d as u64) >> np.abin != 0 {
+                    return Err(NetError::DestinationTooWide {
+                        pe,
+                        dst: d,
+                        bits: np.abin,
+                    });
+                }
+            }
+        }
+        for (pe, &m) in messages.iter().enumerate() {
+            if np.msg_bits < 64 && m >> np.msg_bits != 0 {
+                return Err(NetError::MessageTooWide {
+                    pe,
+                    msg: m,
+                    m: np.msg_bits,
+                });
+            }
+        }
+        let (d, u) = (topo.d(), topo.u());
+        let ports = d + u;
+        let total = topo.total_switches();
+        let mut switches = Vec::with_capacity(total);
+        let mut wiring = vec![Src::Zero; total * ports];
+        for g in 0..total {
+            let (level, j) = topo.from_global(g);
+            let consts = SwitchConsts {
+                level: level as u8,
+                salt_up: splitmix64(2 * g as u64) as u16,
+                salt_dn: splitmix64(2 * g as u64 + 1) as u16,
+            };
+            let sw = match np.switch.topology {
+                SwitchTopology::Table { .. } => SwitchModel::with_table(
+                    np.switch,
+                    consts,
+                    Arc::new(RouteTable::for_switch(topo, level, j)),
+                ),
+                _ => SwitchModel::new(np.switch, consts),
+            };
+            switches.push(sw);
+            if level == 0 {
+                for x in 0..d {
+                    wiring[g * ports + x] = Src::Pe(j * d + x);
+                }
+            }
+            for k in 0..u {
+                if let Some((parent, x)) = topo.up_link(level, j, k) {
+                    let pg = topo.global_index(level + 1, parent);
+                    // D(k) of this switch drives A(x) of the parent.
+                    wiring[pg * ports + x] = Src::Out(g * ports + d + k);
+                    // C(x) of the parent drives B(k) of this switch.
+                    wiring[g * ports + d + k] = Src::Out(pg * ports + x);
+                }
+            }
+        }
+        let fmt = &np.fmt;
+        let pes = (0..n)
+            .map(|p| Pe::new(np, fmt.encode_pe(p as u64).unwrap_or(0)))
+            .collect();
+        Ok(NetworkModel {
+            np: np.clone(),
+            topo: Arc::new(topo.clone()),
+            switches,
+            wiring,
+            pes,
+            ctrl: Controller::default(),
+            act: destinations.iter().map(Option::is_some).collect(),
+            dst: destinations.iter().map(|d| d.unwrap_or(0) as u64).collect(),
+            msg: messages.to_vec(),
+            seed16: seed16(seed),
+            t: 0,
+            mutation: None,
+            outs: vec![0; total * ports],
+            inbuf: vec![0; ports],
+            passes: Vec::new(),
+        })
+    }
+
+    /// [`NetworkModel::new`] with a test-only [`Mutation`].
+    #[doc(hidden)]
+    pub fn with_mutation(
+        topo: &Topology,
+        np: &NetParams,
+        destinations: &[Option<usize>],
+        messages: &[u64],
+        seed: u64,
+        mutation: Mutation,
+    ) -> Result<Self, NetError> {
+        let mut m = NetworkModel::new(topo, np, destinations, messages, seed)?;
+        match mutation {
+            Mutation::FlipOutput { port, .. } if port >= m.output_names().len() => {
+                return Err(NetError::Mutation(format!("no output port {port}")));
+            }
+            Mutation::SwapDestinations { a, b } if a >= m.pes.len() || b >= m.pes.len() => {
+                return Err(NetError::Mutation(format!("no PE {a} or {b}")));
+            }
+            _ => {}
+        }
+        m.mutation = Some(mutation);
+        Ok(m)
+    }
+
+    /// The parameters.
+    pub fn params(&self) -> &NetParams {
+        &self.np
+    }
+
+    /// The topology.
+    pub fn topology(&self) -> &Topology {
+        &self.topo
+    }
+
+    /// The current bit-time (the number of `step` calls so far).
+    pub fn bit_time(&self) -> u64 {
+        self.t
+    }
+
+    /// The controller's phase in this bit-time.
+    pub fn phase(&self) -> Phase {
+        self.ctrl.phase()
+    }
+
+    /// Whether this bit-time is the first of a `DELIV` step: the crosspoints are those at the
+    /// end of the pass's set-up (`docs/interface.md` §8).
+    pub fn is_setup_end(&self) -> bool {
+        self.ctrl.phase() == Phase::Deliv && self.ctrl.bt == 0
+    }
+
+    /// Every switch, by global index.
+    pub fn switches(&self) -> &[SwitchModel] {
+        &self.switches
+    }
+
+    /// The `seed16` the co-simulation drives on `seed_<i>` (random policy).
+    pub fn seed16(&self) -> u16 {
+        self.seed16
+    }
+
+    /// The typed top-level outputs of this bit-time.
+    pub fn outputs(&self) -> NetOutputs {
+        let m = self.np.msg_bits;
+        NetOutputs {
+            done: self.ctrl.phase() == Phase::Done,
+            error: self.ctrl.error,
+            phase: self.ctrl.phase().code() as u8,
+            passes: self.ctrl.passes,
+            bit_times: self.ctrl.bit_times,
+            valid: self.pes.iter().map(Pe::valid).collect(),
+            sent: self.pes.iter().map(|p| p.sent).collect(),
+            rmsg: self.pes.iter().map(|p| p.rmsg(m)).collect(),
+        }
+    }
+
+    /// The names of the top-level output ports (`docs/interface.md` §2), one per bit.
+    pub fn output_names(&self) -> Vec<String> {
+        ports::output_names(&self.np)
+    }
+
+    /// The values of the output ports of this bit-time (0/1), in the order of
+    /// [`NetworkModel::output_names`] (with a [`Mutation::FlipOutput`] applied).
+    pub fn output_values(&self, out: &mut Vec<u8>) {
+        ports::output_values(&self.np, &self.outputs(), out);
+        if let Some(Mutation::FlipOutput { port, bit_time }) = self.mutation {
+            if bit_time == self.t {
+                out[port] ^= 1;
+            }
+        }
+    }
+
+    /// The names of the top-level input ports except `clock`, one per bit.
+    pub fn input_names(&self) -> Vec<String> {
+        ports::input_names(&self.np)
+    }
+
+    /// The canonical run's input values (0/1) in bit-time `t`, in the order of
+    /// [`NetworkModel::input_names`].
+    pub fn input_values(&self, t: u64, out: &mut Vec<u8>) {
+        ports::input_values(
+            &self.np,
+            t,
+            &self.act,
+            &self.dst,
+            &self.msg,
+            self.seed16,
+            out,
+        );
+    }
+
+    /// The passes seen so far.
+    pub fn passes(&self) -> &[NetPass] {
+        &self.passes
+    }
+
+    /// One bit-time of the canonical run.
+    pub fn step(&mut self) -> Result<(), NetError> {
+        let (reset, start) = (self.t == 0, self.t == 1);
+        let np = &self.np;
+        let w = np.width();
+        let (d, u) = (np.switch.d, np.switch.u);
+        let ports = d + u;
+        let ctl = self.ctrl.control(np);
+        let pectl = self.ctrl.pe_ctl(np);
+        // Bookkeeping before the edge.
+        if self.ctrl.phase() == Phase::Plan && !self.ctrl.error && self.pes.iter().any(Pe::pending)
+        {
+            self.passes.push(NetPass {
+                top_level: 0,
+                delivered: Vec::new(),
+                senders: Vec::new(),
+                crosspoints: Vec::new(),
+                start: self.t,
+                setup_end: 0,
+            });
+        }
+        if self.is_setup_end() {
+            let xps = self.crosspoint_lists();
+            if let Some(p) = self.passes.last_mut() {
+                p.top_level = self.ctrl.top;
+                p.crosspoints = xps;
+                p.setup_end = self.t;
+            }
+        }
+        if self.ctrl.phase() == Phase::Data && self.ctrl.bt == 0 {
+            let senders = (0..self.pes.len()).filter(|&p| self.pes[p].snd).collect();
+            if let Some(p) = self.passes.last_mut() {
+                p.senders = senders;
+            }
+        }
+        // Outputs of this bit-time (registers).
+        for (g, sw) in self.switches.iter().enumerate() {
+            for port in 0..ports {
+                self.outs[g * ports + port] = sw.output(port);
+            }
+        }
+        // Clock every switch.
+        let seed = self.ctrl.seed16;
+        for g in 0..self.switches.len() {
+            for (i, slot) in self.inbuf.iter_mut().enumerate() {
+                *slot = match self.wiring[g * ports + i] {
+                    Src::Zero => 0,
+                    Src::Pe(p) => self.pes[p].up_lanes(w),
+                    Src::Out(o) => self.outs[o],
+                };
+            }
+            let (a, b) = self.inbuf.split_at(d);
+            self.switches[g]
+                .clock(&ctl, seed, a, b)
+                .map_err(|err| NetError::Protocol { t: self.t, g, err })?;
+        }
+        // PEs and controller.
+        if reset {
+            self.ctrl.reset();
+            for pe in &mut self.pes {
+                let s_enc = pe.s_enc;
+                *pe = Pe::new(np, s_enc);
+            }
+        } else if start && self.ctrl.takes_start() {
+            self.ctrl.start(self.seed16);
+            self.passes.clear();
+            let mut dst = self.dst.clone();
+            if let Some(Mutation::SwapDestinations { a, b }) = self.mutation {
+                dst.swap(a, b);
+            }
+            for (p, pe) in self.pes.iter_mut().enumerate() {
+                let t = dst[p];
+                let in_range = (t as usize) < np.n;
+                // docs/interface.md §5.2: the serial conversion (or the bits themselves).
+                let enc = if np.convert {
+                    serial_encode(&np.fmt, np.abin, t).0
+                } else {
+                    t
+                };
+                let h = match (in_range, np.kind) {
+                    (false, _) => 0,
+                    (true, Kind::File) => self.topo.lca_level(p, t as usize),
+                    (true, _) => digit_lca(&np.fmt, pe.s_enc, enc),
+                };
+                pe.start(self.act[p], t, self.msg[p], enc, h);
+            }
+        } else {
+            let summary = PeSummary {
+                any_pending: self.pes.iter().any(Pe::pending),
+                max_h: self
+                    .pes
+                    .iter()
+                    .filter(|p| p.pending())
+                    .map(|p| p.h)
+                    .max()
+                    .unwrap_or(0),
+                range_error: self.pes.iter().any(|p| p.act && p.dst >= np.n as u64),
+                dup: false,
+            };
+            let mut dup = false;
+            for (p, pe) in self.pes.iter_mut().enumerate() {
+                let (g0, x) = (p / d, p % d);
+                let input = self.outs[g0 * ports + x];
+                let ev = pe.edge(np, &pectl, input);
+                dup |= ev.dup;
+                if ev.delivered {
+                    if let Some(pass) = self.passes.last_mut() {
+                        pass.delivered.push((p, pe.dst as usize));
+                    }
+                }
+            }
+            self.ctrl.edge(np, &PeSummary { dup, ..summary });
+        }
+        self.t += 1;
+        Ok(())
+    }
+
+    /// The closed crosspoints of every switch now, in `routing`'s format.
+    pub fn crosspoint_lists(&self) -> Vec<SwitchCrosspoints> {
+        let d = self.np.switch.d;
+        let port_in = |i: usize| if i < d { Port::A(i) } else { Port::B(i - d) };
+        let port_out = |o: usize| if o < d { Port::C(o) } else { Port::D(o - d) };
+        self.switches
+            .iter()
+            .enumerate()
+            .filter_map(|(g, sw)| {
+                let mut closed: Vec<(Port, Port)> = sw
+                    .crosspoints()
+                    .closed_pairs()
+                    .into_iter()
+                    .map(|(i, o)| (port_in(i), port_out(o)))
+                    .collect();
+                if closed.is_empty() {
+                    return None;
+                }
+                closed.sort();
+                let (level, switch) = self.topo.from_global(g);
+                Some(SwitchCrosspoints {
+                    global: g,
+                    level,
+                    switch,
+                    closed,
+                })
+            })
+            .collect()
+    }
+
+    /// Steps until `done` is 1 (at most `budget` bit-times in all) and reports the run.
+    pub fn run_to_done(&mut self, budget: u64) -> Result<NetRun, NetError> {
+        while self.ctrl.phase() != Phase::Done || self.t < 2 {
+            if self.t >= budget {
+                return Err(NetError::Timeout(budget));
+            }
+            self.step()?;
+        }
+        let o = self.outputs();
+        Ok(NetRun {
+            passes: self.passes.clone(),
+            bit_times: u64::from(o.bit_times),
+            done_at: self.t,
+            error: o.error,
+            received: o.valid.into_iter().zip(o.rmsg).collect(),
+        })
+    }
+
+    /// The arbiter policy in `routing`'s terms.
+    pub fn routing_policy(&self) -> Policy {
+        policy_of(self.np.switch.policy)
+    }
+
+    /// Whether this is a Π-file network.
+    pub fn is_pi(&self) -> bool {
+        self.np.kind == Kind::File
+    }
+}

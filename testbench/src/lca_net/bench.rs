@@ -1,0 +1,113 @@
+//! One Verilated build of a network, shared by every stimulus run on it.
+
+use crate::bridge::{build, BridgeError, BuildInfo, CacheOutcome, Design, ModelLibrary};
+use crate::lca::{model_options, BuildSpeed};
+use lcanet_hdl::lca_net::{network_design, NetGenError, NetSpec};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Why a co-simulation could not run (as opposed to: it ran and found a difference).
+#[derive(Debug, thiserror::Error)]
+pub enum NetCosimError {
+    /// Generating the Verilog failed.
+    #[error(transparent)]
+    Gen(Box<NetGenError>),
+    /// Writing the Verilog failed.
+    #[error("writing the network's Verilog: {0}")]
+    Write(String),
+    /// Building or driving the Verilated model failed.
+    #[error(transparent)]
+    Bridge(Box<BridgeError>),
+    /// The golden model refused the stimulus or failed.
+    #[error("golden model: {0}")]
+    Model(String),
+}
+
+impl From<NetGenError> for NetCosimError {
+    fn from(e: NetGenError) -> Self {
+        NetCosimError::Gen(Box::new(e))
+    }
+}
+
+impl From<BridgeError> for NetCosimError {
+    fn from(e: BridgeError) -> Self {
+        NetCosimError::Bridge(Box::new(e))
+    }
+}
+
+/// A network built into a Verilated model library.
+pub struct NetBench {
+    /// What was built.
+    pub spec: NetSpec,
+    /// Top module.
+    pub top: String,
+    /// Where the Verilog is.
+    pub rtl_dir: PathBuf,
+    /// The build (cache entry).
+    pub info: BuildInfo,
+    /// Wall-clock seconds of the build (or cache lookup).
+    pub build_seconds: f64,
+    /// Seconds to generate and write the Verilog.
+    pub generate_seconds: f64,
+    pub(crate) lib: Arc<ModelLibrary>,
+    pub(crate) design: Design,
+    pub(crate) speed: BuildSpeed,
+}
+
+impl NetBench {
+    /// Generates the network into `rtl_dir` and builds it with VCD tracing (cached by
+    /// content hash).
+    pub fn build(spec: NetSpec, rtl_dir: &Path, speed: BuildSpeed) -> Result<Self, NetCosimError> {
+        Self::build_with(spec, rtl_dir, speed, true)
+    }
+
+    /// As [`NetBench::build`]; `trace = false` builds faster and cannot write a VCD until
+    /// [`NetBench::traced`] builds the traced variant (a failing run does that itself).
+    pub fn build_with(
+        spec: NetSpec,
+        rtl_dir: &Path,
+        speed: BuildSpeed,
+        trace: bool,
+    ) -> Result<Self, NetCosimError> {
+        let t0 = Instant::now();
+        let emitted = network_design(&spec)?.emit().map_err(NetGenError::from)?;
+        emitted
+            .write_to(rtl_dir)
+            .map_err(|e| NetCosimError::Write(e.to_string()))?;
+        let generate_seconds = t0.elapsed().as_secs_f64();
+        let top = emitted.top.clone();
+        let design = Design::from_file_list(&rtl_dir.join(&emitted.file_list.name), top.clone())?;
+        let t1 = Instant::now();
+        let mut options = model_options(speed);
+        options.trace = trace;
+        let info = build(&design, &options)?;
+        let build_seconds = t1.elapsed().as_secs_f64();
+        let lib = ModelLibrary::load(&info)?;
+        Ok(NetBench {
+            spec,
+            top,
+            rtl_dir: rtl_dir.to_path_buf(),
+            info,
+            build_seconds,
+            generate_seconds,
+            lib,
+            design,
+            speed,
+        })
+    }
+
+    /// The same network with VCD tracing (built, or found in the cache, if needed).
+    pub fn traced(&self) -> Result<Arc<ModelLibrary>, NetCosimError> {
+        if self.lib.has_trace() {
+            return Ok(self.lib.clone());
+        }
+        let info = build(&self.design, &model_options(self.speed))?;
+        Ok(ModelLibrary::load(&info)?)
+    }
+
+    /// Whether the model came from the cache.
+    pub fn cache(&self) -> CacheOutcome {
+        self.info.outcome
+    }
+}

@@ -1,0 +1,257 @@
+//! Whole networks co-simulated against the network golden model: every topology kind ×
+//! R1/R2 × every arbiter policy on random, identity and 002's worst-case permutations, one
+//! Verilator build per network shared by all its stimuli.
+
+use lcanet_hdl::lca_net::NetSpec;
+use lcanet_sim::lcan::cycle::ArbiterPolicy;
+use lcanet_sim::lcan::routing::Algorithm;
+use lcanet_sim::lcan::{Size, Topology};
+use lcanet_testbench::artifact_dir;
+use lcanet_testbench::lca::BuildSpeed;
+use lcanet_testbench::lca_net::{NetBench, PermKind, Stimulus};
+
+/// Builds the network once and runs every permutation kind with `seeds` seeds each.
+fn cosim(
+    name: &str,
+    topo: Topology,
+    alg: Algorithm,
+    pol: ArbiterPolicy,
+    w: usize,
+    m: usize,
+    seeds: &[u64],
+) {
+    let spec = NetSpec::new(topo.clone(), alg, pol, w, m).unwrap();
+    let dir = artifact_dir!(name.to_string()).unwrap();
+    // Untraced: a much faster build; a failing run rebuilds with tracing for its VCD.
+    let bench = NetBench::build_with(spec, &dir.file("rtl"), BuildSpeed::QuickBuild, false)
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
+    for kind in [PermKind::Random, PermKind::Identity, PermKind::WorstCase] {
+        for &seed in seeds {
+            let stim = Stimulus::new(&topo, &kind, m, seed).unwrap();
+            let vcd = dir.file(&format!("fail_{kind:?}_{seed}.vcd"));
+            let r = bench.run(&stim, None, Some(&vcd), None).unwrap();
+            assert!(r.matched(), "{name} {kind:?}: {}", r.failure_text());
+            eprintln!(
+                "{name} {kind:?} seed {seed}: {} passes, {} bit-times, {:.0} bit-times/s",
+                r.passes,
+                r.bit_times,
+                r.simulated as f64 / r.run_seconds
+            );
+        }
+    }
+}
+
+use Algorithm::{R1, R2};
+use ArbiterPolicy::{Fixed, Random, RoundRobin};
+
+fn tree(d: usize, u: usize, l: usize) -> Topology {
+    Topology::tree(d, u, Size::Levels(l)).unwrap()
+}
+
+fn cb(d: usize, u: usize, l: usize) -> Topology {
+    Topology::complete_bipartite(d, u, Size::Levels(l)).unwrap()
+}
+
+// T-LCAN: (2,1,3) n = 8 and (4,2,2) n = 8 (d > 2, u > 1); CB-LCAN: (2,2,3) n = 8 and
+// (3,3,2) n = 9 (d > 2, u > 1, label conversion in hardware: radix 3). Each kind × algorithm
+// × policy once, the two parameter sets of a kind alternating, so each kind, algorithm and
+// policy meets both; one network has W = 2.
+
+#[test]
+fn tree_d2_u1_l3_r1_fixed() {
+    cosim(
+        "tree_d2_u1_l3_r1_fixed",
+        tree(2, 1, 3),
+        R1,
+        Fixed,
+        1,
+        4,
+        &[1, 2],
+    );
+}
+
+#[test]
+fn tree_d4_u2_l2_r1_rr() {
+    cosim(
+        "tree_d4_u2_l2_r1_rr",
+        tree(4, 2, 2),
+        R1,
+        RoundRobin,
+        1,
+        4,
+        &[3, 4],
+    );
+}
+
+#[test]
+fn tree_d2_u1_l3_r1_random() {
+    cosim(
+        "tree_d2_u1_l3_r1_random",
+        tree(2, 1, 3),
+        R1,
+        Random,
+        1,
+        4,
+        &[5, 6],
+    );
+}
+
+#[test]
+fn tree_d4_u2_l2_r2_fixed() {
+    cosim(
+        "tree_d4_u2_l2_r2_fixed",
+        tree(4, 2, 2),
+        R2,
+        Fixed,
+        1,
+        4,
+        &[7, 8],
+    );
+}
+
+#[test]
+fn tree_d2_u1_l3_r2_rr_w2() {
+    cosim(
+        "tree_d2_u1_l3_r2_rr_w2",
+        tree(2, 1, 3),
+        R2,
+        RoundRobin,
+        2,
+        5,
+        &[9, 10],
+    );
+}
+
+#[test]
+fn tree_d4_u2_l2_r2_random() {
+    cosim(
+        "tree_d4_u2_l2_r2_random",
+        tree(4, 2, 2),
+        R2,
+        Random,
+        1,
+        4,
+        &[11, 12],
+    );
+}
+
+#[test]
+fn cb_d2_u2_l3_r1_fixed() {
+    cosim(
+        "cb_d2_u2_l3_r1_fixed",
+        cb(2, 2, 3),
+        R1,
+        Fixed,
+        1,
+        4,
+        &[13, 14],
+    );
+}
+
+#[test]
+fn cb_d3_u3_l2_r1_rr() {
+    cosim(
+        "cb_d3_u3_l2_r1_rr",
+        cb(3, 3, 2),
+        R1,
+        RoundRobin,
+        1,
+        3,
+        &[15, 16],
+    );
+}
+
+#[test]
+fn cb_d2_u2_l3_r1_random() {
+    cosim(
+        "cb_d2_u2_l3_r1_random",
+        cb(2, 2, 3),
+        R1,
+        Random,
+        1,
+        4,
+        &[17, 18],
+    );
+}
+
+#[test]
+fn cb_d3_u3_l2_r2_fixed() {
+    cosim(
+        "cb_d3_u3_l2_r2_fixed",
+        cb(3, 3, 2),
+        R2,
+        Fixed,
+        1,
+        3,
+        &[19, 20],
+    );
+}
+
+#[test]
+fn cb_d2_u2_l3_r2_rr() {
+    cosim(
+        "cb_d2_u2_l3_r2_rr",
+        cb(2, 2, 3),
+        R2,
+        RoundRobin,
+        1,
+        4,
+        &[21, 22],
+    );
+}
+
+#[test]
+fn cb_d3_u3_l2_r2_random() {
+    cosim(
+        "cb_d3_u3_l2_r2_random",
+        cb(3, 3, 2),
+        R2,
+        Random,
+        1,
+        3,
+        &[23, 24],
+    );
+}
+
+/// An injected bug in the golden model is caught, at the right bit-time and signal, with the
+/// VCD kept.
+#[test]
+fn injected_bugs_are_caught() {
+    use lcanet_sim::lcan::cycle::network::Mutation;
+    use lcanet_testbench::lca_net::NetVerdict;
+    let topo = tree(2, 1, 3);
+    let spec = NetSpec::new(topo.clone(), R1, Fixed, 1, 4).unwrap();
+    let dir = artifact_dir!("injected_bugs").unwrap();
+    let bench =
+        NetBench::build_with(spec, &dir.file("rtl"), BuildSpeed::QuickBuild, false).unwrap();
+    let stim = Stimulus::new(&topo, &PermKind::Random, 4, 1).unwrap();
+    let names = lcanet_sim::lcan::cycle::network::NetworkModel::new(
+        &topo,
+        &bench.spec.net,
+        &stim.destinations(),
+        &stim.messages,
+        1,
+    )
+    .unwrap()
+    .output_names();
+    let port = names.iter().position(|n| n == "valid_2").unwrap();
+    let flip = Mutation::FlipOutput { port, bit_time: 20 };
+    let vcd = dir.file("flip.vcd");
+    let r = bench.run(&stim, None, Some(&vcd), Some(flip)).unwrap();
+    match &r.verdict {
+        NetVerdict::Mismatch(m) => {
+            assert_eq!(m.bit_time, 20, "{m}");
+            assert!(m.signal.ends_with(".valid_2"), "{m}");
+            assert_eq!(m.vcd.as_deref(), Some(vcd.as_path()), "{m}");
+            assert!(vcd.exists());
+        }
+        other => panic!("flipped output not caught: {other:?}"),
+    }
+    let swap = Mutation::SwapDestinations { a: 0, b: 1 };
+    let r = bench.run(&stim, None, None, Some(swap)).unwrap();
+    assert!(
+        matches!(r.verdict, NetVerdict::Mismatch(_)),
+        "swapped destinations not caught: {:?}",
+        r.verdict
+    );
+}
