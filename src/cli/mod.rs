@@ -7,8 +7,6 @@
 //! - Exit codes: 0 success, 1 error (bad input, missing tool, internal error),
 //!   2 verification failure (co-simulation mismatch, failed check).
 
-// Until every subcommand has landed, some shared helpers have no caller yet.
-#[allow(dead_code)]
 pub mod common;
 pub mod diagram;
 pub mod export_tb;
@@ -28,7 +26,6 @@ pub const EXIT_MISMATCH: u8 = 2;
 
 /// What a successful run of a subcommand concluded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[allow(dead_code)] // `Mismatch` is constructed once the co-simulation subcommands land.
 pub enum Outcome {
     /// Everything ran and every check passed.
     Success,
