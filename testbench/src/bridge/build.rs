@@ -179,6 +179,15 @@ impl Log {
     }
 }
 
+/// The last `-O…` level the caller passed to the C++ compiler with `-CFLAGS`, if any.
+fn user_opt_level(extra_args: &[String]) -> Option<&str> {
+    extra_args
+        .windows(2)
+        .rev()
+        .find(|w| w[0] == "-CFLAGS" && w[1].starts_with("-O"))
+        .map(|w| w[1].as_str())
+}
+
 fn build_into(
     tmp: &Path,
     cache: &Path,
@@ -225,10 +234,15 @@ fn build_into(
     }
     write(&shim, &generate(top, &ports, options.public_signals))?;
     let mk = format!("V{top}.mk");
-    log.run(
-        Tool::Make,
-        make(&obj, &mk)?.arg(format!("V{top}__ALL.a")).arg("shim.o"),
-    )?;
+    let mut build = make(&obj, &mk)?;
+    build.arg(format!("V{top}__ALL.a")).arg("shim.o");
+    if let Some(level) = user_opt_level(&options.extra_args) {
+        // Verilator's rule for user classes (our shim) puts `$(OPT_FAST)` (-Os) *after* the
+        // user's -CFLAGS, so a requested -O0 would be lost on the shim, whose size grows with
+        // the port count (minutes at -Os for large designs). Say it to make as well.
+        build.arg(format!("OPT_FAST={level}"));
+    }
+    log.run(Tool::Make, &mut build)?;
 
     let classes = obj.join(format!("V{top}_classes.mk"));
     let classes_text =
@@ -266,4 +280,33 @@ fn build_into(
 
 fn write(path: &Path, text: &str) -> Result<(), BridgeError> {
     fs::write(path, text).map_err(|e| BridgeError::io("write", path, e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::user_opt_level;
+
+    fn args(a: &[&str]) -> Vec<String> {
+        a.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn the_last_cflags_optimization_level_is_forwarded() {
+        assert_eq!(user_opt_level(&args(&["-CFLAGS", "-O0"])), Some("-O0"));
+        assert_eq!(
+            user_opt_level(&args(&[
+                "-CFLAGS",
+                "-O0",
+                "--x-assign",
+                "0",
+                "-CFLAGS",
+                "-O2"
+            ])),
+            Some("-O2")
+        );
+        assert_eq!(user_opt_level(&args(&["-CFLAGS", "-fno-inline"])), None);
+        // `-O0` as the value of another option is not a compiler flag.
+        assert_eq!(user_opt_level(&args(&["--output-split", "-O0"])), None);
+        assert_eq!(user_opt_level(&[]), None);
+    }
 }
