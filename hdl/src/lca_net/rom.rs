@@ -1,0 +1,76 @@
+//! The route ROMs of a Π network (`docs/protocol.md` §1): one structural module per
+//! distinct switch table, `lca_rom_pi<n>_d<d>_u<u>_l<l>_<k>`, whose outputs are constants —
+//! `tab_dn` (`down_rom[t]` at bits `t·d ..`) and `tab_up` (`up_rom[h][t]` at bits
+//! `(h·n + t)·u ..`), one `assign` per row. Each switch `lvl<i>_sw<j>` gets an instance
+//! `lvl<i>_sw<j>_rom` beside it, wired to its `tab_dn_*`/`tab_up_*` inputs; the decoding
+//! logic is in the (shared) switch module.
+
+use super::spec::NetSpec;
+use super::tables::{PiTables, SwitchTable};
+use crate::netlist::{Design, Expr, Module, ModuleBuilder, NetlistError};
+use lcanet_sim::lcan::cycle::SwitchTopology;
+use lcanet_sim::lcan::Topology;
+use std::collections::HashMap;
+
+/// The ROM module name of distinct table `k`.
+pub fn rom_module_name(topo: &Topology, k: usize) -> String {
+    format!(
+        "lca_rom_pi{}_d{}_u{}_l{}_{k}",
+        topo.n(),
+        topo.d(),
+        topo.u(),
+        topo.levels()
+    )
+}
+
+/// The instance name of switch `inst`'s ROM.
+pub fn rom_instance(switch_instance: &str) -> String {
+    format!("{switch_instance}_rom")
+}
+
+fn rom_module(name: String, topo: &Topology, table: &SwitchTable) -> Module {
+    let (n, d, u, l) = (topo.n(), topo.d(), topo.u(), topo.levels());
+    let mut m = ModuleBuilder::new(name);
+    m.output("tab_dn", n * d).output("tab_up", l * n * u);
+    for (t, &row) in table.down.iter().enumerate() {
+        m.assign(
+            Expr::slice("tab_dn", t * d + d - 1, t * d),
+            Expr::constant(d, row),
+        );
+    }
+    for (r, &row) in table.up.iter().enumerate() {
+        m.assign(
+            Expr::slice("tab_up", r * u + u - 1, r * u),
+            Expr::constant(u, row),
+        );
+    }
+    m.build()
+}
+
+/// The ROM modules of `spec`'s switches (added to `design`); empty unless it is a Π
+/// network.
+pub fn roms_of(design: &mut Design, spec: &NetSpec) -> Result<Vec<Module>, NetlistError> {
+    match spec.net.switch.topology {
+        SwitchTopology::Table { .. } => add_roms(design, &spec.topo),
+        _ => Ok(Vec::new()),
+    }
+}
+
+/// Adds one ROM module per distinct table to `design`; returns, per global switch index,
+/// the ROM module of that switch.
+pub fn add_roms(design: &mut Design, topo: &Topology) -> Result<Vec<Module>, NetlistError> {
+    let tables = PiTables::new(topo);
+    let mut seen: HashMap<&SwitchTable, Module> = HashMap::new();
+    let mut per_switch = Vec::with_capacity(tables.switches.len());
+    for table in &tables.switches {
+        if let Some(m) = seen.get(table) {
+            per_switch.push(m.clone());
+            continue;
+        }
+        let m = rom_module(rom_module_name(topo, seen.len()), topo, table);
+        design.add_module(m.clone())?;
+        seen.insert(table, m.clone());
+        per_switch.push(m);
+    }
+    Ok(per_switch)
+}
