@@ -74,3 +74,68 @@ pub fn add_roms(design: &mut Design, topo: &Topology) -> Result<Vec<Module>, Net
     }
     Ok(per_switch)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lca_net::network_design;
+    use crate::netlist::Body;
+    use lcanet_sim::lcan::cycle::ArbiterPolicy;
+    use lcanet_sim::lcan::routing::Algorithm;
+    use lcanet_sim::lcan::Size;
+
+    fn cb_as_pi() -> NetSpec {
+        let cb = Topology::complete_bipartite(2, 2, Size::Levels(2)).unwrap();
+        let topo = Topology::from_pi_text(&cb.to_pi_text()).unwrap();
+        NetSpec::new(topo, Algorithm::R1, ArbiterPolicy::Fixed, 1, 2).unwrap()
+    }
+
+    /// CB-LCAN(2,2), l = 2, as a Π file: the two top switches have the same table, so four
+    /// switches need three ROM modules; every switch instance has its ROM beside it, and one
+    /// switch module serves all four.
+    #[test]
+    fn identical_tables_share_one_rom_module() {
+        let design = network_design(&cb_as_pi()).unwrap();
+        let roms: Vec<&str> = design
+            .modules()
+            .iter()
+            .map(|m| m.name.as_str())
+            .filter(|n| n.starts_with("lca_rom_"))
+            .collect();
+        let base = "lca_rom_pi4_d2_u2_l2_";
+        assert_eq!(roms, [0, 1, 2].map(|k| format!("{base}{k}")));
+        let Body::Structural(top) = &design.module(design.top()).unwrap().body else {
+            panic!("the top is structural");
+        };
+        let inst = |name: &str| {
+            top.instances
+                .iter()
+                .find(|i| i.name == name)
+                .unwrap_or_else(|| panic!("no instance {name}"))
+                .module
+                .clone()
+        };
+        for (sw, k) in [
+            ("lvl0_sw0", 0),
+            ("lvl0_sw1", 1),
+            ("lvl1_sw0", 2),
+            ("lvl1_sw1", 2),
+        ] {
+            assert_eq!(inst(&format!("{sw}_rom")), format!("{base}{k}"));
+            assert_eq!(inst(sw), "lca_switch_pi4_d2_u2_w1_l2_fixed");
+        }
+    }
+
+    /// A row of `tab_dn` is `down(Y, t)`: PE 3 is on downer 1 of level-0 switch 1.
+    #[test]
+    fn rom_rows_hold_the_tables() {
+        let emitted = network_design(&cb_as_pi()).unwrap().emit().unwrap();
+        let text = &emitted
+            .files()
+            .find(|f| f.name == "lca_rom_pi4_d2_u2_l2_1.v")
+            .expect("ROM of lvl0_sw1")
+            .contents;
+        assert!(text.contains("assign tab_dn[7:6] = 2'b10;"), "{text}");
+        assert!(text.contains("assign tab_dn[1:0] = 2'b00;"), "{text}");
+    }
+}

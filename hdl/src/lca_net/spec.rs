@@ -114,3 +114,37 @@ impl NetSpec {
         )
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use lcanet_sim::lcan::Size;
+
+    fn spec(topo: Topology) -> Result<NetSpec, SpecError> {
+        NetSpec::new(topo, Algorithm::R1, ArbiterPolicy::Fixed, 1, 4)
+    }
+
+    /// Π files the RTL cannot take are refused with the violated condition.
+    #[test]
+    fn pi_files_beyond_the_rtl_are_refused_with_the_condition() {
+        // d = 32 is a valid Π file (limit 64) but the switch RTL has 4-bit level ports and
+        // supports d ≤ 16.
+        let wide = Topology::from_pi_text("lcan d=32 u=1 levels=1 n=32\n").unwrap();
+        let e = spec(wide).unwrap_err().to_string();
+        assert!(
+            e.contains("d = 32 is larger than the supported maximum 16"),
+            "{e}"
+        );
+        // T-LCAN(2,1), l = 10 as a Π file: 1,023·1,024·(2 + 10) + 1,024²·4 bits.
+        let tree = Topology::tree(2, 1, Size::Levels(10)).unwrap();
+        let big = Topology::from_pi_text(&tree.to_pi_text()).unwrap();
+        let e = spec(big).unwrap_err().to_string();
+        assert!(
+            e.contains("the route tables would hold 16764928 bits"),
+            "{e}"
+        );
+        assert!(e.contains("more than the supported 4194304"), "{e}");
+        // The same network as a T-LCAN needs no tables.
+        assert!(spec(tree).is_ok());
+    }
+}
