@@ -101,6 +101,6 @@ fn pi_skewed8_r2_random() {
         pi(SKEWED8),
         R2,
         Random,
-        &[13, 14, 15],
+        &[13, 14, 15, 16, 17, 18],
     );
 }

@@ -5,6 +5,10 @@
 //! DOWN arbiter slots: `S(k)` = `k`, `X(x)` = `u + x`, `D(k)` = `u + d + k` (requesters
 //! `k`, `u + x`, `k`); need class 0 (up-wire `A`) covers `S` and `X`, class 1 (down-wire
 //! `C`) covers `X` and `D`. Route-decoder addresses: `S(k).s`, `X(x).s`, `X(x).t`, `D(k).t`.
+//!
+//! A switch of a Π network (`SwitchTopology::Table`) has the table decoder and two more
+//! inputs, `tab_dn` and `tab_up`, carrying its route ROM (`docs/protocol.md` §1); the UP
+//! arbiter then allows only the uppers of `up(X, c)` (tree/cb: every upper).
 
 use super::arbiter::{Arbiter, ArbiterShape};
 use super::control::StepControl;
