@@ -212,7 +212,7 @@ pub fn network_design(spec: &NetSpec) -> Result<Design, NetGenError> {
         for i in 0..m {
             b = b.pin(format!("msg_in_{i}"), format!("msg_{}", p * m + i));
         }
-        for i in 0..f.ab {
+        for i in 0..if pe_sh.has_s_enc() { f.ab } else { 0 } {
             b = b.pin(format!("s_enc_{i}"), Expr::constant(1, (s_enc >> i) & 1));
         }
         if let Some(lca) = &lca {

@@ -46,6 +46,14 @@ pub struct PeShape {
     pub pi: bool,
 }
 
+impl PeShape {
+    /// Whether the PE reads its own address `s_enc`: always except in a Π network with R2
+    /// (no source field in the probe, and the LCA level comes from the table).
+    pub fn has_s_enc(&self) -> bool {
+        self.r1 || !self.pi
+    }
+}
+
 /// The PE interface block; see the module documentation.
 #[derive(LogicBlock)]
 pub struct PeInterface {
@@ -59,7 +67,7 @@ pub struct PeInterface {
     pub dst_in: Vec<Signal<In, Bit>>,
     /// See `act_in` (`M` bits).
     pub msg_in: Vec<Signal<In, Bit>>,
-    /// This PE's label digits (constant per instance).
+    /// This PE's label digits (constant per instance; absent in Π networks with R2).
     pub s_enc: Vec<Signal<In, Bit>>,
     /// Π only: this PE's LCA levels, `lca_level(p, t)` at bits `t·hb ..` (constant per
     /// instance).
@@ -211,7 +219,7 @@ impl PeInterface {
             act_in: Default::default(),
             dst_in: v(s.abin),
             msg_in: v(s.m),
-            s_enc: v(ab),
+            s_enc: v(if s.has_s_enc() { ab } else { 0 }),
             lca: v(pes * s.hb),
             din: v(s.w),
             dout: v(s.w),
