@@ -70,28 +70,47 @@ fn bad_network_parameters_are_rejected_and_nothing_is_written() {
         assert!(err.contains(want), "{args:?}: {err}");
         assert!(!out.exists(), "{args:?} wrote {}", out.display());
     }
-    // Π-file networks: refused with the reason (no table decoder in the switch RTL).
-    let pi = dir.path().join("cb.pi");
-    let topo =
-        lcanet_sim::lcan::Topology::complete_bipartite(2, 2, lcanet_sim::lcan::Size::Levels(2))
-            .unwrap();
-    std::fs::write(&pi, topo.to_pi_text()).unwrap();
-    let r = lcanet(&[
-        "generate",
-        "network",
-        "--topology",
-        "file",
-        "--pi",
-        pi.to_str().unwrap(),
-        "-o",
-        o,
-    ]);
+    // A Π file beyond the switch RTL (d ≤ 16): refused with the condition.
+    let pi = dir.path().join("wide.pi");
+    std::fs::write(&pi, "lcan d=32 u=1 levels=1 n=32\n").unwrap();
+    let r = lcanet(&["generate", "network", "--pi", pi.to_str().unwrap(), "-o", o]);
     let err = String::from_utf8_lossy(&r.stderr);
     assert!(
-        !r.status.success() && err.contains("table-driven decoder"),
+        !r.status.success() && err.contains("d = 32 is larger than the supported maximum 16"),
         "{err}"
     );
     assert!(!out.exists());
+}
+
+/// `--pi FILE` alone generates a Π network: one switch module, a ROM module per distinct
+/// table, and the PE and switch instances of the top.
+#[test]
+fn generate_network_from_a_pi_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("net");
+    let pi = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/examples/skewed8.pi");
+    let r = lcanet(&[
+        "generate",
+        "network",
+        "--pi",
+        pi,
+        "--json",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let s: serde_json::Value = serde_json::from_slice(&r.stdout).unwrap();
+    assert_eq!(s["top"].as_str().unwrap(), "lcan_file_d2_u2_l3_w1_m8_r1_rr");
+    assert_eq!(s["switches"], 12);
+    let names: Vec<String> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    let count = |p: &str| names.iter().filter(|n| n.starts_with(p)).count();
+    assert_eq!(count("lca_switch_pi8_d2_u2_w1_l3_rr.v"), 1, "{names:?}");
+    assert!(count("lca_rom_pi8_d2_u2_l3_") >= 2, "{names:?}");
+    let top = std::fs::read_to_string(out.join("lcan_file_d2_u2_l3_w1_m8_r1_rr.v")).unwrap();
+    assert!(top.contains("lvl2_sw3_rom"), "no ROM instance for lvl2_sw3");
 }
 
 #[test]

@@ -20,8 +20,9 @@ pub enum TopologyChoice {
 #[derive(Debug, Clone, clap::Args)]
 pub struct TopologyArgs {
     /// Level interconnect Π: `tree` (T-LCAN), `cb` (CB-LCAN) or `file` (--pi FILE).
-    #[arg(long, value_enum, default_value = "tree")]
-    pub topology: TopologyChoice,
+    /// Default: `file` if --pi is given, else `tree`.
+    #[arg(long, value_enum)]
+    pub topology: Option<TopologyChoice>,
     /// Downers per switch (links to the level below, or to PEs at level 0).
     #[arg(long)]
     pub d: Option<usize>,
@@ -42,7 +43,12 @@ pub struct TopologyArgs {
 impl TopologyArgs {
     /// Builds and validates the network.
     pub fn build(&self) -> anyhow::Result<Topology> {
-        match self.topology {
+        let choice = match (self.topology, &self.pi) {
+            (Some(c), _) => c,
+            (None, Some(_)) => TopologyChoice::File,
+            (None, None) => TopologyChoice::Tree,
+        };
+        match choice {
             TopologyChoice::File => {
                 let Some(path) = &self.pi else {
                     bail!("--topology file needs --pi FILE (format: docs/pi-file.md)");
@@ -121,7 +127,7 @@ mod tests {
         n: Option<usize>,
     ) -> TopologyArgs {
         TopologyArgs {
-            topology,
+            topology: Some(topology),
             d,
             u,
             levels,
@@ -168,6 +174,20 @@ mod tests {
         );
         assert!(err(args(TopologyChoice::File, None, None, None, None))
             .contains("--topology file needs --pi FILE"));
+    }
+
+    #[test]
+    fn pi_alone_selects_topology_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("cb.pi");
+        let cb = Topology::complete_bipartite(2, 2, Size::Levels(2)).unwrap();
+        std::fs::write(&path, cb.to_pi_text()).unwrap();
+        let mut a = args(TopologyChoice::Tree, None, None, None, None);
+        a.topology = None;
+        a.pi = Some(path);
+        assert_eq!(a.build().unwrap().kind(), Kind::File);
+        a.topology = Some(TopologyChoice::Cb);
+        assert!(err(a).contains("--pi is only for --topology file"));
     }
 
     #[test]

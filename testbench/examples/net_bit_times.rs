@@ -2,6 +2,7 @@
 //! RTL matches bit-time by bit-time): random permutations, round-robin arbiters, W = 1, M = 8.
 //!
 //! `cargo run --release -p lcanet-testbench --example net_bit_times -- [tree|cb] D U MAXLEVELS [SEEDS]`
+//! or `… -- file PI_FILE [SEEDS]` for one Π network.
 
 use lcanet_hdl::lca_net::NetSpec;
 use lcanet_sim::lcan::cycle::network::NetworkModel;
@@ -14,14 +15,22 @@ use std::time::Instant;
 fn main() {
     let a: Vec<String> = std::env::args().skip(1).collect();
     let num = |i: usize, def: usize| a.get(i).map_or(def, |s| s.parse().expect("a number"));
-    let (d, u, max_l, seeds) = (num(1, 2), num(2, 2), num(3, 6), num(4, 3) as u64);
-    let tree = a.first().map(String::as_str) == Some("tree");
+    let kind = a.first().map_or("cb", String::as_str);
+    let file = (kind == "file").then(|| {
+        let text = std::fs::read_to_string(a.get(1).expect("a Π file")).expect("readable");
+        Topology::from_pi_text(&text).expect("a valid Π file")
+    });
+    let (d, u, max_l, seeds) = match &file {
+        Some(t) => (t.d(), t.u(), t.levels(), num(2, 3) as u64),
+        None => (num(1, 2), num(2, 2), num(3, 6), num(4, 3) as u64),
+    };
     println!("kind d u l n alg seeds mean_passes mean_bit_times min max model_seconds");
-    for l in 2..=max_l {
-        let topo = if tree {
-            Topology::tree(d, u, Size::Levels(l))
-        } else {
-            Topology::complete_bipartite(d, u, Size::Levels(l))
+    let first = if file.is_some() { max_l } else { 2 };
+    for l in first..=max_l {
+        let topo = match (&file, kind) {
+            (Some(t), _) => Ok(t.clone()),
+            (None, "tree") => Topology::tree(d, u, Size::Levels(l)),
+            _ => Topology::complete_bipartite(d, u, Size::Levels(l)),
         }
         .expect("a valid network");
         for alg in [Algorithm::R1, Algorithm::R2] {
@@ -39,7 +48,7 @@ fn main() {
             }
             println!(
                 "{} {d} {u} {l} {} {} {seeds} {:.2} {:.0} {} {} {:.1}",
-                if tree { "tree" } else { "cb" },
+                kind,
                 topo.n(),
                 alg.name(),
                 passes as f64 / seeds as f64,

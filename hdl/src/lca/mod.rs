@@ -2,7 +2,7 @@
 //!
 //! - [`layout`]: sizes and field offsets derived from the parameters.
 //! - [`control`]: the step counter and mode decode; [`shift`]: receive and output registers.
-//! - [`decoder`]: the tree/cb route decoder; [`keys`]: claim-key comparison.
+//! - [`decoder`]: the route decoder (tree/cb digits, or Π tables from a ROM); [`keys`]: claim-key comparison.
 //! - [`arbiter`]: the contention arbiter (fixed, round-robin, random LFSR).
 //! - [`xbar`]: the crosspoint matrix (`xp_ac`, `xp_ad`, `xp_bc`, `xp_bd`) and datapaths.
 //! - [`switch`]: the switch itself, [`LcaSwitch`]; [`generate`]: it as a netlist design.

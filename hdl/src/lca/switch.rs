@@ -5,6 +5,10 @@
 //! DOWN arbiter slots: `S(k)` = `k`, `X(x)` = `u + x`, `D(k)` = `u + d + k` (requesters
 //! `k`, `u + x`, `k`); need class 0 (up-wire `A`) covers `S` and `X`, class 1 (down-wire
 //! `C`) covers `X` and `D`. Route-decoder addresses: `S(k).s`, `X(x).s`, `X(x).t`, `D(k).t`.
+//!
+//! A switch of a Π network (`SwitchTopology::Table`) has the table decoder and two more
+//! inputs, `tab_dn` and `tab_up`, carrying its route ROM (`docs/protocol.md` §1); the UP
+//! arbiter then allows only the uppers of `up(X, c)` (tree/cb: every upper).
 
 use super::arbiter::{Arbiter, ArbiterShape};
 use super::control::StepControl;
@@ -13,7 +17,7 @@ use super::keys::KeyCompare;
 use super::layout::Layout;
 use super::shift::{RxBank, TxBank};
 use super::xbar::Crossbar;
-use lcanet_sim::lcan::cycle::ArbiterPolicy;
+use lcanet_sim::lcan::cycle::{ArbiterPolicy, SwitchTopology};
 use rust_hdl::prelude::*;
 
 /// One LCA switch; see the module documentation and `docs/protocol.md` §2 for the ports.
@@ -47,6 +51,11 @@ pub struct LcaSwitch {
     pub salt_up: Vec<Signal<In, Bits<16>>>,
     /// See `seed16`.
     pub salt_dn: Vec<Signal<In, Bits<16>>>,
+    /// Π networks only: the switch's route ROM, `down_rom[t]` at `t·d ..`
+    /// (`docs/protocol.md` §1; driven by the ROM instance beside the switch).
+    pub tab_dn: Vec<Signal<In, Bit>>,
+    /// Π networks only: `up_rom[h][t]` at `(h·n + t)·u ..`.
+    pub tab_up: Vec<Signal<In, Bit>>,
     /// Step control.
     pub step: StepControl,
     /// Receive registers of `A` (`P1` bits each) and `B` (`P2` bits each).
@@ -96,6 +105,10 @@ pub struct LcaSwitch {
     _kb: usize,
     _n: usize,
     _rnd: usize,
+    _ldec: usize,
+    _pi: usize,
+    _ntd: usize,
+    _ntu: usize,
 }
 
 fn v<T: Default>(n: usize) -> Vec<T> {
@@ -109,6 +122,13 @@ impl LcaSwitch {
         let policy = lay.params.policy;
         let rnd = usize::from(policy == ArbiterPolicy::Random);
         let n = lay.dn_slots;
+        let pes = match lay.params.topology {
+            SwitchTopology::Table { pes } => pes,
+            _ => 0,
+        };
+        let pi = usize::from(pes > 0);
+        // The digit decoder needs the one-hot level; the table decoder does not.
+        let ldec = if pi == 1 { 0 } else { lay.l };
         let up = ArbiterShape {
             requester: (0..d).collect(),
             r: d,
@@ -138,7 +158,9 @@ impl LcaSwitch {
             seed16: v(rnd),
             salt_up: v(rnd),
             salt_dn: v(rnd),
-            step: StepControl::new(lay.fmt.n1, lay.fmt.n2, lay.fmt.nr, lay.l),
+            tab_dn: v(pes * d),
+            tab_up: v(pi * lay.l * pes * u),
+            step: StepControl::new(lay.fmt.n1, lay.fmt.n2, lay.fmt.nr, ldec),
             rxa: RxBank::new(d, lay.p1, lay.wa),
             rxb: RxBank::new(u, lay.p2, lay.wb),
             txc: TxBank::new(d, lay.lc, w),
@@ -176,6 +198,10 @@ impl LcaSwitch {
             _kb: lay.kb,
             _n: n,
             _rnd: rnd,
+            _ldec: ldec,
+            _pi: pi,
+            _ntd: pes * d,
+            _ntu: pi * lay.l * pes * u,
         }
     }
 }
@@ -261,8 +287,36 @@ impl Logic for LcaSwitch {
             }
         }
         // Route decoder: S(k).s, X(x).s, X(x).t, D(k).t.
-        for j in 0..self._l {
+        for j in 0..self._ldec {
             self.dec.level_is[j].next = self.step.level_is[j].val();
+        }
+        // Table decoder (Π): the ROM's rows, and each downer's UP packet or probe (t, h).
+        for i in 0..self._ntd {
+            self.dec.tab_dn[i].next = self.tab_dn[i].val();
+        }
+        for i in 0..self._ntu {
+            self.dec.tab_up[i].next = self.tab_up[i].val();
+        }
+        for _table in 0..self._pi {
+            for p1 in self._p1..(self._p1 + 1) {
+                for ab in self._ab..(self._ab + 1) {
+                    for hb in self._hb..(self._hb + 1) {
+                        for x in 0..self._d {
+                            for i in 0..self._ab {
+                                self.dec.uaddr[x * ab + i].next = self.rxa.q[x * p1 + i].val();
+                            }
+                            for i in 0..self._hb {
+                                self.dec.uh[x * hb + i].next =
+                                    self.rxa.q[x * p1 + 2 * ab + i].val();
+                                if self.step.m_probe.val() {
+                                    self.dec.uh[x * hb + i].next =
+                                        self.rxa.q[x * p1 + ab + i].val();
+                                }
+                            }
+                        }
+                    }
+                }
+            }
         }
         for d in self._d..(self._d + 1) {
             for u in self._u..(self._u + 1) {
@@ -334,6 +388,9 @@ impl Logic for LcaSwitch {
                         self.up.need0[x].next = true;
                         for k in 0..self._u {
                             self.up.allow0[x * u + k].next = true;
+                            for _table in 0..self._pi {
+                                self.up.allow0[x * u + k].next = self.dec.umask[x * u + k].val();
+                            }
                         }
                     }
                     for k in 0..self._u {

@@ -52,6 +52,7 @@ pub fn fabric_design(spec: &NetSpec) -> Result<Design, NetGenError> {
     header(&mut design, spec);
     let sw = add_switch(&mut design, spec.net.switch)?;
     let sw = design.module(&sw).expect("just added").clone();
+    let roms = super::rom::roms_of(&mut design, spec)?;
     let (n, w, d) = (spec.topo.n(), spec.width(), spec.topo.d());
     let mut m = ModuleBuilder::new(top);
     m.input("clock", 1);
@@ -71,6 +72,7 @@ pub fn fabric_design(spec: &NetSpec) -> Result<Design, NetGenError> {
             width: w,
             policy: spec.policy(),
             pe_up: &pe_up,
+            roms: &roms,
         },
     );
     for p in 0..n {

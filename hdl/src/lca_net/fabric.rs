@@ -41,6 +41,9 @@ pub struct FabricWiring<'a> {
     pub policy: ArbiterPolicy,
     /// Lane `l` of the PE-to-switch wire of PE `p` (drives level-0 `A`).
     pub pe_up: &'a dyn Fn(usize, usize) -> Expr,
+    /// Π networks: the route ROM module of each switch, by global index (empty for tree
+    /// and cb). Switch `lvl<i>_sw<j>` gets an instance `lvl<i>_sw<j>_rom` of it.
+    pub roms: &'a [Module],
 }
 
 /// The net carrying lane `lane` of the switch-to-PE wire of PE `pe` (`C` of its level-0
@@ -76,6 +79,15 @@ pub fn add_fabric(m: &mut ModuleBuilder, w: &FabricWiring<'_>) {
         for sw in 0..topo.switch_count(level) {
             let inst = switch_instance(level, sw);
             let g = topo.global_index(level, sw);
+            let rom = w.roms.get(g).map(|r| {
+                let ri = super::rom::rom_instance(&inst);
+                m.instance_of(&ri, r);
+                (
+                    names::output_net(&ri, "tab_dn"),
+                    names::output_net(&ri, "tab_up"),
+                    r,
+                )
+            });
             let mut b = m
                 .instance_of(&inst, w.switch)
                 .pin("clock", "clock")
@@ -89,6 +101,15 @@ pub fn add_fabric(m: &mut ModuleBuilder, w: &FabricWiring<'_>) {
                     .pin("seed16_0", "seed16")
                     .pin("salt_up_0", Expr::constant(16, u64::from(su)))
                     .pin("salt_dn_0", Expr::constant(16, u64::from(sd)));
+            }
+            if let Some((dn, up, r)) = &rom {
+                let width_of = |p: &str| r.port(p).map_or(0, |p| p.width);
+                for i in 0..width_of("tab_dn") {
+                    b = b.pin(format!("tab_dn_{i}"), Expr::bit(dn.as_str(), i));
+                }
+                for i in 0..width_of("tab_up") {
+                    b = b.pin(format!("tab_up_{i}"), Expr::bit(up.as_str(), i));
+                }
             }
             // A(x): from a PE or from a child's D(k).
             for x in 0..d {

@@ -10,7 +10,7 @@ use super::spec::NetSpec;
 use crate::lca::generate::add_switch;
 use crate::netlist::{names, Design, Expr, ModuleBuilder};
 use crate::rusthdl::add_block;
-use lcanet_sim::lcan::cycle::ArbiterPolicy;
+use lcanet_sim::lcan::cycle::{ArbiterPolicy, SwitchTopology};
 use lcanet_sim::lcan::routing::Algorithm;
 
 /// Strobes from the controller to every PE interface (controller output = PE input).
@@ -65,6 +65,7 @@ pub fn pe_shape(spec: &NetSpec) -> PeShape {
         nset: if r1 { f.n1 } else { f.nr },
         nf: net.nf,
         pad2: f.n2 * net.width() - f.p2,
+        pi: matches!(net.switch.topology, SwitchTopology::Table { .. }),
     }
 }
 
@@ -90,6 +91,7 @@ pub fn network_design(spec: &NetSpec) -> Result<Design, NetGenError> {
     let random = spec.policy() == ArbiterPolicy::Random;
     let sw = add_switch(&mut design, net.switch)?;
     let sw = design.module(&sw).expect("just added").clone();
+    let roms = super::rom::roms_of(&mut design, spec)?;
     let ctrl = add_block(
         &mut design,
         &format!("{top}_ctrl"),
@@ -191,8 +193,11 @@ pub fn network_design(spec: &NetSpec) -> Result<Design, NetGenError> {
         }
     }
 
-    // The PE interfaces.
+    // The PE interfaces (Π: with their LCA-level tables).
     let f = &net.fmt;
+    let lca = pe_sh
+        .pi
+        .then(|| super::tables::PiTables::new(&spec.topo).lca);
     for p in 0..n {
         let inst = pe_instance(p);
         let s_enc = f.encode_pe(p as u64).expect("p < n has a label");
@@ -207,8 +212,19 @@ pub fn network_design(spec: &NetSpec) -> Result<Design, NetGenError> {
         for i in 0..m {
             b = b.pin(format!("msg_in_{i}"), format!("msg_{}", p * m + i));
         }
-        for i in 0..f.ab {
+        for i in 0..if pe_sh.has_s_enc() { f.ab } else { 0 } {
             b = b.pin(format!("s_enc_{i}"), Expr::constant(1, (s_enc >> i) & 1));
+        }
+        if let Some(lca) = &lca {
+            for t in 0..n {
+                let h = lca[p * n + t] as u64;
+                for i in 0..f.hb {
+                    b = b.pin(
+                        format!("lca_{}", t * f.hb + i),
+                        Expr::constant(1, (h >> i) & 1),
+                    );
+                }
+            }
         }
         for i in 0..w {
             b = b.pin(format!("din_{i}"), pe_down_net(d, w, p, i));
@@ -247,6 +263,7 @@ pub fn network_design(spec: &NetSpec) -> Result<Design, NetGenError> {
             width: w,
             policy: spec.policy(),
             pe_up: &pe_up,
+            roms: &roms,
         },
     );
     design.add_module(t.build())?;

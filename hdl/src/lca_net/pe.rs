@@ -41,6 +41,17 @@ pub struct PeShape {
     pub nf: usize,
     /// `pad2 = n(P2)·W − P2` (R1: where `vS` arrives in `DELIV` bit-time 0).
     pub pad2: usize,
+    /// A Π network: the LCA level comes from the per-PE table on the `lca` pins instead of
+    /// label digits.
+    pub pi: bool,
+}
+
+impl PeShape {
+    /// Whether the PE reads its own address `s_enc`: always except in a Π network with R2
+    /// (no source field in the probe, and the LCA level comes from the table).
+    pub fn has_s_enc(&self) -> bool {
+        self.r1 || !self.pi
+    }
 }
 
 /// The PE interface block; see the module documentation.
@@ -56,8 +67,11 @@ pub struct PeInterface {
     pub dst_in: Vec<Signal<In, Bit>>,
     /// See `act_in` (`M` bits).
     pub msg_in: Vec<Signal<In, Bit>>,
-    /// This PE's label digits (constant per instance).
+    /// This PE's label digits (constant per instance; absent in Π networks with R2).
     pub s_enc: Vec<Signal<In, Bit>>,
+    /// Π only: this PE's LCA levels, `lca_level(p, t)` at bits `t·hb ..` (constant per
+    /// instance).
+    pub lca: Vec<Signal<In, Bit>>,
     /// The down-wire: `C(x)` lanes of the level-0 switch.
     pub din: Vec<Signal<In, Bit>>,
     /// The up-wire: drives `A(x)` lanes (top `W` bits of `tx`).
@@ -133,6 +147,13 @@ pub struct PeInterface {
     c_canbad: Constant<Bit>,
     c_lv: Vec<Constant<Bits<4>>>,
     c_r1: Constant<Bit>,
+    peq: Vec<Signal<Local, Bit>>,
+    lh: Vec<Signal<Local, Bit>>,
+    c_t: Vec<Constant<Bit>>,
+    c_pw: Vec<Constant<Bits<4>>>,
+    _ldig: usize,
+    _pi: usize,
+    _pes: usize,
     _l: usize,
     _w: usize,
     _m: usize,
@@ -181,8 +202,12 @@ impl PeInterface {
                 rtop[off + w - 1] = (radix >> w) & 1 == 1;
             }
         }
+        // Π: no label digits; the LCA level is looked up instead.
+        let ldig = if s.pi { 0 } else { l };
+        let pi = usize::from(s.pi);
+        let pes = pi * s.n;
         for &dj in &dig_of {
-            for j in 0..l {
+            for j in 0..ldig {
                 c_dig.push(Constant::new(dj == j));
             }
         }
@@ -194,7 +219,8 @@ impl PeInterface {
             act_in: Default::default(),
             dst_in: v(s.abin),
             msg_in: v(s.m),
-            s_enc: v(ab),
+            s_enc: v(if s.has_s_enc() { ab } else { 0 }),
+            lca: v(pes * s.hb),
             din: v(s.w),
             dout: v(s.w),
             go: Default::default(),
@@ -225,7 +251,7 @@ impl PeInterface {
             r_tx: v(s.tx),
             r_rxf: v(nfw),
             enc: v(ab),
-            diff: v(l),
+            diff: v(ldig),
             hval: Default::default(),
             ge: Default::default(),
             nz: Default::default(),
@@ -252,6 +278,17 @@ impl PeInterface {
             c_canbad: Constant::new(!s.n.is_power_of_two()),
             c_lv: (0..l).map(|j| Constant::new((j as u64).into())).collect(),
             c_r1: Constant::new(s.r1),
+            peq: v(pi),
+            lh: v(pi * s.hb),
+            c_t: (0..pes)
+                .flat_map(|t| (0..ab).map(move |i| Constant::new((t >> i) & 1 == 1)))
+                .collect(),
+            c_pw: (0..pi * s.hb)
+                .map(|i| Constant::new((1u64 << i).into()))
+                .collect(),
+            _ldig: ldig,
+            _pi: pi,
+            _pes: pes,
             _l: l,
             _w: s.w,
             _m: s.m,
@@ -309,7 +346,7 @@ impl Logic for PeInterface {
         self.bad.next = self.r_act.q.val() & self.ge.val() & self.c_canbad.val();
         // LCA level: the highest digit where own and destination labels differ.
         for l in self._l..(self._l + 1) {
-            for j in 0..self._l {
+            for j in 0..self._ldig {
                 self.diff[j].next = false;
                 for b in 0..self._ab {
                     self.diff[j].next = self.diff[j].val()
@@ -318,9 +355,35 @@ impl Logic for PeInterface {
             }
         }
         self.hval.next = self.c_lv[0].val();
-        for j in 0..self._l {
+        for j in 0..self._ldig {
             if self.diff[j].val() {
                 self.hval.next = self.c_lv[j].val();
+            }
+        }
+        // Π: the LCA level is row `dst` of this PE's table (0 for `dst ≥ n`).
+        for _table in 0..self._pi {
+            for ab in self._ab..(self._ab + 1) {
+                for hb in self._hb..(self._hb + 1) {
+                    for i in 0..self._hb {
+                        self.lh[i].next = false;
+                    }
+                    for t in 0..self._pes {
+                        self.peq[0].next = true;
+                        for b in 0..self._ab {
+                            self.peq[0].next = self.peq[0].val()
+                                & !(self.enc[b].val() ^ self.c_t[t * ab + b].val());
+                        }
+                        for i in 0..self._hb {
+                            self.lh[i].next =
+                                self.lh[i].val() | (self.peq[0].val() & self.lca[t * hb + i].val());
+                        }
+                    }
+                    for i in 0..self._hb {
+                        if self.lh[i].val() {
+                            self.hval.next = self.hval.val() | self.c_pw[i].val();
+                        }
+                    }
+                }
             }
         }
         for j in 0..self._l {

@@ -13,12 +13,27 @@ pub enum SpecError {
     /// The parameters are out of range.
     #[error(transparent)]
     Params(#[from] NetParamError),
-    /// Π-file networks need the table-driven route decoder, which the switch RTL lacks.
+    /// A Π network whose route tables (ROMs and PE LCA tables) are too large to emit.
     #[error(
-        "topology file: the switch RTL has only the tree and cb route decoders; \
-         the table-driven decoder of docs/protocol.md §1 is not implemented in hardware"
+        "topology file: the route tables would hold {bits} bits (switches·n·(d + l·u) for \
+         the switch ROMs + n²·hb for the PE LCA tables), more than the supported {max}"
     )]
-    PiFileUnsupported,
+    PiTablesTooLarge {
+        /// Bits the tables would hold.
+        bits: usize,
+        /// The limit.
+        max: usize,
+    },
+}
+
+/// Largest total of route-table bits of a Π network ([`SpecError::PiTablesTooLarge`]):
+/// every bit is a constant pin or a ROM row in the emitted Verilog.
+pub const MAX_PI_TABLE_BITS: usize = 1 << 22;
+
+/// Bits of a Π network's tables: the switches' `down_rom` and `up_rom`, the PEs' LCA levels.
+pub fn pi_table_bits(topo: &Topology, hb: usize) -> usize {
+    let (n, d, u, l) = (topo.n(), topo.d(), topo.u(), topo.levels());
+    topo.total_switches() * n * (d + l * u) + n * n * hb
 }
 
 /// A network to generate.
@@ -41,7 +56,13 @@ impl NetSpec {
     ) -> Result<Self, SpecError> {
         let net = NetParams::new(&topo, algorithm, policy, width, msg_bits)?;
         if matches!(net.switch.topology, SwitchTopology::Table { .. }) {
-            return Err(SpecError::PiFileUnsupported);
+            let bits = pi_table_bits(&topo, net.fmt.hb);
+            if bits > MAX_PI_TABLE_BITS {
+                return Err(SpecError::PiTablesTooLarge {
+                    bits,
+                    max: MAX_PI_TABLE_BITS,
+                });
+            }
         }
         Ok(NetSpec { topo, net })
     }
@@ -91,5 +112,39 @@ impl NetSpec {
             self.net.algorithm.name(),
             self.policy_tag()
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use lcanet_sim::lcan::Size;
+
+    fn spec(topo: Topology) -> Result<NetSpec, SpecError> {
+        NetSpec::new(topo, Algorithm::R1, ArbiterPolicy::Fixed, 1, 4)
+    }
+
+    /// Π files the RTL cannot take are refused with the violated condition.
+    #[test]
+    fn pi_files_beyond_the_rtl_are_refused_with_the_condition() {
+        // d = 32 is a valid Π file (limit 64) but the switch RTL has 4-bit level ports and
+        // supports d ≤ 16.
+        let wide = Topology::from_pi_text("lcan d=32 u=1 levels=1 n=32\n").unwrap();
+        let e = spec(wide).unwrap_err().to_string();
+        assert!(
+            e.contains("d = 32 is larger than the supported maximum 16"),
+            "{e}"
+        );
+        // T-LCAN(2,1), l = 10 as a Π file: 1,023·1,024·(2 + 10) + 1,024²·4 bits.
+        let tree = Topology::tree(2, 1, Size::Levels(10)).unwrap();
+        let big = Topology::from_pi_text(&tree.to_pi_text()).unwrap();
+        let e = spec(big).unwrap_err().to_string();
+        assert!(
+            e.contains("the route tables would hold 16764928 bits"),
+            "{e}"
+        );
+        assert!(e.contains("more than the supported 4194304"), "{e}");
+        // The same network as a T-LCAN needs no tables.
+        assert!(spec(tree).is_ok());
     }
 }

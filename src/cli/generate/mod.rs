@@ -10,7 +10,7 @@ pub mod switch;
 pub enum Command {
     /// One LCA switch (d downers, u uppers, link width, arbiter policy) as Verilog.
     Switch(switch::Args),
-    /// A whole LCA network (T-LCAN or CB-LCAN; Π files not yet in RTL) that routes permutations by itself (R1 or R2).
+    /// A whole LCA network (T-LCAN, CB-LCAN or a Π file) that routes permutations by itself (R1 or R2).
     Network(network::Args),
     /// A k-cube of pipelined bit-serial routers running Kuszmaul's Algorithm 1/2.
     Hypercube(hypercube::Args),

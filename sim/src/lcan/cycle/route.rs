@@ -9,8 +9,10 @@ use super::params::{PacketFormat, SwitchParams, SwitchTopology};
 use crate::lcan::Topology;
 
 /// The route tables of one switch of a Π network: `down[t]` = `down(Y, t)` and
-/// `up[h·n + t]` = the uppers that lead, going up, to a level-`h` switch from which PE `t`
-/// is reachable (`docs/routing.md` §1 `up`; 0 at or above level `h`).
+/// `up[h·n + t]` = the uppers whose parent reaches, going up, a switch from which PE `t` is
+/// reachable at level `h` and at no lower level (`docs/routing.md` §1 `up`, `docs/protocol.md`
+/// §1; 0 at or above level `h`). For a connection's real LCA level the "no lower level"
+/// part always holds.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RouteTable {
     n: usize,
