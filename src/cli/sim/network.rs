@@ -12,7 +12,7 @@ use lcanet_sim::lcan::Connection;
 use lcanet_sim::perm::PartialPermutation;
 use lcanet_testbench::bridge::CacheOutcome;
 use lcanet_testbench::lca::BuildSpeed;
-use lcanet_testbench::lca_net::{NetBench, NetVerdict, PermKind, Stimulus};
+use lcanet_testbench::lca_net::{NetBench, NetBuild, NetVerdict, PermKind, Stimulus};
 use lcanet_testbench::ArtifactDir;
 use serde::Serialize;
 use std::path::PathBuf;
@@ -40,6 +40,22 @@ pub struct Args {
     /// Compile the Verilated model with g++ -Os instead of -O0 (slower build, faster run).
     #[arg(long)]
     optimize: bool,
+    /// Verilate the switch and the PE interface once each as hierarchical blocks instead of
+    /// flattening every instance: `auto` does so from 128 switches on (what makes n ≥ 256
+    /// buildable; see docs/network-rtl.md).
+    #[arg(long, value_enum, default_value_t = Hierarchy::Auto)]
+    hierarchical: Hierarchy,
+}
+
+/// `--hierarchical`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Hierarchy {
+    /// Hierarchical from 128 switches on.
+    Auto,
+    /// Always hierarchical.
+    On,
+    /// Always flat.
+    Off,
 }
 
 /// The first difference, for JSON.
@@ -77,6 +93,7 @@ struct Report {
     gtkw: PathBuf,
     vcd: Option<PathBuf>,
     build: &'static str,
+    hierarchical_blocks: Vec<String>,
     generate_seconds: f64,
     build_seconds: f64,
     run_seconds: f64,
@@ -128,7 +145,15 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     if !args.json {
         eprintln!("{network}: generating and building the Verilated model (cached by content)…");
     }
-    let bench = NetBench::build(spec, &rtl_dir, speed)?;
+    // Tracing costs build time (a lot at large n): only when a VCD is asked for; a mismatch
+    // rebuilds the traced variant itself to write its VCD.
+    let mut how = NetBuild::auto(&spec, speed, args.vcd.is_some());
+    how.hierarchical = match args.hierarchical {
+        Hierarchy::Auto => how.hierarchical,
+        Hierarchy::On => true,
+        Hierarchy::Off => false,
+    };
+    let bench = NetBench::build_how(spec, &rtl_dir, how)?;
     let gtkw_text = lcanet_hdl::lca_net::network_gtkw(&bench.spec);
     let gtkw = rtl_dir.join(format!("{top}.gtkw"));
     crate::cli::common::write_atomic(&gtkw, gtkw_text.as_bytes())?;
@@ -180,6 +205,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
             CacheOutcome::Hit => "cached",
             CacheOutcome::Built => "built",
         },
+        hierarchical_blocks: bench.hier_blocks().to_vec(),
         generate_seconds: bench.generate_seconds,
         build_seconds: bench.build_seconds,
         run_seconds: r.run_seconds,
@@ -199,11 +225,19 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
             report.bit_times
         );
         println!(
-            "algorithm {}, arbiter {}, seed {seed}, perm {}; model {} in {:.1} s, simulated {} bit-times in {:.2} s ({:.0} bit-times/s, {} values compared)",
+            "algorithm {}, arbiter {}, seed {seed}, perm {}; model {}{} in {:.1} s, simulated {} bit-times in {:.2} s ({:.0} bit-times/s, {} values compared)",
             report.algorithm,
             report.arbiter,
             report.perm,
             report.build,
+            if report.hierarchical_blocks.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    " (hierarchical: {})",
+                    report.hierarchical_blocks.join(", ")
+                )
+            },
             report.build_seconds,
             report.simulated_bit_times,
             report.run_seconds,
