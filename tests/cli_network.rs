@@ -1,6 +1,6 @@
 //! `lcanet generate network` / `sim network` input checking: bad input names the violated
 //! condition, exits non-zero and writes nothing; a good small network writes the Verilog, the
-//! `.gtkw` file and the JSON summary.
+//! `.gtkw` file and the JSON summary; a hierarchical `sim network` build matches.
 
 use std::process::Command;
 
@@ -151,4 +151,43 @@ fn generate_network_writes_verilog_gtkw_and_summary() {
         gtkw.contains("-controller") && gtkw.contains("lvl1_sw0"),
         "{gtkw}"
     );
+}
+
+#[test]
+fn sim_network_hierarchical_build_matches_and_names_its_blocks() {
+    let r = lcanet(&[
+        "sim",
+        "network",
+        "--topology",
+        "tree",
+        "--d",
+        "2",
+        "--u",
+        "1",
+        "--levels",
+        "2",
+        "--perm",
+        "worst-case",
+        "--seed",
+        "5",
+        "--hierarchical",
+        "on",
+        "--json",
+    ]);
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let s: serde_json::Value = serde_json::from_slice(&r.stdout).unwrap();
+    assert_eq!(s["match"], true, "{s}");
+    let blocks: Vec<&str> = s["hierarchical_blocks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b.as_str().unwrap())
+        .collect();
+    assert_eq!(
+        blocks,
+        ["lca_switch_tree_d2_u1_w1_l2_rr", "lcan_tree_d2_u1_l2_w1_m8_r1_rr_pe"],
+        "{s}"
+    );
+    assert!(s["compared_values"].as_u64().unwrap() > 0, "{s}");
+    assert!(s["vcd"].is_null(), "no VCD unless asked: {s}");
 }

@@ -13,8 +13,9 @@ use rust_hdl::prelude::*;
 fn extracts_ports_with_direction_width_and_style() {
     let tree = import_block("cell_d3", &mut Cell::new(3)).expect("imports");
     let names: Vec<&str> = tree.iter().map(|m| m.name.as_str()).collect();
-    assert_eq!(names, ["cell_d3__phase", "cell_d3__state", "cell_d3"]);
-    let top = &tree[2];
+    // The DFF children (`phase`, `state`) become flops written in the block itself.
+    assert_eq!(names, ["cell_d3"]);
+    let top = &tree[0];
     let expect = [
         Port::input("clock", 1),
         Port::input("req_0", 1),
@@ -49,16 +50,32 @@ fn extracts_ports_with_direction_width_and_style() {
         .collect::<Vec<_>>()
         .join("\n");
     assert!(!text.contains('$'), "no `$` may survive:\n{text}");
-    assert!(text.contains("cell_d3__state state("));
     assert!(text.contains("state_d = state_q + one;"));
-    assert_eq!(
-        tree[1].ports,
-        [
-            Port::input("d", 4),
-            Port::output("q", 4),
-            Port::input("clock", 1)
-        ]
+    for line in [
+        "reg [3:0] state;",
+        "initial state = 4'h0;",
+        "always @(posedge state_clock) state <= state_d;",
+        "assign state_q = state;",
+    ] {
+        assert!(text.contains(line), "`{line}` missing:\n{text}");
+    }
+    assert!(
+        !text.contains("state("),
+        "no DFF instance may remain:\n{text}"
     );
+}
+
+#[derive(LogicBlock, Default)]
+struct Inv {
+    pub a: Signal<In, Bit>,
+    pub y: Signal<Out, Bit>,
+}
+
+impl Logic for Inv {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.y.next = !self.a.val();
+    }
 }
 
 #[derive(LogicBlock, Default)]
@@ -66,17 +83,18 @@ struct Twin {
     pub clock: Signal<In, Clock>,
     pub x: Signal<In, Bit>,
     pub y: Signal<Out, Bit>,
-    regs: [DFF<Bit>; 2],
+    invs: [Inv; 2],
+    hold: DFF<Bit>,
 }
 
 impl Logic for Twin {
     #[hdl_gen]
     fn update(&mut self) {
-        self.regs[0].clock.next = self.clock.val();
-        self.regs[1].clock.next = self.clock.val();
-        self.regs[0].d.next = self.x.val();
-        self.regs[1].d.next = self.regs[0].q.val();
-        self.y.next = self.regs[1].q.val();
+        self.hold.clock.next = self.clock.val();
+        self.invs[0].a.next = self.x.val();
+        self.hold.d.next = self.invs[0].y.val();
+        self.invs[1].a.next = self.hold.q.val();
+        self.y.next = self.invs[1].y.val();
     }
 }
 
@@ -87,13 +105,17 @@ fn identical_children_of_one_block_are_defined_once() {
     let names: Vec<&str> = design.modules().iter().map(|m| m.name.as_str()).collect();
     assert_eq!(
         names,
-        ["twin__regs__0", "twin"],
-        "regs[1] shares regs[0]'s module"
+        ["twin__invs__0", "twin"],
+        "invs[1] shares invs[0]'s module (and the DFF is written in `twin`)"
     );
     let emitted = design.emit().expect("valid");
     let top = &emitted.modules[1].contents;
-    assert!(top.contains("twin__regs__0 regs_0("), "{top}");
-    assert!(top.contains("twin__regs__0 regs_1("), "{top}");
+    assert!(top.contains("twin__invs__0 invs_0("), "{top}");
+    assert!(top.contains("twin__invs__0 invs_1("), "{top}");
+    assert!(
+        top.contains("always @(posedge hold_clock) hold <= hold_d;"),
+        "{top}"
+    );
 }
 
 #[derive(LogicBlock)]

@@ -25,6 +25,33 @@ impl SeedArg {
     }
 }
 
+/// `--vcd`, `--json`, `--optimize`: the output and build options of the co-simulation
+/// commands (`sim switch`, `sim network`).
+#[derive(Debug, Clone, clap::Args)]
+pub struct CosimArgs {
+    /// Write a VCD waveform here (a mismatch keeps a VCD of its own anyway and prints where).
+    #[arg(long)]
+    pub vcd: Option<std::path::PathBuf>,
+    /// Print the report as JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// Compile the Verilated model with g++ -Os instead of -O0: a cold build takes several
+    /// times longer, the simulation runs about 5x faster (worth it for long runs).
+    #[arg(long)]
+    pub optimize: bool,
+}
+
+impl CosimArgs {
+    /// The C++ optimization `--optimize` asks for.
+    pub fn speed(&self) -> lcanet_testbench::lca::BuildSpeed {
+        if self.optimize {
+            lcanet_testbench::lca::BuildSpeed::FastSim
+        } else {
+            lcanet_testbench::lca::BuildSpeed::QuickBuild
+        }
+    }
+}
+
 /// Prints `value` as pretty JSON on stdout.
 pub fn print_json<T: serde::Serialize>(value: &T) -> anyhow::Result<()> {
     let text = serde_json::to_string_pretty(value).context("serializing JSON output")?;

@@ -74,6 +74,7 @@ fn ports_of_every_width_round_trip() {
         trace: false,
         public_signals: false,
         extra_args: vec![],
+        hier_blocks: Vec::new(),
     };
     let (mut m, info) = build_model(&design, &opts, None).unwrap();
     assert_eq!(info.manifest.ports.len(), 12);
@@ -201,6 +202,7 @@ fn signals_need_a_public_build_and_ports_are_checked() {
         trace: false,
         public_signals: false,
         extra_args: vec![],
+        hier_blocks: Vec::new(),
     };
     let (mut m, _) =
         build_model(&Design::new([data("counter.v")], "counter"), &opts, None).unwrap();

@@ -17,9 +17,9 @@ fn network(net: Network) {
         let min = Min::new(net, m).unwrap();
         let dir = artifact_dir!(format!("{net}_m{m}")).unwrap();
         let e = emit(&min, 5, &dir.path().join("verilog")).unwrap();
-        // Switch, 1-bit DFF, OR, unit, m-bit DFF, controller, 4- and 16-bit DFFs, top: at
-        // most 9 (fewer when m-bit equals 1, 4 or 16 bits), however many instances.
-        assert!(e.modules <= 9, "{net} m={m}: {} modules", e.modules);
+        // Switch, OR, unit, controller, top (flip-flops are written inside them), however
+        // many instances.
+        assert_eq!(e.modules, 5, "{net} m={m}: {} modules", e.modules);
         let top_text = std::fs::read_to_string(e.files.last().unwrap()).unwrap();
         let last = min.switches_per_stage() - 1;
         assert!(top_text.contains(&format!("min_switch_2x2 st{}_sw{last} (", m - 1)));
@@ -53,7 +53,15 @@ fn network(net: Network) {
 /// rotates (n FFs fewer).
 fn expected_ffs(min: &Min) -> u64 {
     let (n, m) = (min.n() as u64, u64::from(min.m()));
-    4 * m * n + 3 * m + 20
+    let all = 4 * m * n + 3 * m + 20;
+    // At m = 1 a unit's `dst` and `tsr` are one bit each, loaded alike and rotated by 0:
+    // always equal, and Yosys merges the two flip-flops (it sees them since flops are
+    // written inside their module rather than as DFF instances), one per unit.
+    if m == 1 {
+        all - n
+    } else {
+        all
+    }
 }
 
 #[test]

@@ -164,6 +164,7 @@ fn wide_combinational_recording_passes_in_icarus() {
         trace: false,
         public_signals: false,
         extra_args: vec![],
+        hier_blocks: Vec::new(),
     };
     let (mut m, _) = build_model(&Design::new([data("widths.v")], "widths"), &opts, None).unwrap();
     let mut rec = Recording::for_model(&m, None).unwrap();

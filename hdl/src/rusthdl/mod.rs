@@ -6,9 +6,11 @@
 //! reported, never emitted), and each port list is extracted (name, direction, width) so
 //! the netlist can check connections. [`add_block`] adds them to a [`Design`], sharing
 //! child modules whose definitions are identical (one `DFF<Bits<4>>` for everybody).
-//! DFF `initial` blocks are kept (Verilator, Icarus and Yosys accept them).
+//! DFF instances become flops written in the parent (`flops`: Verilator pays per
+//! instance); their `initial` blocks are kept (Verilator, Icarus and Yosys accept them).
 
 mod convert;
+mod flops;
 mod lexer;
 mod parse;
 
@@ -105,7 +107,7 @@ pub fn import_verilog(name: &str, verilog: &str) -> Result<Vec<Module>, ImportEr
         line,
         reason,
     })?;
-    convert::convert(name, raws)
+    convert::convert(name, raws).map(flops::inline_flops)
 }
 
 /// Connects `block`, runs rust-hdl's checks and Verilog generator, and converts the result

@@ -1,7 +1,7 @@
 //! `lcanet sim network`: one permutation routed by the emitted network in Verilator,
 //! compared every bit-time with the network golden model (`docs/interface.md` §8).
 
-use crate::cli::common::{print_json, SeedArg};
+use crate::cli::common::{print_json, CosimArgs, SeedArg};
 use crate::cli::generate::network::NetArgs;
 use crate::cli::topology_args::describe;
 use crate::cli::Outcome;
@@ -11,8 +11,7 @@ use lcanet_sim::lcan::routing::Conflict;
 use lcanet_sim::lcan::Connection;
 use lcanet_sim::perm::PartialPermutation;
 use lcanet_testbench::bridge::CacheOutcome;
-use lcanet_testbench::lca::BuildSpeed;
-use lcanet_testbench::lca_net::{NetBench, NetVerdict, PermKind, Stimulus};
+use lcanet_testbench::lca_net::{NetBench, NetBuild, NetVerdict, PermKind, Stimulus};
 use lcanet_testbench::ArtifactDir;
 use serde::Serialize;
 use std::path::PathBuf;
@@ -31,15 +30,24 @@ pub struct Args {
     perm: String,
     #[command(flatten)]
     seed: SeedArg,
-    /// Write a VCD waveform here (on a mismatch one is written anyway, next to the Verilog).
-    #[arg(long)]
-    vcd: Option<PathBuf>,
-    /// Print the report as JSON.
-    #[arg(long)]
-    json: bool,
-    /// Compile the Verilated model with g++ -Os instead of -O0 (slower build, faster run).
-    #[arg(long)]
-    optimize: bool,
+    #[command(flatten)]
+    out: CosimArgs,
+    /// Verilate the switch and the PE interface once each as hierarchical blocks instead of
+    /// flattening every instance: `auto` does so from 128 switches on (what makes n ≥ 256
+    /// buildable; see docs/network-rtl.md).
+    #[arg(long, value_enum, default_value_t = Hierarchy::Auto)]
+    hierarchical: Hierarchy,
+}
+
+/// `--hierarchical`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Hierarchy {
+    /// Hierarchical from 128 switches on.
+    Auto,
+    /// Always hierarchical.
+    On,
+    /// Always flat.
+    Off,
 }
 
 /// The first difference, for JSON.
@@ -77,6 +85,7 @@ struct Report {
     gtkw: PathBuf,
     vcd: Option<PathBuf>,
     build: &'static str,
+    hierarchical_blocks: Vec<String>,
     generate_seconds: f64,
     build_seconds: f64,
     run_seconds: f64,
@@ -118,22 +127,26 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let dir = ArtifactDir::new(&format!("cli::sim_network::{top}"))
         .context("creating the work directory")?;
     let rtl_dir = dir.file("rtl");
-    let speed = if args.optimize {
-        BuildSpeed::FastSim
-    } else {
-        BuildSpeed::QuickBuild
-    };
+    let speed = args.out.speed();
     let (algorithm, arbiter) = (spec.net.algorithm.name(), spec.policy().to_string());
     let network = describe(&topo);
-    if !args.json {
+    if !args.out.json {
         eprintln!("{network}: generating and building the Verilated model (cached by content)…");
     }
-    let bench = NetBench::build(spec, &rtl_dir, speed)?;
+    // Tracing costs build time (a lot at large n): only when a VCD is asked for; a mismatch
+    // rebuilds the traced variant itself to write its VCD.
+    let mut how = NetBuild::auto(&spec, speed, args.out.vcd.is_some());
+    how.hierarchical = match args.hierarchical {
+        Hierarchy::Auto => how.hierarchical,
+        Hierarchy::On => true,
+        Hierarchy::Off => false,
+    };
+    let bench = NetBench::build_how(spec, &rtl_dir, how)?;
     let gtkw_text = lcanet_hdl::lca_net::network_gtkw(&bench.spec);
     let gtkw = rtl_dir.join(format!("{top}.gtkw"));
     crate::cli::common::write_atomic(&gtkw, gtkw_text.as_bytes())?;
     let failure_vcd = dir.file("failure.vcd");
-    let r = bench.run(&stim, args.vcd.as_deref(), Some(&failure_vcd), None)?;
+    let r = bench.run(&stim, args.out.vcd.as_deref(), Some(&failure_vcd), None)?;
     let failure = match &r.verdict {
         NetVerdict::Match => None,
         NetVerdict::Mismatch(m) => Some(Failure {
@@ -180,13 +193,14 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
             CacheOutcome::Hit => "cached",
             CacheOutcome::Built => "built",
         },
+        hierarchical_blocks: bench.hier_blocks().to_vec(),
         generate_seconds: bench.generate_seconds,
         build_seconds: bench.build_seconds,
         run_seconds: r.run_seconds,
         bit_times_per_second: r.simulated as f64 / r.run_seconds.max(1e-9),
         failure,
     };
-    if args.json {
+    if args.out.json {
         print_json(&report)?;
     } else {
         println!(
@@ -199,11 +213,19 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
             report.bit_times
         );
         println!(
-            "algorithm {}, arbiter {}, seed {seed}, perm {}; model {} in {:.1} s, simulated {} bit-times in {:.2} s ({:.0} bit-times/s, {} values compared)",
+            "algorithm {}, arbiter {}, seed {seed}, perm {}; model {}{} in {:.1} s, simulated {} bit-times in {:.2} s ({:.0} bit-times/s, {} values compared)",
             report.algorithm,
             report.arbiter,
             report.perm,
             report.build,
+            if report.hierarchical_blocks.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    " (hierarchical: {})",
+                    report.hierarchical_blocks.join(", ")
+                )
+            },
             report.build_seconds,
             report.simulated_bit_times,
             report.run_seconds,

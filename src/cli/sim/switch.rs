@@ -1,14 +1,14 @@
 //! `lcanet sim switch`: random legal traffic through one LCA switch in every mode, the
 //! emitted Verilog in Verilator compared with the cycle-level golden model every bit-time.
 
-use crate::cli::common::{print_json, SeedArg};
+use crate::cli::common::{print_json, CosimArgs, SeedArg};
 use crate::cli::generate::switch::SwitchArgs;
 use crate::cli::Outcome;
 use anyhow::Context;
 use lcanet_sim::lcan::cycle::SwitchParams;
 use lcanet_sim::rng::derive;
 use lcanet_testbench::bridge::CacheOutcome;
-use lcanet_testbench::lca::{run_switch_cosim, BuildSpeed, CosimConfig, Verdict};
+use lcanet_testbench::lca::{run_switch_cosim, CosimConfig, Verdict};
 use lcanet_testbench::ArtifactDir;
 use serde::Serialize;
 use std::path::PathBuf;
@@ -26,16 +26,8 @@ pub struct Args {
     cycles: u64,
     #[command(flatten)]
     seed: SeedArg,
-    /// Write a VCD waveform here.
-    #[arg(long)]
-    vcd: Option<PathBuf>,
-    /// Print the report as JSON.
-    #[arg(long)]
-    json: bool,
-    /// Compile the Verilated model with g++ -Os instead of -O0: a cold build takes several
-    /// times longer, the simulation runs about 5x faster (worth it above ~1M bit-times).
-    #[arg(long)]
-    optimize: bool,
+    #[command(flatten)]
+    out: CosimArgs,
 }
 
 /// The first difference, for JSON.
@@ -92,12 +84,8 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         salt_dn: (salts >> 16) as u16,
         seed,
         bit_times: args.cycles,
-        vcd: args.vcd.clone(),
-        build: if args.optimize {
-            BuildSpeed::FastSim
-        } else {
-            BuildSpeed::QuickBuild
-        },
+        vcd: args.out.vcd.clone(),
+        build: args.out.speed(),
     };
     let dir = ArtifactDir::new(&format!("cli::sim_switch::{}", seed))
         .context("creating the work directory")?;
@@ -145,7 +133,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         bit_times_per_second: r.bit_times as f64 / r.run_seconds.max(1e-9),
         failure,
     };
-    if args.json {
+    if args.out.json {
         print_json(&report)?;
     } else {
         println!(

@@ -215,6 +215,11 @@ fn build_into(
     }
     cmd.args(&options.extra_args);
     cmd.args(["-CFLAGS", "-fPIC", "--Mdir"]).arg(&obj);
+    if !options.hier_blocks.is_empty() {
+        let config = tmp.join("hier.vlt");
+        write(&config, &hier_config(&options.hier_blocks)?)?;
+        cmd.arg("--hierarchical").arg(&config);
+    }
     cmd.args(&design.files).arg(&shim);
     log.run(Tool::Verilator, &mut cmd)?;
 
@@ -232,10 +237,21 @@ fn build_into(
             detail,
         })?;
     }
-    write(&shim, &generate(top, &ports, options.public_signals))?;
+    write(
+        &shim,
+        &generate(top, &ports, options.public_signals, &options.hier_blocks),
+    )?;
     let mk = format!("V{top}.mk");
+    let hier_libs = if options.hier_blocks.is_empty() {
+        Vec::new()
+    } else {
+        let path = obj.join(format!("V{top}_hier.mk"));
+        let text = fs::read_to_string(&path).map_err(|e| BridgeError::io("read", &path, e))?;
+        hier_libraries(&text)
+    };
     let mut build = make(&obj, &mk)?;
     build.arg(format!("V{top}__ALL.a")).arg("shim.o");
+    build.args(&hier_libs);
     if let Some(level) = user_opt_level(&options.extra_args) {
         // Verilator's rule for user classes (our shim) puts `$(OPT_FAST)` (-Os) *after* the
         // user's -CFLAGS, so a requested -O0 would be lost on the shim, whose size grows with
@@ -257,6 +273,7 @@ fn build_into(
         .arg(tmp.join(LIBRARY_FILE))
         .arg(obj.join("shim.o"))
         .arg(obj.join(format!("V{top}__ALL.a")))
+        .args(hier_libs.iter().map(|l| obj.join(l)))
         .arg(&runtime)
         .arg(format!("-Wl,--version-script={}", map.display()))
         .arg("-lpthread");
@@ -278,13 +295,69 @@ fn build_into(
     write(&tmp.join(MANIFEST_FILE), &json)
 }
 
+/// The Verilator configuration file marking `blocks` as hierarchical blocks.
+fn hier_config(blocks: &[String]) -> Result<String, BridgeError> {
+    let mut text = String::from("`verilator_config\n");
+    for b in blocks {
+        if b.is_empty() || !b.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+            return Err(BridgeError::Design(format!(
+                "hierarchical block {b:?} is not a plain module name"
+            )));
+        }
+        text.push_str(&format!("hier_block -module \"{b}\"\n"));
+    }
+    Ok(text)
+}
+
+/// The block libraries of a hierarchical build: the `VM_HIER_LIBS` list of `V<top>_hier.mk`
+/// (paths relative to the object directory), in order.
+fn hier_libraries(hier_mk: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut inside = false;
+    for line in hier_mk.lines() {
+        let t = line.trim();
+        if t.starts_with("VM_HIER_LIBS") {
+            inside = true;
+            continue;
+        }
+        if !inside {
+            continue;
+        }
+        let item = t.trim_end_matches('\\').trim();
+        if !item.is_empty() {
+            out.push(item.to_string());
+        }
+        if !t.ends_with('\\') {
+            break;
+        }
+    }
+    out
+}
+
 fn write(path: &Path, text: &str) -> Result<(), BridgeError> {
     fs::write(path, text).map_err(|e| BridgeError::io("write", path, e))
 }
 
 #[cfg(test)]
 mod tests {
-    use super::user_opt_level;
+    use super::{hier_config, hier_libraries, user_opt_level};
+
+    #[test]
+    fn hierarchical_libraries_are_read_from_the_hier_makefile() {
+        let mk = "ifndef X\nVM_HIER_LIBS := \\\n  Va/liba.a \\\n  Vb/libb.a \\\n\nhier_build: x\n";
+        assert_eq!(hier_libraries(mk), ["Va/liba.a", "Vb/libb.a"]);
+        assert!(hier_libraries("no libs here\n").is_empty());
+    }
+
+    #[test]
+    fn hierarchical_config_names_each_block_and_refuses_odd_names() {
+        let text = hier_config(&["sw".into(), "pe_1".into()]).unwrap();
+        assert_eq!(
+            text,
+            "`verilator_config\nhier_block -module \"sw\"\nhier_block -module \"pe_1\"\n"
+        );
+        assert!(hier_config(&["a\" b".into()]).is_err());
+    }
 
     fn args(a: &[&str]) -> Vec<String> {
         a.iter().map(|s| s.to_string()).collect()

@@ -73,6 +73,13 @@ pub struct ModelOptions {
     pub public_signals: bool,
     /// Extra Verilator arguments.
     pub extra_args: Vec<String>,
+    /// Modules to verilate once each as hierarchical blocks (`--hierarchical` with a
+    /// `hier_block` configuration line per module): every instance then shares one compiled
+    /// model instead of Verilator emitting code per instance, which is what makes networks
+    /// of thousands of switches buildable. Empty: a flat build (and the cache key of the
+    /// options as they were before this field existed).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hier_blocks: Vec<String>,
 }
 
 impl Default for ModelOptions {
@@ -82,6 +89,7 @@ impl Default for ModelOptions {
             trace: true,
             public_signals: true,
             extra_args: Vec::new(),
+            hier_blocks: Vec::new(),
         }
     }
 }

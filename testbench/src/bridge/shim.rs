@@ -12,10 +12,21 @@ use super::ports::{Direction, HeaderPort, Storage};
 use super::shim_text::{API, PRELUDE, TICK};
 
 /// Version of the shim generator and of the C ABI below; part of every cache key.
-pub const SHIM_VERSION: u32 = 1;
+pub const SHIM_VERSION: u32 = 4;
 
 /// The C++ source of the shim for top module `top` with `ports` (from `V<top>.h`).
-pub fn generate(top: &str, ports: &[HeaderPort], public_signals: bool) -> String {
+///
+/// `hier_blocks`: the model's hierarchical blocks (module names); they are constructed by the model's
+/// first `eval` (Verilator runs their creation as an `initial` process), so `lcanet_create`
+/// evaluates once, with every input at zero, to make their signals visible at once and their
+/// `final` safe when a model is dropped unevaluated. Signals inside them are looked up by
+/// their plain hierarchical names (Verilator inserts the block's module name).
+pub fn generate(
+    top: &str,
+    ports: &[HeaderPort],
+    public_signals: bool,
+    hier_blocks: &[String],
+) -> String {
     let mut s = String::new();
     let cls = format!("V{top}");
     let _ = writeln!(
@@ -38,6 +49,16 @@ pub fn generate(top: &str, ports: &[HeaderPort], public_signals: bool) -> String
         s,
         "const uint32_t kPublic = {}u;",
         u32::from(public_signals)
+    );
+    let _ = writeln!(s, "const bool kHier = {};", !hier_blocks.is_empty());
+    s.push_str("extern const char* const kHierBlocks[] = {");
+    for b in hier_blocks {
+        let _ = write!(s, "{}, ", c_string(b));
+    }
+    let _ = writeln!(
+        s,
+        "nullptr}};\nextern const uint32_t kHierCount = {}u;",
+        hier_blocks.len()
     );
     s.push_str("}  // namespace\n\nextern \"C\" {\n");
     s.push_str(

@@ -38,6 +38,31 @@ struct PortInfo {
     uint32_t dir;  // 0 = input, 1 = output
     uint32_t width;
 };
+extern const char* const kHierBlocks[];
+extern const uint32_t kHierCount;
+// Inside a hierarchical block instance `a.b`, Verilator names scopes `a.b.<block>.x`:
+// find `a.b.x` by dropping the components that name a hierarchical block.
+const VerilatedScope* hier_scope_find(VerilatedContext* ctx, const std::string& want) {
+    for (const auto& it : *ctx->scopeNameMap()) {
+        std::string name = it.first;
+        std::string out;
+        size_t start = 0;
+        while (start <= name.size()) {
+            size_t dot = name.find('.', start);
+            if (dot == std::string::npos) dot = name.size();
+            const std::string part = name.substr(start, dot - start);
+            bool block = false;
+            for (uint32_t i = 0; i < kHierCount; ++i) block = block || part == kHierBlocks[i];
+            if (!block) {
+                if (!out.empty()) out += '.';
+                out += part;
+            }
+            start = dot + 1;
+        }
+        if (out == want) return it.second;
+    }
+    return nullptr;
+}
 void set_err(char* err, size_t len, const std::string& msg) {
     if (err && len) std::snprintf(err, len, "%s", msg.c_str());
 }
@@ -62,6 +87,9 @@ void* lcanet_create(const char* vcd_path, char* err, size_t errlen) {
     Model* m = new Model;
     m->ctx = new VerilatedContext;
     if (vcd_path) m->ctx->traceEverOn(true);
+    // Hierarchical blocks construct their own models (at the first eval) in the thread's
+    // context: make it this model's, so their scopes are found and their time is ours.
+    Verilated::threadContextp(m->ctx);
     m->top = new @CLASS@{m->ctx, "TOP"};
 #if VM_TRACE
     if (vcd_path) {
@@ -79,6 +107,7 @@ void* lcanet_create(const char* vcd_path, char* err, size_t errlen) {
         }
     }
 #endif
+    if (kHier) m->top->eval();
     return m;
 }
 
@@ -98,7 +127,11 @@ void lcanet_free(void* p) {
     delete m;
 }
 
-void lcanet_eval(void* p) { static_cast<Model*>(p)->top->eval(); }
+void lcanet_eval(void* p) {
+    Model* m = static_cast<Model*>(p);
+    Verilated::threadContextp(m->ctx);
+    m->top->eval();
+}
 
 void lcanet_dump(void* p, uint64_t t) {
     Model* m = static_cast<Model*>(p);
@@ -140,6 +173,7 @@ int32_t lcanet_signal_find(void* p, const char* name, uint32_t* width, char* err
     const std::string scope_name = std::string("TOP.") + full.substr(0, dot);
     const std::string var_name = full.substr(dot + 1);
     const VerilatedScope* scope = m->ctx->scopeFind(scope_name.c_str());
+    if (!scope && kHierCount) scope = hier_scope_find(m->ctx, scope_name);
     if (!scope) {
         std::string msg = "no scope `" + full.substr(0, dot) + "`; scopes:";
         int n = 0;
@@ -233,6 +267,7 @@ void lcanet_signal_get_words(void* p, uint32_t h, uint32_t* out) {
 pub(super) const TICK: &str = r#"// One clock period: clock low, eval, dump at t_low; clock high, eval, dump at t_high.
 void lcanet_tick(void* p, uint32_t clock, uint64_t t_low, uint64_t t_high) {
     Model* m = static_cast<Model*>(p);
+    Verilated::threadContextp(m->ctx);
     lcanet_set_u64(p, clock, 0);
     m->ctx->time(t_low);
     m->top->eval();

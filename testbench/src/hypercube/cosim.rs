@@ -116,6 +116,7 @@ pub fn model_options(trace: bool) -> ModelOptions {
         extra_args: ["--output-split", "0", "-CFLAGS", "-O0"]
             .map(String::from)
             .to_vec(),
+        hier_blocks: Vec::new(),
     }
 }
 

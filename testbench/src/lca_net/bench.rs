@@ -1,8 +1,12 @@
 //! One Verilated build of a network, shared by every stimulus run on it.
 
-use crate::bridge::{build, BridgeError, BuildInfo, CacheOutcome, Design, ModelLibrary};
+use crate::bridge::{
+    build, BridgeError, BuildInfo, CacheOutcome, Design, ModelLibrary, ModelOptions,
+};
 use crate::lca::{model_options, BuildSpeed};
 use lcanet_hdl::lca_net::{network_design, NetGenError, NetSpec};
+use lcanet_hdl::netlist::Body;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
@@ -52,7 +56,35 @@ pub struct NetBench {
     pub generate_seconds: f64,
     pub(crate) lib: Arc<ModelLibrary>,
     pub(crate) design: Design,
-    pub(crate) speed: BuildSpeed,
+    pub(crate) options: ModelOptions,
+}
+
+/// How to build a network model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NetBuild {
+    /// C++ optimization of the model.
+    pub speed: BuildSpeed,
+    /// With VCD tracing (otherwise [`NetBench::traced`] builds the traced variant on demand).
+    pub trace: bool,
+    /// Verilate each module the top instantiates more than once (switches, PE interfaces)
+    /// once, as a hierarchical block, instead of flattening every instance into the model:
+    /// what large networks need (`docs/network-rtl.md`, "Large networks").
+    pub hierarchical: bool,
+}
+
+impl NetBuild {
+    /// Hierarchical builds pay off from this many switches on (measured, see
+    /// `docs/network-rtl.md`): below it a flat build is as fast and simulates faster.
+    pub const AUTO_HIERARCHICAL_SWITCHES: usize = 128;
+
+    /// A flat or hierarchical build chosen by size (see [`Self::AUTO_HIERARCHICAL_SWITCHES`]).
+    pub fn auto(spec: &NetSpec, speed: BuildSpeed, trace: bool) -> Self {
+        NetBuild {
+            speed,
+            trace,
+            hierarchical: spec.topo.total_switches() >= Self::AUTO_HIERARCHICAL_SWITCHES,
+        }
+    }
 }
 
 impl NetBench {
@@ -70,8 +102,24 @@ impl NetBench {
         speed: BuildSpeed,
         trace: bool,
     ) -> Result<Self, NetCosimError> {
+        let how = NetBuild {
+            speed,
+            trace,
+            hierarchical: false,
+        };
+        Self::build_how(spec, rtl_dir, how)
+    }
+
+    /// Generates the network into `rtl_dir` and builds it as `how` says.
+    pub fn build_how(spec: NetSpec, rtl_dir: &Path, how: NetBuild) -> Result<Self, NetCosimError> {
         let t0 = Instant::now();
-        let emitted = network_design(&spec)?.emit().map_err(NetGenError::from)?;
+        let netlist = network_design(&spec)?;
+        let hier_blocks = if how.hierarchical {
+            repeated_modules(&netlist)
+        } else {
+            Vec::new()
+        };
+        let emitted = netlist.emit().map_err(NetGenError::from)?;
         emitted
             .write_to(rtl_dir)
             .map_err(|e| NetCosimError::Write(e.to_string()))?;
@@ -79,8 +127,9 @@ impl NetBench {
         let top = emitted.top.clone();
         let design = Design::from_file_list(&rtl_dir.join(&emitted.file_list.name), top.clone())?;
         let t1 = Instant::now();
-        let mut options = model_options(speed);
-        options.trace = trace;
+        let mut options = model_options(how.speed);
+        options.trace = how.trace;
+        options.hier_blocks = hier_blocks;
         let info = build(&design, &options)?;
         let build_seconds = t1.elapsed().as_secs_f64();
         let lib = ModelLibrary::load(&info)?;
@@ -93,7 +142,7 @@ impl NetBench {
             generate_seconds,
             lib,
             design,
-            speed,
+            options,
         })
     }
 
@@ -102,12 +151,36 @@ impl NetBench {
         if self.lib.has_trace() {
             return Ok(self.lib.clone());
         }
-        let info = build(&self.design, &model_options(self.speed))?;
+        let options = ModelOptions {
+            trace: true,
+            ..self.options.clone()
+        };
+        let info = build(&self.design, &options)?;
         Ok(ModelLibrary::load(&info)?)
+    }
+
+    /// The modules built as hierarchical blocks (empty for a flat build).
+    pub fn hier_blocks(&self) -> &[String] {
+        &self.options.hier_blocks
     }
 
     /// Whether the model came from the cache.
     pub fn cache(&self) -> CacheOutcome {
         self.info.outcome
     }
+}
+
+/// The modules the top instantiates more than once, in name order.
+fn repeated_modules(design: &lcanet_hdl::netlist::Design) -> Vec<String> {
+    let mut count: BTreeMap<&str, usize> = BTreeMap::new();
+    if let Some(Body::Structural(s)) = design.module(design.top()).map(|m| &m.body) {
+        for i in &s.instances {
+            *count.entry(i.module.as_str()).or_default() += 1;
+        }
+    }
+    count
+        .into_iter()
+        .filter(|&(_, c)| c > 1)
+        .map(|(m, _)| m.to_owned())
+        .collect()
 }

@@ -12,6 +12,6 @@ pub mod bench;
 pub mod run;
 pub mod stimulus;
 
-pub use bench::{NetBench, NetCosimError};
+pub use bench::{NetBench, NetBuild, NetCosimError};
 pub use run::{NetReport, NetVerdict};
 pub use stimulus::{PermKind, Stimulus};

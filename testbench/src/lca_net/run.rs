@@ -162,10 +162,8 @@ impl NetBench {
                 if t == 0 {
                     h.model().eval();
                     golden.output_values(&mut outv);
-                    for (&w, &v) in outs.iter().zip(&outv) {
-                        if let Err(m) = h.check(w, u64::from(v)) {
-                            break 'run NetVerdict::Mismatch(m);
-                        }
+                    if let Err(m) = check_all(&mut h, &outs, &outv) {
+                        break 'run NetVerdict::Mismatch(m);
                     }
                     h.finish_bit_time();
                 }
@@ -174,10 +172,8 @@ impl NetBench {
                     return Err(NetCosimError::Model(format!("bit-time {t}: {e}")));
                 }
                 golden.output_values(&mut outv);
-                for (&w, &v) in outs.iter().zip(&outv) {
-                    if let Err(m) = h.check(w, u64::from(v)) {
-                        break 'run NetVerdict::Mismatch(m);
-                    }
+                if let Err(m) = check_all(&mut h, &outs, &outv) {
+                    break 'run NetVerdict::Mismatch(m);
                 }
                 if golden.is_setup_end() {
                     for &(g, i, o, w) in &xps {
@@ -318,4 +314,13 @@ impl NetBench {
         }
         Ok(())
     }
+}
+
+/// Compares every watched output with the golden model's value, in order; the first
+/// difference.
+fn check_all(h: &mut Harness, outs: &[Watch], values: &[u8]) -> Result<(), Box<Mismatch>> {
+    for (&w, &v) in outs.iter().zip(values) {
+        h.check(w, u64::from(v))?;
+    }
+    Ok(())
 }

@@ -108,6 +108,7 @@ pub fn model_options(trace: bool) -> ModelOptions {
         trace,
         public_signals: false,
         extra_args: vec!["--output-split-cfuncs".into(), "2000".into()],
+        hier_blocks: Vec::new(),
     }
 }
 

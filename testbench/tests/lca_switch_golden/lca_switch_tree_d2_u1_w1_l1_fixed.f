@@ -1,6 +1,4 @@
-lca_switch_tree_d2_u1_w1_l1_fixed__step__bt.v
 lca_switch_tree_d2_u1_w1_l1_fixed__step.v
-lca_switch_tree_d2_u1_w1_l1_fixed__dn__ch0_r__0.v
 lca_switch_tree_d2_u1_w1_l1_fixed__rxa.v
 lca_switch_tree_d2_u1_w1_l1_fixed__rxb.v
 lca_switch_tree_d2_u1_w1_l1_fixed__txc.v

@@ -525,46 +525,38 @@ module lca_switch_tree_d2_u1_w1_l1_fixed (
         .ch1_4(dn_ch1_4),
         .ch1_5(dn_ch1_5)
     );
-    lca_switch_tree_d2_u1_w1_l1_fixed__dn__ch0_r__0 win_0(
-        .d(win_0_d),
-        .q(win_0_q),
-        .clock(win_0_clock)
-    );
-    lca_switch_tree_d2_u1_w1_l1_fixed__dn__ch0_r__0 win_1(
-        .d(win_1_d),
-        .q(win_1_q),
-        .clock(win_1_clock)
-    );
-    lca_switch_tree_d2_u1_w1_l1_fixed__dn__ch0_r__0 win_2(
-        .d(win_2_d),
-        .q(win_2_q),
-        .clock(win_2_clock)
-    );
-    lca_switch_tree_d2_u1_w1_l1_fixed__dn__ch0_r__0 win_3(
-        .d(win_3_d),
-        .q(win_3_q),
-        .clock(win_3_clock)
-    );
-    lca_switch_tree_d2_u1_w1_l1_fixed__dn__ch0_r__0 win_4(
-        .d(win_4_d),
-        .q(win_4_q),
-        .clock(win_4_clock)
-    );
-    lca_switch_tree_d2_u1_w1_l1_fixed__dn__ch0_r__0 win_5(
-        .d(win_5_d),
-        .q(win_5_q),
-        .clock(win_5_clock)
-    );
-    lca_switch_tree_d2_u1_w1_l1_fixed__dn__ch0_r__0 win_6(
-        .d(win_6_d),
-        .q(win_6_q),
-        .clock(win_6_clock)
-    );
-    lca_switch_tree_d2_u1_w1_l1_fixed__dn__ch0_r__0 win_7(
-        .d(win_7_d),
-        .q(win_7_q),
-        .clock(win_7_clock)
-    );
+    reg win_0;
+    initial win_0 = 1'h0;
+    always @(posedge win_0_clock) win_0 <= win_0_d;
+    assign win_0_q = win_0;
+    reg win_1;
+    initial win_1 = 1'h0;
+    always @(posedge win_1_clock) win_1 <= win_1_d;
+    assign win_1_q = win_1;
+    reg win_2;
+    initial win_2 = 1'h0;
+    always @(posedge win_2_clock) win_2 <= win_2_d;
+    assign win_2_q = win_2;
+    reg win_3;
+    initial win_3 = 1'h0;
+    always @(posedge win_3_clock) win_3 <= win_3_d;
+    assign win_3_q = win_3;
+    reg win_4;
+    initial win_4 = 1'h0;
+    always @(posedge win_4_clock) win_4 <= win_4_d;
+    assign win_4_q = win_4;
+    reg win_5;
+    initial win_5 = 1'h0;
+    always @(posedge win_5_clock) win_5 <= win_5_d;
+    assign win_5_q = win_5;
+    reg win_6;
+    initial win_6 = 1'h0;
+    always @(posedge win_6_clock) win_6 <= win_6_d;
+    assign win_6_q = win_6;
+    reg win_7;
+    initial win_7 = 1'h0;
+    always @(posedge win_7_clock) win_7 <= win_7_d;
+    assign win_7_q = win_7;
 
     // Update code
     always @(*) begin

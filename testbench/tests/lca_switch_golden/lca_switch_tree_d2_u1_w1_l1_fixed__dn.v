@@ -242,171 +242,138 @@ module lca_switch_tree_d2_u1_w1_l1_fixed__dn (
     reg  ok;
 
     // Sub module instances
-    lca_switch_tree_d2_u1_w1_l1_fixed__dn__ch0_r__0 pend_0(
-        .d(pend_0_d),
-        .q(pend_0_q),
-        .clock(pend_0_clock)
-    );
-    lca_switch_tree_d2_u1_w1_l1_fixed__dn__ch0_r__0 pend_1(
-        .d(pend_1_d),
-        .q(pend_1_q),
-        .clock(pend_1_clock)
-    );
-    lca_switch_tree_d2_u1_w1_l1_fixed__dn__ch0_r__0 pend_2(
-        .d(pend_2_d),
-        .q(pend_2_q),
-        .clock(pend_2_clock)
-    );
-    lca_switch_tree_d2_u1_w1_l1_fixed__dn__ch0_r__0 pend_3(
-        .d(pend_3_d),
-        .q(pend_3_q),
-        .clock(pend_3_clock)
-    );
-    lca_switch_tree_d2_u1_w1_l1_fixed__dn__ch0_r__0 gnt_r_0(
-        .d(gnt_r_0_d),
-        .q(gnt_r_0_q),
-        .clock(gnt_r_0_clock)
-    );
-    lca_switch_tree_d2_u1_w1_l1_fixed__dn__ch0_r__0 gnt_r_1(
-        .d(gnt_r_1_d),
-        .q(gnt_r_1_q),
-        .clock(gnt_r_1_clock)
-    );
-    lca_switch_tree_d2_u1_w1_l1_fixed__dn__ch0_r__0 gnt_r_2(
-        .d(gnt_r_2_d),
-        .q(gnt_r_2_q),
-        .clock(gnt_r_2_clock)
-    );
-    lca_switch_tree_d2_u1_w1_l1_fixed__dn__ch0_r__0 gnt_r_3(
-        .d(gnt_r_3_d),
-        .q(gnt_r_3_q),
-        .clock(gnt_r_3_clock)
-    );
-    lca_switch_tree_d2_u1_w1_l1_fixed__dn__ch0_r__0 rej_r_0(
-        .d(rej_r_0_d),
-        .q(rej_r_0_q),
-        .clock(rej_r_0_clock)
-    );
-    lca_switch_tree_d2_u1_w1_l1_fixed__dn__ch0_r__0 rej_r_1(
-        .d(rej_r_1_d),
-        .q(rej_r_1_q),
-        .clock(rej_r_1_clock)
-    );
-    lca_switch_tree_d2_u1_w1_l1_fixed__dn__ch0_r__0 rej_r_2(
-        .d(rej_r_2_d),
-        .q(rej_r_2_q),
-        .clock(rej_r_2_clock)
-    );
-    lca_switch_tree_d2_u1_w1_l1_fixed__dn__ch0_r__0 rej_r_3(
-        .d(rej_r_3_d),
-        .q(rej_r_3_q),
-        .clock(rej_r_3_clock)
-    );
-    lca_switch_tree_d2_u1_w1_l1_fixed__dn__ch0_r__0 ch0_r_0(
-        .d(ch0_r_0_d),
-        .q(ch0_r_0_q),
-        .clock(ch0_r_0_clock)
-    );
-    lca_switch_tree_d2_u1_w1_l1_fixed__dn__ch0_r__0 ch0_r_1(
-        .d(ch0_r_1_d),
-        .q(ch0_r_1_q),
-        .clock(ch0_r_1_clock)
-    );
-    lca_switch_tree_d2_u1_w1_l1_fixed__dn__ch0_r__0 ch0_r_2(
-        .d(ch0_r_2_d),
-        .q(ch0_r_2_q),
-        .clock(ch0_r_2_clock)
-    );
-    lca_switch_tree_d2_u1_w1_l1_fixed__dn__ch0_r__0 ch0_r_3(
-        .d(ch0_r_3_d),
-        .q(ch0_r_3_q),
-        .clock(ch0_r_3_clock)
-    );
-    lca_switch_tree_d2_u1_w1_l1_fixed__dn__ch0_r__0 ch0_r_4(
-        .d(ch0_r_4_d),
-        .q(ch0_r_4_q),
-        .clock(ch0_r_4_clock)
-    );
-    lca_switch_tree_d2_u1_w1_l1_fixed__dn__ch0_r__0 ch0_r_5(
-        .d(ch0_r_5_d),
-        .q(ch0_r_5_q),
-        .clock(ch0_r_5_clock)
-    );
-    lca_switch_tree_d2_u1_w1_l1_fixed__dn__ch0_r__0 ch1_r_0(
-        .d(ch1_r_0_d),
-        .q(ch1_r_0_q),
-        .clock(ch1_r_0_clock)
-    );
-    lca_switch_tree_d2_u1_w1_l1_fixed__dn__ch0_r__0 ch1_r_1(
-        .d(ch1_r_1_d),
-        .q(ch1_r_1_q),
-        .clock(ch1_r_1_clock)
-    );
-    lca_switch_tree_d2_u1_w1_l1_fixed__dn__ch0_r__0 ch1_r_2(
-        .d(ch1_r_2_d),
-        .q(ch1_r_2_q),
-        .clock(ch1_r_2_clock)
-    );
-    lca_switch_tree_d2_u1_w1_l1_fixed__dn__ch0_r__0 ch1_r_3(
-        .d(ch1_r_3_d),
-        .q(ch1_r_3_q),
-        .clock(ch1_r_3_clock)
-    );
-    lca_switch_tree_d2_u1_w1_l1_fixed__dn__ch0_r__0 ch1_r_4(
-        .d(ch1_r_4_d),
-        .q(ch1_r_4_q),
-        .clock(ch1_r_4_clock)
-    );
-    lca_switch_tree_d2_u1_w1_l1_fixed__dn__ch0_r__0 ch1_r_5(
-        .d(ch1_r_5_d),
-        .q(ch1_r_5_q),
-        .clock(ch1_r_5_clock)
-    );
-    lca_switch_tree_d2_u1_w1_l1_fixed__dn__ch0_r__0 used0_0(
-        .d(used0_0_d),
-        .q(used0_0_q),
-        .clock(used0_0_clock)
-    );
-    lca_switch_tree_d2_u1_w1_l1_fixed__dn__ch0_r__0 used0_1(
-        .d(used0_1_d),
-        .q(used0_1_q),
-        .clock(used0_1_clock)
-    );
-    lca_switch_tree_d2_u1_w1_l1_fixed__dn__ch0_r__0 used1_0(
-        .d(used1_0_d),
-        .q(used1_0_q),
-        .clock(used1_0_clock)
-    );
-    lca_switch_tree_d2_u1_w1_l1_fixed__dn__ch0_r__0 used1_1(
-        .d(used1_1_d),
-        .q(used1_1_q),
-        .clock(used1_1_clock)
-    );
-    lca_switch_tree_d2_u1_w1_l1_fixed__dn__ch0_r__0 lastr_0(
-        .d(lastr_0_d),
-        .q(lastr_0_q),
-        .clock(lastr_0_clock)
-    );
-    lca_switch_tree_d2_u1_w1_l1_fixed__dn__ch0_r__0 lastr_1(
-        .d(lastr_1_d),
-        .q(lastr_1_q),
-        .clock(lastr_1_clock)
-    );
-    lca_switch_tree_d2_u1_w1_l1_fixed__dn__ch0_r__0 lastr_2(
-        .d(lastr_2_d),
-        .q(lastr_2_q),
-        .clock(lastr_2_clock)
-    );
-    lca_switch_tree_d2_u1_w1_l1_fixed__dn__ch0_r__0 anyg(
-        .d(anyg_d),
-        .q(anyg_q),
-        .clock(anyg_clock)
-    );
-    lca_switch_tree_d2_u1_w1_l1_fixed__dn__ch0_r__0 nonempty(
-        .d(nonempty_d),
-        .q(nonempty_q),
-        .clock(nonempty_clock)
-    );
+    reg pend_0;
+    initial pend_0 = 1'h0;
+    always @(posedge pend_0_clock) pend_0 <= pend_0_d;
+    assign pend_0_q = pend_0;
+    reg pend_1;
+    initial pend_1 = 1'h0;
+    always @(posedge pend_1_clock) pend_1 <= pend_1_d;
+    assign pend_1_q = pend_1;
+    reg pend_2;
+    initial pend_2 = 1'h0;
+    always @(posedge pend_2_clock) pend_2 <= pend_2_d;
+    assign pend_2_q = pend_2;
+    reg pend_3;
+    initial pend_3 = 1'h0;
+    always @(posedge pend_3_clock) pend_3 <= pend_3_d;
+    assign pend_3_q = pend_3;
+    reg gnt_r_0;
+    initial gnt_r_0 = 1'h0;
+    always @(posedge gnt_r_0_clock) gnt_r_0 <= gnt_r_0_d;
+    assign gnt_r_0_q = gnt_r_0;
+    reg gnt_r_1;
+    initial gnt_r_1 = 1'h0;
+    always @(posedge gnt_r_1_clock) gnt_r_1 <= gnt_r_1_d;
+    assign gnt_r_1_q = gnt_r_1;
+    reg gnt_r_2;
+    initial gnt_r_2 = 1'h0;
+    always @(posedge gnt_r_2_clock) gnt_r_2 <= gnt_r_2_d;
+    assign gnt_r_2_q = gnt_r_2;
+    reg gnt_r_3;
+    initial gnt_r_3 = 1'h0;
+    always @(posedge gnt_r_3_clock) gnt_r_3 <= gnt_r_3_d;
+    assign gnt_r_3_q = gnt_r_3;
+    reg rej_r_0;
+    initial rej_r_0 = 1'h0;
+    always @(posedge rej_r_0_clock) rej_r_0 <= rej_r_0_d;
+    assign rej_r_0_q = rej_r_0;
+    reg rej_r_1;
+    initial rej_r_1 = 1'h0;
+    always @(posedge rej_r_1_clock) rej_r_1 <= rej_r_1_d;
+    assign rej_r_1_q = rej_r_1;
+    reg rej_r_2;
+    initial rej_r_2 = 1'h0;
+    always @(posedge rej_r_2_clock) rej_r_2 <= rej_r_2_d;
+    assign rej_r_2_q = rej_r_2;
+    reg rej_r_3;
+    initial rej_r_3 = 1'h0;
+    always @(posedge rej_r_3_clock) rej_r_3 <= rej_r_3_d;
+    assign rej_r_3_q = rej_r_3;
+    reg ch0_r_0;
+    initial ch0_r_0 = 1'h0;
+    always @(posedge ch0_r_0_clock) ch0_r_0 <= ch0_r_0_d;
+    assign ch0_r_0_q = ch0_r_0;
+    reg ch0_r_1;
+    initial ch0_r_1 = 1'h0;
+    always @(posedge ch0_r_1_clock) ch0_r_1 <= ch0_r_1_d;
+    assign ch0_r_1_q = ch0_r_1;
+    reg ch0_r_2;
+    initial ch0_r_2 = 1'h0;
+    always @(posedge ch0_r_2_clock) ch0_r_2 <= ch0_r_2_d;
+    assign ch0_r_2_q = ch0_r_2;
+    reg ch0_r_3;
+    initial ch0_r_3 = 1'h0;
+    always @(posedge ch0_r_3_clock) ch0_r_3 <= ch0_r_3_d;
+    assign ch0_r_3_q = ch0_r_3;
+    reg ch0_r_4;
+    initial ch0_r_4 = 1'h0;
+    always @(posedge ch0_r_4_clock) ch0_r_4 <= ch0_r_4_d;
+    assign ch0_r_4_q = ch0_r_4;
+    reg ch0_r_5;
+    initial ch0_r_5 = 1'h0;
+    always @(posedge ch0_r_5_clock) ch0_r_5 <= ch0_r_5_d;
+    assign ch0_r_5_q = ch0_r_5;
+    reg ch1_r_0;
+    initial ch1_r_0 = 1'h0;
+    always @(posedge ch1_r_0_clock) ch1_r_0 <= ch1_r_0_d;
+    assign ch1_r_0_q = ch1_r_0;
+    reg ch1_r_1;
+    initial ch1_r_1 = 1'h0;
+    always @(posedge ch1_r_1_clock) ch1_r_1 <= ch1_r_1_d;
+    assign ch1_r_1_q = ch1_r_1;
+    reg ch1_r_2;
+    initial ch1_r_2 = 1'h0;
+    always @(posedge ch1_r_2_clock) ch1_r_2 <= ch1_r_2_d;
+    assign ch1_r_2_q = ch1_r_2;
+    reg ch1_r_3;
+    initial ch1_r_3 = 1'h0;
+    always @(posedge ch1_r_3_clock) ch1_r_3 <= ch1_r_3_d;
+    assign ch1_r_3_q = ch1_r_3;
+    reg ch1_r_4;
+    initial ch1_r_4 = 1'h0;
+    always @(posedge ch1_r_4_clock) ch1_r_4 <= ch1_r_4_d;
+    assign ch1_r_4_q = ch1_r_4;
+    reg ch1_r_5;
+    initial ch1_r_5 = 1'h0;
+    always @(posedge ch1_r_5_clock) ch1_r_5 <= ch1_r_5_d;
+    assign ch1_r_5_q = ch1_r_5;
+    reg used0_0;
+    initial used0_0 = 1'h0;
+    always @(posedge used0_0_clock) used0_0 <= used0_0_d;
+    assign used0_0_q = used0_0;
+    reg used0_1;
+    initial used0_1 = 1'h0;
+    always @(posedge used0_1_clock) used0_1 <= used0_1_d;
+    assign used0_1_q = used0_1;
+    reg used1_0;
+    initial used1_0 = 1'h0;
+    always @(posedge used1_0_clock) used1_0 <= used1_0_d;
+    assign used1_0_q = used1_0;
+    reg used1_1;
+    initial used1_1 = 1'h0;
+    always @(posedge used1_1_clock) used1_1 <= used1_1_d;
+    assign used1_1_q = used1_1;
+    reg lastr_0;
+    initial lastr_0 = 1'h0;
+    always @(posedge lastr_0_clock) lastr_0 <= lastr_0_d;
+    assign lastr_0_q = lastr_0;
+    reg lastr_1;
+    initial lastr_1 = 1'h0;
+    always @(posedge lastr_1_clock) lastr_1 <= lastr_1_d;
+    assign lastr_1_q = lastr_1;
+    reg lastr_2;
+    initial lastr_2 = 1'h0;
+    always @(posedge lastr_2_clock) lastr_2 <= lastr_2_d;
+    assign lastr_2_q = lastr_2;
+    reg anyg;
+    initial anyg = 1'h0;
+    always @(posedge anyg_clock) anyg <= anyg_d;
+    assign anyg_q = anyg;
+    reg nonempty;
+    initial nonempty = 1'h0;
+    always @(posedge nonempty_clock) nonempty <= nonempty_d;
+    assign nonempty_q = nonempty;
 
     // Update code
     always @(*) begin

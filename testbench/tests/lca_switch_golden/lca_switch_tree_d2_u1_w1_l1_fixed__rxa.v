@@ -44,46 +44,38 @@ module lca_switch_tree_d2_u1_w1_l1_fixed__rxa (
     reg  r_7_clock;
 
     // Sub module instances
-    lca_switch_tree_d2_u1_w1_l1_fixed__dn__ch0_r__0 r_0(
-        .d(r_0_d),
-        .q(r_0_q),
-        .clock(r_0_clock)
-    );
-    lca_switch_tree_d2_u1_w1_l1_fixed__dn__ch0_r__0 r_1(
-        .d(r_1_d),
-        .q(r_1_q),
-        .clock(r_1_clock)
-    );
-    lca_switch_tree_d2_u1_w1_l1_fixed__dn__ch0_r__0 r_2(
-        .d(r_2_d),
-        .q(r_2_q),
-        .clock(r_2_clock)
-    );
-    lca_switch_tree_d2_u1_w1_l1_fixed__dn__ch0_r__0 r_3(
-        .d(r_3_d),
-        .q(r_3_q),
-        .clock(r_3_clock)
-    );
-    lca_switch_tree_d2_u1_w1_l1_fixed__dn__ch0_r__0 r_4(
-        .d(r_4_d),
-        .q(r_4_q),
-        .clock(r_4_clock)
-    );
-    lca_switch_tree_d2_u1_w1_l1_fixed__dn__ch0_r__0 r_5(
-        .d(r_5_d),
-        .q(r_5_q),
-        .clock(r_5_clock)
-    );
-    lca_switch_tree_d2_u1_w1_l1_fixed__dn__ch0_r__0 r_6(
-        .d(r_6_d),
-        .q(r_6_q),
-        .clock(r_6_clock)
-    );
-    lca_switch_tree_d2_u1_w1_l1_fixed__dn__ch0_r__0 r_7(
-        .d(r_7_d),
-        .q(r_7_q),
-        .clock(r_7_clock)
-    );
+    reg r_0;
+    initial r_0 = 1'h0;
+    always @(posedge r_0_clock) r_0 <= r_0_d;
+    assign r_0_q = r_0;
+    reg r_1;
+    initial r_1 = 1'h0;
+    always @(posedge r_1_clock) r_1 <= r_1_d;
+    assign r_1_q = r_1;
+    reg r_2;
+    initial r_2 = 1'h0;
+    always @(posedge r_2_clock) r_2 <= r_2_d;
+    assign r_2_q = r_2;
+    reg r_3;
+    initial r_3 = 1'h0;
+    always @(posedge r_3_clock) r_3 <= r_3_d;
+    assign r_3_q = r_3;
+    reg r_4;
+    initial r_4 = 1'h0;
+    always @(posedge r_4_clock) r_4 <= r_4_d;
+    assign r_4_q = r_4;
+    reg r_5;
+    initial r_5 = 1'h0;
+    always @(posedge r_5_clock) r_5 <= r_5_d;
+    assign r_5_q = r_5;
+    reg r_6;
+    initial r_6 = 1'h0;
+    always @(posedge r_6_clock) r_6 <= r_6_d;
+    assign r_6_q = r_6;
+    reg r_7;
+    initial r_7 = 1'h0;
+    always @(posedge r_7_clock) r_7 <= r_7_d;
+    assign r_7_q = r_7;
 
     // Update code
     always @(*) begin

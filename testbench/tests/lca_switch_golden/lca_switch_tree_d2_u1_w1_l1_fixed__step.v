@@ -42,11 +42,10 @@ module lca_switch_tree_d2_u1_w1_l1_fixed__step (
     reg  bt_clock;
 
     // Sub module instances
-    lca_switch_tree_d2_u1_w1_l1_fixed__step__bt bt(
-        .d(bt_d),
-        .q(bt_q),
-        .clock(bt_clock)
-    );
+    reg [9:0] bt;
+    initial bt = 10'h0;
+    always @(posedge bt_clock) bt <= bt_d;
+    assign bt_q = bt;
 
     // Update code
     always @(*) begin

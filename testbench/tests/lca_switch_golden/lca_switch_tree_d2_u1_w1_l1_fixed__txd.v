@@ -29,26 +29,22 @@ module lca_switch_tree_d2_u1_w1_l1_fixed__txd (
     reg  r_3_clock;
 
     // Sub module instances
-    lca_switch_tree_d2_u1_w1_l1_fixed__dn__ch0_r__0 r_0(
-        .d(r_0_d),
-        .q(r_0_q),
-        .clock(r_0_clock)
-    );
-    lca_switch_tree_d2_u1_w1_l1_fixed__dn__ch0_r__0 r_1(
-        .d(r_1_d),
-        .q(r_1_q),
-        .clock(r_1_clock)
-    );
-    lca_switch_tree_d2_u1_w1_l1_fixed__dn__ch0_r__0 r_2(
-        .d(r_2_d),
-        .q(r_2_q),
-        .clock(r_2_clock)
-    );
-    lca_switch_tree_d2_u1_w1_l1_fixed__dn__ch0_r__0 r_3(
-        .d(r_3_d),
-        .q(r_3_q),
-        .clock(r_3_clock)
-    );
+    reg r_0;
+    initial r_0 = 1'h0;
+    always @(posedge r_0_clock) r_0 <= r_0_d;
+    assign r_0_q = r_0;
+    reg r_1;
+    initial r_1 = 1'h0;
+    always @(posedge r_1_clock) r_1 <= r_1_d;
+    assign r_1_q = r_1;
+    reg r_2;
+    initial r_2 = 1'h0;
+    always @(posedge r_2_clock) r_2 <= r_2_d;
+    assign r_2_q = r_2;
+    reg r_3;
+    initial r_3 = 1'h0;
+    always @(posedge r_3_clock) r_3 <= r_3_d;
+    assign r_3_q = r_3;
 
     // Update code
     always @(*) begin

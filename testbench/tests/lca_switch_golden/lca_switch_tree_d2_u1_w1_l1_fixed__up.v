@@ -104,71 +104,58 @@ module lca_switch_tree_d2_u1_w1_l1_fixed__up (
     reg  ok;
 
     // Sub module instances
-    lca_switch_tree_d2_u1_w1_l1_fixed__dn__ch0_r__0 pend_0(
-        .d(pend_0_d),
-        .q(pend_0_q),
-        .clock(pend_0_clock)
-    );
-    lca_switch_tree_d2_u1_w1_l1_fixed__dn__ch0_r__0 pend_1(
-        .d(pend_1_d),
-        .q(pend_1_q),
-        .clock(pend_1_clock)
-    );
-    lca_switch_tree_d2_u1_w1_l1_fixed__dn__ch0_r__0 gnt_r_0(
-        .d(gnt_r_0_d),
-        .q(gnt_r_0_q),
-        .clock(gnt_r_0_clock)
-    );
-    lca_switch_tree_d2_u1_w1_l1_fixed__dn__ch0_r__0 gnt_r_1(
-        .d(gnt_r_1_d),
-        .q(gnt_r_1_q),
-        .clock(gnt_r_1_clock)
-    );
-    lca_switch_tree_d2_u1_w1_l1_fixed__dn__ch0_r__0 rej_r_0(
-        .d(rej_r_0_d),
-        .q(rej_r_0_q),
-        .clock(rej_r_0_clock)
-    );
-    lca_switch_tree_d2_u1_w1_l1_fixed__dn__ch0_r__0 rej_r_1(
-        .d(rej_r_1_d),
-        .q(rej_r_1_q),
-        .clock(rej_r_1_clock)
-    );
-    lca_switch_tree_d2_u1_w1_l1_fixed__dn__ch0_r__0 ch0_r_0(
-        .d(ch0_r_0_d),
-        .q(ch0_r_0_q),
-        .clock(ch0_r_0_clock)
-    );
-    lca_switch_tree_d2_u1_w1_l1_fixed__dn__ch0_r__0 ch0_r_1(
-        .d(ch0_r_1_d),
-        .q(ch0_r_1_q),
-        .clock(ch0_r_1_clock)
-    );
-    lca_switch_tree_d2_u1_w1_l1_fixed__dn__ch0_r__0 used0_0(
-        .d(used0_0_d),
-        .q(used0_0_q),
-        .clock(used0_0_clock)
-    );
-    lca_switch_tree_d2_u1_w1_l1_fixed__dn__ch0_r__0 lastr_0(
-        .d(lastr_0_d),
-        .q(lastr_0_q),
-        .clock(lastr_0_clock)
-    );
-    lca_switch_tree_d2_u1_w1_l1_fixed__dn__ch0_r__0 lastr_1(
-        .d(lastr_1_d),
-        .q(lastr_1_q),
-        .clock(lastr_1_clock)
-    );
-    lca_switch_tree_d2_u1_w1_l1_fixed__dn__ch0_r__0 anyg(
-        .d(anyg_d),
-        .q(anyg_q),
-        .clock(anyg_clock)
-    );
-    lca_switch_tree_d2_u1_w1_l1_fixed__dn__ch0_r__0 nonempty(
-        .d(nonempty_d),
-        .q(nonempty_q),
-        .clock(nonempty_clock)
-    );
+    reg pend_0;
+    initial pend_0 = 1'h0;
+    always @(posedge pend_0_clock) pend_0 <= pend_0_d;
+    assign pend_0_q = pend_0;
+    reg pend_1;
+    initial pend_1 = 1'h0;
+    always @(posedge pend_1_clock) pend_1 <= pend_1_d;
+    assign pend_1_q = pend_1;
+    reg gnt_r_0;
+    initial gnt_r_0 = 1'h0;
+    always @(posedge gnt_r_0_clock) gnt_r_0 <= gnt_r_0_d;
+    assign gnt_r_0_q = gnt_r_0;
+    reg gnt_r_1;
+    initial gnt_r_1 = 1'h0;
+    always @(posedge gnt_r_1_clock) gnt_r_1 <= gnt_r_1_d;
+    assign gnt_r_1_q = gnt_r_1;
+    reg rej_r_0;
+    initial rej_r_0 = 1'h0;
+    always @(posedge rej_r_0_clock) rej_r_0 <= rej_r_0_d;
+    assign rej_r_0_q = rej_r_0;
+    reg rej_r_1;
+    initial rej_r_1 = 1'h0;
+    always @(posedge rej_r_1_clock) rej_r_1 <= rej_r_1_d;
+    assign rej_r_1_q = rej_r_1;
+    reg ch0_r_0;
+    initial ch0_r_0 = 1'h0;
+    always @(posedge ch0_r_0_clock) ch0_r_0 <= ch0_r_0_d;
+    assign ch0_r_0_q = ch0_r_0;
+    reg ch0_r_1;
+    initial ch0_r_1 = 1'h0;
+    always @(posedge ch0_r_1_clock) ch0_r_1 <= ch0_r_1_d;
+    assign ch0_r_1_q = ch0_r_1;
+    reg used0_0;
+    initial used0_0 = 1'h0;
+    always @(posedge used0_0_clock) used0_0 <= used0_0_d;
+    assign used0_0_q = used0_0;
+    reg lastr_0;
+    initial lastr_0 = 1'h0;
+    always @(posedge lastr_0_clock) lastr_0 <= lastr_0_d;
+    assign lastr_0_q = lastr_0;
+    reg lastr_1;
+    initial lastr_1 = 1'h0;
+    always @(posedge lastr_1_clock) lastr_1 <= lastr_1_d;
+    assign lastr_1_q = lastr_1;
+    reg anyg;
+    initial anyg = 1'h0;
+    always @(posedge anyg_clock) anyg <= anyg_d;
+    assign anyg_q = anyg;
+    reg nonempty;
+    initial nonempty = 1'h0;
+    always @(posedge nonempty_clock) nonempty <= nonempty_d;
+    assign nonempty_q = nonempty;
 
     // Update code
     always @(*) begin

@@ -58,51 +58,42 @@ module lca_switch_tree_d2_u1_w1_l1_fixed__xbar (
     reg  xp_bd_0_clock;
 
     // Sub module instances
-    lca_switch_tree_d2_u1_w1_l1_fixed__dn__ch0_r__0 xp_ac_0(
-        .d(xp_ac_0_d),
-        .q(xp_ac_0_q),
-        .clock(xp_ac_0_clock)
-    );
-    lca_switch_tree_d2_u1_w1_l1_fixed__dn__ch0_r__0 xp_ac_1(
-        .d(xp_ac_1_d),
-        .q(xp_ac_1_q),
-        .clock(xp_ac_1_clock)
-    );
-    lca_switch_tree_d2_u1_w1_l1_fixed__dn__ch0_r__0 xp_ac_2(
-        .d(xp_ac_2_d),
-        .q(xp_ac_2_q),
-        .clock(xp_ac_2_clock)
-    );
-    lca_switch_tree_d2_u1_w1_l1_fixed__dn__ch0_r__0 xp_ac_3(
-        .d(xp_ac_3_d),
-        .q(xp_ac_3_q),
-        .clock(xp_ac_3_clock)
-    );
-    lca_switch_tree_d2_u1_w1_l1_fixed__dn__ch0_r__0 xp_ad_0(
-        .d(xp_ad_0_d),
-        .q(xp_ad_0_q),
-        .clock(xp_ad_0_clock)
-    );
-    lca_switch_tree_d2_u1_w1_l1_fixed__dn__ch0_r__0 xp_ad_1(
-        .d(xp_ad_1_d),
-        .q(xp_ad_1_q),
-        .clock(xp_ad_1_clock)
-    );
-    lca_switch_tree_d2_u1_w1_l1_fixed__dn__ch0_r__0 xp_bc_0(
-        .d(xp_bc_0_d),
-        .q(xp_bc_0_q),
-        .clock(xp_bc_0_clock)
-    );
-    lca_switch_tree_d2_u1_w1_l1_fixed__dn__ch0_r__0 xp_bc_1(
-        .d(xp_bc_1_d),
-        .q(xp_bc_1_q),
-        .clock(xp_bc_1_clock)
-    );
-    lca_switch_tree_d2_u1_w1_l1_fixed__dn__ch0_r__0 xp_bd_0(
-        .d(xp_bd_0_d),
-        .q(xp_bd_0_q),
-        .clock(xp_bd_0_clock)
-    );
+    reg xp_ac_0;
+    initial xp_ac_0 = 1'h0;
+    always @(posedge xp_ac_0_clock) xp_ac_0 <= xp_ac_0_d;
+    assign xp_ac_0_q = xp_ac_0;
+    reg xp_ac_1;
+    initial xp_ac_1 = 1'h0;
+    always @(posedge xp_ac_1_clock) xp_ac_1 <= xp_ac_1_d;
+    assign xp_ac_1_q = xp_ac_1;
+    reg xp_ac_2;
+    initial xp_ac_2 = 1'h0;
+    always @(posedge xp_ac_2_clock) xp_ac_2 <= xp_ac_2_d;
+    assign xp_ac_2_q = xp_ac_2;
+    reg xp_ac_3;
+    initial xp_ac_3 = 1'h0;
+    always @(posedge xp_ac_3_clock) xp_ac_3 <= xp_ac_3_d;
+    assign xp_ac_3_q = xp_ac_3;
+    reg xp_ad_0;
+    initial xp_ad_0 = 1'h0;
+    always @(posedge xp_ad_0_clock) xp_ad_0 <= xp_ad_0_d;
+    assign xp_ad_0_q = xp_ad_0;
+    reg xp_ad_1;
+    initial xp_ad_1 = 1'h0;
+    always @(posedge xp_ad_1_clock) xp_ad_1 <= xp_ad_1_d;
+    assign xp_ad_1_q = xp_ad_1;
+    reg xp_bc_0;
+    initial xp_bc_0 = 1'h0;
+    always @(posedge xp_bc_0_clock) xp_bc_0 <= xp_bc_0_d;
+    assign xp_bc_0_q = xp_bc_0;
+    reg xp_bc_1;
+    initial xp_bc_1 = 1'h0;
+    always @(posedge xp_bc_1_clock) xp_bc_1 <= xp_bc_1_d;
+    assign xp_bc_1_q = xp_bc_1;
+    reg xp_bd_0;
+    initial xp_bd_0 = 1'h0;
+    always @(posedge xp_bd_0_clock) xp_bd_0 <= xp_bd_0_d;
+    assign xp_bd_0_q = xp_bd_0;
 
     // Update code
     always @(*) begin

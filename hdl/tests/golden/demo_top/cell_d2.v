@@ -22,16 +22,14 @@ module cell_d2 (
     reg  phase_clock;
 
     // Sub module instances
-    cell_d2__state state(
-        .d(state_d),
-        .q(state_q),
-        .clock(state_clock)
-    );
-    cell_d2__phase phase(
-        .d(phase_d),
-        .q(phase_q),
-        .clock(phase_clock)
-    );
+    reg [3:0] state;
+    initial state = 4'h0;
+    always @(posedge state_clock) state <= state_d;
+    assign state_q = state;
+    reg phase;
+    initial phase = 1'h0;
+    always @(posedge phase_clock) phase <= phase_d;
+    assign phase_q = phase;
 
     // Update code
     always @(*) begin

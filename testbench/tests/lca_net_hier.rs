@@ -1,0 +1,87 @@
+//! Hierarchical Verilator builds of whole networks (the switch and the PE interface verilated
+//! once each, `NetBuild::hierarchical`): the same comparisons as the flat build — every
+//! output every bit-time, every crosspoint (now inside a hierarchical block) at each set-up
+//! end — and the same number of compared values.
+
+use lcanet_hdl::lca_net::NetSpec;
+use lcanet_sim::lcan::cycle::network::Mutation;
+use lcanet_sim::lcan::cycle::ArbiterPolicy;
+use lcanet_sim::lcan::routing::Algorithm;
+use lcanet_sim::lcan::{Size, Topology};
+use lcanet_testbench::artifact_dir;
+use lcanet_testbench::lca::BuildSpeed;
+use lcanet_testbench::lca_net::{NetBench, NetBuild, NetVerdict, PermKind, Stimulus};
+
+fn build(name: &str, topo: &Topology, alg: Algorithm, hierarchical: bool) -> NetBench {
+    let spec = NetSpec::new(topo.clone(), alg, ArbiterPolicy::RoundRobin, 1, 4).unwrap();
+    let dir = artifact_dir!(name.to_string()).unwrap();
+    let how = NetBuild {
+        speed: BuildSpeed::QuickBuild,
+        trace: false,
+        hierarchical,
+    };
+    NetBench::build_how(spec, &dir.file("rtl"), how).unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+#[test]
+fn hierarchical_and_flat_builds_compare_the_same_values_and_match() {
+    let topo = Topology::complete_bipartite(2, 2, Size::Levels(2)).unwrap();
+    let hier = build("hier_cb_d2_u2_l2", &topo, Algorithm::R2, true);
+    let flat = build("flat_cb_d2_u2_l2", &topo, Algorithm::R2, false);
+    assert!(flat.hier_blocks().is_empty());
+    let blocks = hier.hier_blocks();
+    assert_eq!(blocks.len(), 2, "switch and PE interface: {blocks:?}");
+    assert!(
+        blocks.iter().any(|b| b.starts_with("lca_switch_")),
+        "{blocks:?}"
+    );
+    assert!(blocks.iter().any(|b| b.ends_with("_pe")), "{blocks:?}");
+    for kind in [PermKind::Random, PermKind::Identity, PermKind::WorstCase] {
+        let stim = Stimulus::new(&topo, &kind, 4, 7).unwrap();
+        let h = hier.run(&stim, None, None, None).unwrap();
+        let f = flat.run(&stim, None, None, None).unwrap();
+        assert!(h.matched(), "hierarchical {kind:?}: {}", h.failure_text());
+        assert!(f.matched(), "flat {kind:?}: {}", f.failure_text());
+        assert_eq!(
+            (h.passes, h.bit_times, h.simulated, h.compared_values),
+            (f.passes, f.bit_times, f.simulated, f.compared_values),
+            "{kind:?}: (passes, bit-times, simulated, compared) differ"
+        );
+    }
+}
+
+#[test]
+fn a_hierarchical_network_routes_r1_and_catches_an_injected_bug() {
+    let topo = Topology::tree(4, 2, Size::Levels(2)).unwrap();
+    let bench = build("hier_tree_d4_u2_l2", &topo, Algorithm::R1, true);
+    for seed in [1, 2, 3] {
+        let stim = Stimulus::new(&topo, &PermKind::Random, 4, seed).unwrap();
+        let r = bench.run(&stim, None, None, None).unwrap();
+        assert!(r.matched(), "seed {seed}: {}", r.failure_text());
+    }
+    let stim = Stimulus::new(&topo, &PermKind::Random, 4, 1).unwrap();
+    let swap = Mutation::SwapDestinations { a: 0, b: 1 };
+    let r = bench.run(&stim, None, None, Some(swap)).unwrap();
+    assert!(
+        matches!(r.verdict, NetVerdict::Mismatch(_)),
+        "swapped destinations not caught: {:?}",
+        r.verdict
+    );
+}
+
+#[test]
+fn auto_goes_hierarchical_from_the_documented_switch_count() {
+    let small = Topology::complete_bipartite(2, 2, Size::Levels(3)).unwrap();
+    let large = Topology::complete_bipartite(2, 2, Size::Levels(6)).unwrap();
+    for (topo, want) in [(small, false), (large, true)] {
+        let switches = topo.total_switches();
+        let spec = NetSpec::new(topo, Algorithm::R1, ArbiterPolicy::Fixed, 1, 4).unwrap();
+        let how = NetBuild::auto(&spec, BuildSpeed::QuickBuild, false);
+        assert_eq!(how.hierarchical, want, "{switches} switches");
+        assert_eq!(
+            want,
+            switches >= NetBuild::AUTO_HIERARCHICAL_SWITCHES,
+            "{switches} switches"
+        );
+    }
+}
