@@ -50,7 +50,8 @@ fn extracts_ports_with_direction_width_and_style() {
         .join("\n");
     assert!(!text.contains('$'), "no `$` may survive:\n{text}");
     assert!(text.contains("cell_d3__state state("));
-    assert!(text.contains("state_d = state_q + one;"));
+    assert!(text.contains("state_d__c = state_q + one;"));
+    assert!(text.contains("state_d = state_d__c;"));
     assert_eq!(
         tree[1].ports,
         [
