@@ -102,6 +102,7 @@ fn rewrite_block(body: &mut Vec<(usize, String)>, start: usize) -> Result<(), Co
     if shadowed.is_empty() {
         return Ok(());
     }
+    let taken = words(body);
     let mut shadow_decls = Vec::with_capacity(shadowed.len());
     for t in &shadowed {
         let d = decls.get(*t).ok_or_else(|| {
@@ -113,9 +114,9 @@ fn rewrite_block(body: &mut Vec<(usize, String)>, start: usize) -> Result<(), Co
             )
         })?;
         let name = format!("{t}{SHADOW_SUFFIX}");
-        if let Some(n) = mentions(body, &name) {
+        if let Some(n) = taken.get(name.as_str()) {
             return Err((
-                n,
+                *n,
                 format!("`{name}`, the shadow of `{t}`, already names something in the module"),
             ));
         }
@@ -255,14 +256,15 @@ fn identifiers_outside(
     found
 }
 
-/// The line number of the first line mentioning identifier `name`, if any.
-fn mentions(body: &[(usize, String)], name: &str) -> Option<usize> {
-    body.iter()
-        .find(|(_, text)| {
-            text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '$'))
-                .any(|w| w == name)
-        })
-        .map(|(n, _)| *n)
+/// Every word of the body (identifier-like runs) with the first line number it is on.
+fn words(body: &[(usize, String)]) -> HashMap<&str, usize> {
+    let mut words = HashMap::new();
+    for (number, text) in body {
+        for w in text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '$')) {
+            words.entry(w).or_insert(*number);
+        }
+    }
+    words
 }
 
 #[cfg(test)]
