@@ -50,7 +50,8 @@ fn extracts_ports_with_direction_width_and_style() {
         .collect::<Vec<_>>()
         .join("\n");
     assert!(!text.contains('$'), "no `$` may survive:\n{text}");
-    assert!(text.contains("state_d = state_q + one;"));
+    assert!(text.contains("state_d__c = state_q + one;"));
+    assert!(text.contains("state_d = state_d__c;"));
     for line in [
         "reg [3:0] state;",
         "initial state = 4'h0;",

@@ -70,17 +70,26 @@ fn exported_bench_passes_for_cb_with_random_arbiters() {
     assert!(out.passed(), "{}", out.stdout);
 }
 
-/// R2 networks: ignored because the switch RTL (`hdl/src/lca`) never lets Icarus advance
-/// once `ctl_mode = 3` (`PROBE`): a lone `lca_switch_tree_d2_u1_w1_l2_fixed` runs in modes 1
-/// and 2 but `vvp` spins forever in the first `PROBE` bit-time (no loop statement, and Yosys
-/// `check` finds no combinational loop, so it is an `always @(*)` block that keeps
-/// re-triggering itself in Icarus). Run with `--ignored` once that is fixed.
+/// R2 networks. Regression test for the zero-delay loop Icarus used to run into in the
+/// first `PROBE` bit-time (the switch's `always @(*)` and its `dn`/`dec` children glitching
+/// each other through default-then-override assignments); the rust-hdl adapter now makes
+/// every combinational block assign each visible signal once (docs/decisions/comb-blocks.md).
 #[test]
-#[ignore = "the switch RTL hangs Icarus in PROBE mode (R2); see the doc comment"]
 fn exported_bench_passes_for_r2() {
     let topo = Topology::tree(2, 1, Size::Levels(2)).unwrap();
     let spec = NetSpec::new(topo, Algorithm::R2, ArbiterPolicy::Fixed, 1, 4).unwrap();
     let dst = [Some(2), Some(3), Some(0), Some(1)];
     let out = run(&spec, &dst, 3, None, "r2");
+    assert!(out.passed(), "{}", out.stdout);
+}
+
+/// R2 on a CB-LCAN with round-robin arbiters (three levels, so the `PROBE` mode runs in
+/// switches at every level).
+#[test]
+fn exported_bench_passes_for_cb_r2() {
+    let topo = Topology::complete_bipartite(2, 2, Size::Levels(3)).unwrap();
+    let spec = NetSpec::new(topo, Algorithm::R2, ArbiterPolicy::RoundRobin, 1, 3).unwrap();
+    let dst: Vec<Option<usize>> = [5, 2, 7, 0, 1, 6, 3, 4].iter().map(|&d| Some(d)).collect();
+    let out = run(&spec, &dst, 1, None, "cb_r2");
     assert!(out.passed(), "{}", out.stdout);
 }

@@ -1,8 +1,10 @@
 //! Turns the module definitions rust-hdl wrote for one block into leaf [`Module`]s:
 //! renames `top` to the chosen name and `top$a$b` to `<name>__a__b`, rewrites `$` in
 //! identifiers, extracts the port list (direction, width, `reg`/`signed` style) and keeps
-//! the rest of each body as lines, with instance lines kept apart for renaming.
+//! the rest of each body as lines, with instance lines kept apart for renaming. Update
+//! code is made glitch-free first (`comb.rs`).
 
+use super::comb;
 use super::lexer::{LexIssue, Renamer};
 use super::parse::RawModule;
 use super::ImportError;
@@ -107,7 +109,32 @@ fn convert_module(
     raw: &RawModule,
     names: &HashMap<String, String>,
 ) -> Result<Module, ImportError> {
-    let module = names[&raw.name].clone();
+    let module = &names[&raw.name];
+    match comb::shadow_comb_blocks(&raw.body) {
+        Ok(body) => convert_body(block, module, raw, &body, names),
+        Err((line, reason)) => {
+            // A bad name (a keyword such as `end`) can be what the block fails on; it is the
+            // more basic problem, so it is reported first.
+            convert_body(block, module, raw, &raw.body, names)?;
+            Err(ImportError::CombinationalBlock {
+                block: block.to_owned(),
+                module: module.clone(),
+                line,
+                reason,
+            })
+        }
+    }
+}
+
+/// Converts one module whose update code was already rewritten (`body`).
+fn convert_body(
+    block: &str,
+    module: &str,
+    raw: &RawModule,
+    body: &[(usize, String)],
+    names: &HashMap<String, String>,
+) -> Result<Module, ImportError> {
+    let module = module.to_owned();
     let lex = |issue: LexIssue| match issue {
         LexIssue::Collision {
             first,
@@ -138,7 +165,7 @@ fn convert_module(
     let mut renamer = Renamer::default();
     let mut decls: HashMap<&str, PortDecl<'_>> = HashMap::new();
     let mut lines: Vec<LeafLine> = Vec::new();
-    for (number, line) in &raw.body {
+    for (number, line) in body {
         let t = line.trim();
         if t == "// Module arguments" {
             continue;

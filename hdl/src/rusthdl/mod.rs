@@ -7,12 +7,17 @@
 //! the netlist can check connections. [`add_block`] adds them to a [`Design`], sharing
 //! child modules whose definitions are identical (one `DFF<Bits<4>>` for everybody).
 //! DFF instances become flops written in the parent (`flops`: Verilator pays per
-//! instance); their `initial` blocks are kept (Verilator, Icarus and Yosys accept them).
+//! instance); their `initial` blocks are kept (Verilator, Icarus and Yosys accept them). Each
+//! combinational `always @(*)` block is rewritten to assign every target it exposes once,
+//! at its end, from a shadow `<target>__c` (see `comb.rs`), so event-driven simulators
+//! see no zero-delay glitches.
 
+mod comb;
 mod convert;
 mod flops;
 mod lexer;
 mod parse;
+mod stmt;
 
 use crate::netlist::{Design, IdentIssue, Module, NetlistError};
 use rust_hdl::prelude::{check_all, generate_verilog_unchecked, Block};
@@ -84,6 +89,19 @@ pub enum ImportError {
         second: String,
         /// The shared rewritten name.
         sanitized: String,
+    },
+    /// A combinational block breaks an assumption of the glitch-free rewrite (every target
+    /// assigned before it is read and on every path), or is not in rust-hdl's form.
+    #[error("block `{block}`, module `{module}`: the `always @(*)` block cannot be made glitch-free: line {line}: {reason}")]
+    CombinationalBlock {
+        /// The block's module name.
+        block: String,
+        /// The module concerned.
+        module: String,
+        /// 1-based line in the generated text.
+        line: usize,
+        /// The violated condition.
+        reason: String,
     },
     /// Adding the modules to the design failed.
     #[error(transparent)]

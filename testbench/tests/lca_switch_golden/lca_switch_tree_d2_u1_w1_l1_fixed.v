@@ -558,6 +558,46 @@ module lca_switch_tree_d2_u1_w1_l1_fixed (
     always @(posedge win_7_clock) win_7 <= win_7_d;
     assign win_7_q = win_7;
 
+    // Shadows: the update code computes into these, then assigns each target once
+    reg dec_addr_3__c;
+    reg dec_addr_4__c;
+    reg dn_lt_0__c;
+    reg dn_lt_3__c;
+    reg dn_lt_12__c;
+    reg dn_lt_15__c;
+    reg dn_allow0_2__c;
+    reg dn_allow0_5__c;
+    reg xbar_set_ac_0__c;
+    reg xbar_set_ac_1__c;
+    reg xbar_set_ac_2__c;
+    reg xbar_set_ac_3__c;
+    reg txd_ld_0__c;
+    reg txd_ld_1__c;
+    reg txd_ld_2__c;
+    reg txd_ld_3__c;
+    reg txc_ld_0__c;
+    reg txc_ld_1__c;
+    reg txc_ld_2__c;
+    reg txc_ld_3__c;
+    reg txc_ld_4__c;
+    reg txc_ld_5__c;
+    reg txc_ld_6__c;
+    reg txc_ld_7__c;
+    reg txc_ld_8__c;
+    reg txc_ld_9__c;
+    reg txc_ld_10__c;
+    reg txc_ld_11__c;
+    reg txc_ld_12__c;
+    reg txc_ld_13__c;
+    reg win_0_d__c;
+    reg win_1_d__c;
+    reg win_2_d__c;
+    reg win_3_d__c;
+    reg win_4_d__c;
+    reg win_5_d__c;
+    reg win_6_d__c;
+    reg win_7_d__c;
+
     // Update code
     always @(*) begin
         step_clock = clock;
@@ -616,14 +656,14 @@ module lca_switch_tree_d2_u1_w1_l1_fixed (
         dec_addr_0 = rxb_q_4;
         dec_addr_5 = rxb_q_0;
         dec_addr_1 = win_1_q;
-        dec_addr_3 = win_0_q;
+        dec_addr_3__c = win_0_q;
         if (step_m_probe) begin
-            dec_addr_3 = rxa_q_0;
+            dec_addr_3__c = rxa_q_0;
         end
         dec_addr_2 = win_5_q;
-        dec_addr_4 = win_4_q;
+        dec_addr_4__c = win_4_q;
         if (step_m_probe) begin
-            dec_addr_4 = rxa_q_4;
+            dec_addr_4__c = rxa_q_4;
         end
         keys_en = step_m_down;
         keys_key_0 = rxb_q_4;
@@ -645,10 +685,10 @@ module lca_switch_tree_d2_u1_w1_l1_fixed (
         up_lt_1 = 1'b0;
         up_lt_2 = 1'b0;
         up_lt_3 = 1'b0;
-        dn_lt_0 = 1'b0;
+        dn_lt_0__c = 1'b0;
         dn_lt_1 = 1'b0;
         dn_lt_2 = 1'b0;
-        dn_lt_3 = 1'b0;
+        dn_lt_3__c = 1'b0;
         dn_lt_4 = 1'b0;
         dn_lt_5 = 1'b0;
         dn_lt_6 = 1'b0;
@@ -657,14 +697,14 @@ module lca_switch_tree_d2_u1_w1_l1_fixed (
         dn_lt_9 = 1'b0;
         dn_lt_10 = 1'b0;
         dn_lt_11 = 1'b0;
-        dn_lt_12 = 1'b0;
+        dn_lt_12__c = 1'b0;
         dn_lt_13 = 1'b0;
         dn_lt_14 = 1'b0;
-        dn_lt_15 = 1'b0;
-        dn_lt_0 = keys_lt_0;
-        dn_lt_3 = keys_lt_1;
-        dn_lt_12 = keys_lt_2;
-        dn_lt_15 = keys_lt_3;
+        dn_lt_15__c = 1'b0;
+        dn_lt_0__c = keys_lt_0;
+        dn_lt_3__c = keys_lt_1;
+        dn_lt_12__c = keys_lt_2;
+        dn_lt_15__c = keys_lt_3;
         dn_req_0 = step_m_down & rxb_q_6;
         dn_req_3 = (step_m_down & rxb_q_3) | (step_m_probe & rxb_q_2);
         dn_tier1_0 = 1'b0;
@@ -682,11 +722,11 @@ module lca_switch_tree_d2_u1_w1_l1_fixed (
         dn_guard_1 = 1'b1;
         dn_need0_1 = 1'b1;
         dn_need1_0 = 1'b1;
-        dn_allow0_2 = step_m_down & dec_mask_2;
+        dn_allow0_2__c = step_m_down & dec_mask_2;
         dn_allow1_0 = dec_mask_6;
         dn_allow0_3 = step_m_down & dec_mask_3;
         dn_allow1_1 = dec_mask_7;
-        dn_allow0_2 = dn_allow0_2 | step_m_probe;
+        dn_allow0_2__c = dn_allow0_2__c | step_m_probe;
         dn_free0_0 = ~xbar_a_drives_0;
         dn_free1_0 = ~xbar_c_driven_0;
         dn_req_2 = (step_serve_win & win_7_q) | (step_m_probe & rxa_q_6 & eqr_1);
@@ -696,9 +736,9 @@ module lca_switch_tree_d2_u1_w1_l1_fixed (
         dn_need1_1 = 1'b1;
         dn_allow0_4 = step_m_down & dec_mask_4;
         dn_allow1_2 = dec_mask_8;
-        dn_allow0_5 = step_m_down & dec_mask_5;
+        dn_allow0_5__c = step_m_down & dec_mask_5;
         dn_allow1_3 = dec_mask_9;
-        dn_allow0_5 = dn_allow0_5 | step_m_probe;
+        dn_allow0_5__c = dn_allow0_5__c | step_m_probe;
         dn_free0_1 = ~xbar_a_drives_1;
         dn_free1_1 = ~xbar_c_driven_1;
         su_0 = up_gnt_0 & up_ch0_0;
@@ -719,189 +759,228 @@ module lca_switch_tree_d2_u1_w1_l1_fixed (
         sd_x_2 = dn_gnt_1 & dn_ch1_1;
         ss_x_3 = step_m_down & dn_gnt_2 & dn_ch0_5;
         sd_x_3 = dn_gnt_2 & dn_ch1_3;
-        xbar_set_ac_0 = 1'b0;
-        xbar_set_ac_0 = xbar_set_ac_0 | (dn_gnt_1 & dn_ch0_2 & dn_ch1_0);
-        xbar_set_ac_0 = xbar_set_ac_0 | (dn_gnt_2 & dn_ch0_4 & dn_ch1_2);
-        xbar_set_ac_1 = 1'b0;
-        xbar_set_ac_1 = xbar_set_ac_1 | (dn_gnt_1 & dn_ch0_2 & dn_ch1_1);
-        xbar_set_ac_1 = xbar_set_ac_1 | (dn_gnt_2 & dn_ch0_4 & dn_ch1_3);
-        xbar_set_ac_2 = 1'b0;
-        xbar_set_ac_2 = xbar_set_ac_2 | (dn_gnt_1 & dn_ch0_3 & dn_ch1_0);
-        xbar_set_ac_2 = xbar_set_ac_2 | (dn_gnt_2 & dn_ch0_5 & dn_ch1_2);
-        xbar_set_ac_3 = 1'b0;
-        xbar_set_ac_3 = xbar_set_ac_3 | (dn_gnt_1 & dn_ch0_3 & dn_ch1_1);
-        xbar_set_ac_3 = xbar_set_ac_3 | (dn_gnt_2 & dn_ch0_5 & dn_ch1_3);
+        xbar_set_ac_0__c = 1'b0;
+        xbar_set_ac_0__c = xbar_set_ac_0__c | (dn_gnt_1 & dn_ch0_2 & dn_ch1_0);
+        xbar_set_ac_0__c = xbar_set_ac_0__c | (dn_gnt_2 & dn_ch0_4 & dn_ch1_2);
+        xbar_set_ac_1__c = 1'b0;
+        xbar_set_ac_1__c = xbar_set_ac_1__c | (dn_gnt_1 & dn_ch0_2 & dn_ch1_1);
+        xbar_set_ac_1__c = xbar_set_ac_1__c | (dn_gnt_2 & dn_ch0_4 & dn_ch1_3);
+        xbar_set_ac_2__c = 1'b0;
+        xbar_set_ac_2__c = xbar_set_ac_2__c | (dn_gnt_1 & dn_ch0_3 & dn_ch1_0);
+        xbar_set_ac_2__c = xbar_set_ac_2__c | (dn_gnt_2 & dn_ch0_5 & dn_ch1_2);
+        xbar_set_ac_3__c = 1'b0;
+        xbar_set_ac_3__c = xbar_set_ac_3__c | (dn_gnt_1 & dn_ch0_3 & dn_ch1_1);
+        xbar_set_ac_3__c = xbar_set_ac_3__c | (dn_gnt_2 & dn_ch0_5 & dn_ch1_3);
         txc_load = step_commit & ~(step_m_pass | step_m_rev);
         txd_load = txc_load;
         txc_pass = step_m_pass | step_m_rev;
         txd_pass = txc_pass;
         txc_clr = ctl_init;
         txd_clr = ctl_init;
-        txd_ld_0 = 1'b0;
-        txd_ld_1 = 1'b0;
-        txd_ld_2 = 1'b0;
-        txd_ld_3 = 1'b0;
-        txd_ld_0 = txd_ld_0 | (step_m_up & su_0 & rxa_q_0);
-        txd_ld_0 = txd_ld_0 | (step_m_up & su_1 & rxa_q_4);
-        txd_ld_1 = txd_ld_1 | (step_m_up & su_0 & rxa_q_1);
-        txd_ld_1 = txd_ld_1 | (step_m_up & su_1 & rxa_q_5);
-        txd_ld_2 = txd_ld_2 | (step_m_up & su_0 & rxa_q_2);
-        txd_ld_2 = txd_ld_2 | (step_m_up & su_1 & rxa_q_6);
-        txd_ld_3 = txd_ld_3 | (step_m_up & su_0 & rxa_q_3);
-        txd_ld_3 = txd_ld_3 | (step_m_up & su_1 & rxa_q_7);
-        txd_ld_1 = txd_ld_1 | (step_m_probe & su_0 & rxa_q_0);
-        txd_ld_1 = txd_ld_1 | (step_m_probe & su_1 & rxa_q_4);
-        txd_ld_2 = txd_ld_2 | (step_m_probe & su_0 & rxa_q_1);
-        txd_ld_2 = txd_ld_2 | (step_m_probe & su_1 & rxa_q_5);
-        txd_ld_3 = txd_ld_3 | (step_m_probe & su_0 & rxa_q_2);
-        txd_ld_3 = txd_ld_3 | (step_m_probe & su_1 & rxa_q_6);
+        txd_ld_0__c = 1'b0;
+        txd_ld_1__c = 1'b0;
+        txd_ld_2__c = 1'b0;
+        txd_ld_3__c = 1'b0;
+        txd_ld_0__c = txd_ld_0__c | (step_m_up & su_0 & rxa_q_0);
+        txd_ld_0__c = txd_ld_0__c | (step_m_up & su_1 & rxa_q_4);
+        txd_ld_1__c = txd_ld_1__c | (step_m_up & su_0 & rxa_q_1);
+        txd_ld_1__c = txd_ld_1__c | (step_m_up & su_1 & rxa_q_5);
+        txd_ld_2__c = txd_ld_2__c | (step_m_up & su_0 & rxa_q_2);
+        txd_ld_2__c = txd_ld_2__c | (step_m_up & su_1 & rxa_q_6);
+        txd_ld_3__c = txd_ld_3__c | (step_m_up & su_0 & rxa_q_3);
+        txd_ld_3__c = txd_ld_3__c | (step_m_up & su_1 & rxa_q_7);
+        txd_ld_1__c = txd_ld_1__c | (step_m_probe & su_0 & rxa_q_0);
+        txd_ld_1__c = txd_ld_1__c | (step_m_probe & su_1 & rxa_q_4);
+        txd_ld_2__c = txd_ld_2__c | (step_m_probe & su_0 & rxa_q_1);
+        txd_ld_2__c = txd_ld_2__c | (step_m_probe & su_1 & rxa_q_5);
+        txd_ld_3__c = txd_ld_3__c | (step_m_probe & su_0 & rxa_q_2);
+        txd_ld_3__c = txd_ld_3__c | (step_m_probe & su_1 & rxa_q_6);
         txd_pd_0 = xbar_dd_0;
         d_0 = txd_out_0;
-        txc_ld_0 = 1'b0;
-        txc_ld_1 = 1'b0;
-        txc_ld_2 = 1'b0;
-        txc_ld_3 = 1'b0;
-        txc_ld_4 = 1'b0;
-        txc_ld_5 = 1'b0;
-        txc_ld_6 = 1'b0;
-        txc_ld_0 = txc_ld_0 | (step_m_down & sd_b_0 & rxb_q_0);
-        txc_ld_0 = txc_ld_0 | (step_m_down & sd_x_0 & win_0_q);
-        txc_ld_0 = txc_ld_0 | (step_m_down & sd_x_1 & win_4_q);
-        txc_ld_1 = txc_ld_1 | (step_m_down & sd_b_0 & rxb_q_1);
-        txc_ld_1 = txc_ld_1 | (step_m_down & sd_x_0 & win_1_q);
-        txc_ld_1 = txc_ld_1 | (step_m_down & sd_x_1 & win_5_q);
-        txc_ld_2 = txc_ld_2 | (step_m_down & sd_b_0 & rxb_q_2);
-        txc_ld_2 = txc_ld_2 | (step_m_down & sd_x_0 & win_2_q);
-        txc_ld_2 = txc_ld_2 | (step_m_down & sd_x_1 & win_6_q);
-        txc_ld_3 = txc_ld_3 | (step_m_down & sd_b_0 & rxb_q_3);
-        txc_ld_3 = txc_ld_3 | (step_m_down & sd_x_0 & win_3_q);
-        txc_ld_3 = txc_ld_3 | (step_m_down & sd_x_1 & win_7_q);
-        txc_ld_4 = txc_ld_4 | (ss_b_0 & rxb_q_4);
-        txc_ld_4 = txc_ld_4 | (ss_x_0 & win_1_q);
-        txc_ld_4 = txc_ld_4 | (ss_x_1 & win_5_q);
-        txc_ld_5 = txc_ld_5 | (ss_b_0 & rxb_q_5);
-        txc_ld_5 = txc_ld_5 | (ss_x_0 & win_2_q);
-        txc_ld_5 = txc_ld_5 | (ss_x_1 & win_6_q);
-        txc_ld_6 = txc_ld_6 | (ss_b_0 & rxb_q_6);
-        txc_ld_6 = txc_ld_6 | (ss_x_0 & win_3_q);
-        txc_ld_6 = txc_ld_6 | (ss_x_1 & win_7_q);
-        txc_ld_4 = txc_ld_4 | (step_m_probe & sd_b_0 & rxb_q_0);
-        txc_ld_4 = txc_ld_4 | (step_m_probe & sd_x_0 & rxa_q_0);
-        txc_ld_4 = txc_ld_4 | (step_m_probe & sd_x_1 & rxa_q_4);
-        txc_ld_5 = txc_ld_5 | (step_m_probe & sd_b_0 & rxb_q_1);
-        txc_ld_5 = txc_ld_5 | (step_m_probe & sd_x_0 & rxa_q_1);
-        txc_ld_5 = txc_ld_5 | (step_m_probe & sd_x_1 & rxa_q_5);
-        txc_ld_6 = txc_ld_6 | (step_m_probe & sd_b_0 & rxb_q_2);
-        txc_ld_6 = txc_ld_6 | (step_m_probe & sd_x_0 & rxa_q_2);
-        txc_ld_6 = txc_ld_6 | (step_m_probe & sd_x_1 & rxa_q_6);
+        txc_ld_0__c = 1'b0;
+        txc_ld_1__c = 1'b0;
+        txc_ld_2__c = 1'b0;
+        txc_ld_3__c = 1'b0;
+        txc_ld_4__c = 1'b0;
+        txc_ld_5__c = 1'b0;
+        txc_ld_6__c = 1'b0;
+        txc_ld_0__c = txc_ld_0__c | (step_m_down & sd_b_0 & rxb_q_0);
+        txc_ld_0__c = txc_ld_0__c | (step_m_down & sd_x_0 & win_0_q);
+        txc_ld_0__c = txc_ld_0__c | (step_m_down & sd_x_1 & win_4_q);
+        txc_ld_1__c = txc_ld_1__c | (step_m_down & sd_b_0 & rxb_q_1);
+        txc_ld_1__c = txc_ld_1__c | (step_m_down & sd_x_0 & win_1_q);
+        txc_ld_1__c = txc_ld_1__c | (step_m_down & sd_x_1 & win_5_q);
+        txc_ld_2__c = txc_ld_2__c | (step_m_down & sd_b_0 & rxb_q_2);
+        txc_ld_2__c = txc_ld_2__c | (step_m_down & sd_x_0 & win_2_q);
+        txc_ld_2__c = txc_ld_2__c | (step_m_down & sd_x_1 & win_6_q);
+        txc_ld_3__c = txc_ld_3__c | (step_m_down & sd_b_0 & rxb_q_3);
+        txc_ld_3__c = txc_ld_3__c | (step_m_down & sd_x_0 & win_3_q);
+        txc_ld_3__c = txc_ld_3__c | (step_m_down & sd_x_1 & win_7_q);
+        txc_ld_4__c = txc_ld_4__c | (ss_b_0 & rxb_q_4);
+        txc_ld_4__c = txc_ld_4__c | (ss_x_0 & win_1_q);
+        txc_ld_4__c = txc_ld_4__c | (ss_x_1 & win_5_q);
+        txc_ld_5__c = txc_ld_5__c | (ss_b_0 & rxb_q_5);
+        txc_ld_5__c = txc_ld_5__c | (ss_x_0 & win_2_q);
+        txc_ld_5__c = txc_ld_5__c | (ss_x_1 & win_6_q);
+        txc_ld_6__c = txc_ld_6__c | (ss_b_0 & rxb_q_6);
+        txc_ld_6__c = txc_ld_6__c | (ss_x_0 & win_3_q);
+        txc_ld_6__c = txc_ld_6__c | (ss_x_1 & win_7_q);
+        txc_ld_4__c = txc_ld_4__c | (step_m_probe & sd_b_0 & rxb_q_0);
+        txc_ld_4__c = txc_ld_4__c | (step_m_probe & sd_x_0 & rxa_q_0);
+        txc_ld_4__c = txc_ld_4__c | (step_m_probe & sd_x_1 & rxa_q_4);
+        txc_ld_5__c = txc_ld_5__c | (step_m_probe & sd_b_0 & rxb_q_1);
+        txc_ld_5__c = txc_ld_5__c | (step_m_probe & sd_x_0 & rxa_q_1);
+        txc_ld_5__c = txc_ld_5__c | (step_m_probe & sd_x_1 & rxa_q_5);
+        txc_ld_6__c = txc_ld_6__c | (step_m_probe & sd_b_0 & rxb_q_2);
+        txc_ld_6__c = txc_ld_6__c | (step_m_probe & sd_x_0 & rxa_q_2);
+        txc_ld_6__c = txc_ld_6__c | (step_m_probe & sd_x_1 & rxa_q_6);
         txc_pd_0 = xbar_dc_0;
         c_0 = txc_out_0;
-        txc_ld_7 = 1'b0;
-        txc_ld_8 = 1'b0;
-        txc_ld_9 = 1'b0;
-        txc_ld_10 = 1'b0;
-        txc_ld_11 = 1'b0;
-        txc_ld_12 = 1'b0;
-        txc_ld_13 = 1'b0;
-        txc_ld_7 = txc_ld_7 | (step_m_down & sd_b_1 & rxb_q_0);
-        txc_ld_7 = txc_ld_7 | (step_m_down & sd_x_2 & win_0_q);
-        txc_ld_7 = txc_ld_7 | (step_m_down & sd_x_3 & win_4_q);
-        txc_ld_8 = txc_ld_8 | (step_m_down & sd_b_1 & rxb_q_1);
-        txc_ld_8 = txc_ld_8 | (step_m_down & sd_x_2 & win_1_q);
-        txc_ld_8 = txc_ld_8 | (step_m_down & sd_x_3 & win_5_q);
-        txc_ld_9 = txc_ld_9 | (step_m_down & sd_b_1 & rxb_q_2);
-        txc_ld_9 = txc_ld_9 | (step_m_down & sd_x_2 & win_2_q);
-        txc_ld_9 = txc_ld_9 | (step_m_down & sd_x_3 & win_6_q);
-        txc_ld_10 = txc_ld_10 | (step_m_down & sd_b_1 & rxb_q_3);
-        txc_ld_10 = txc_ld_10 | (step_m_down & sd_x_2 & win_3_q);
-        txc_ld_10 = txc_ld_10 | (step_m_down & sd_x_3 & win_7_q);
-        txc_ld_11 = txc_ld_11 | (ss_b_1 & rxb_q_4);
-        txc_ld_11 = txc_ld_11 | (ss_x_2 & win_1_q);
-        txc_ld_11 = txc_ld_11 | (ss_x_3 & win_5_q);
-        txc_ld_12 = txc_ld_12 | (ss_b_1 & rxb_q_5);
-        txc_ld_12 = txc_ld_12 | (ss_x_2 & win_2_q);
-        txc_ld_12 = txc_ld_12 | (ss_x_3 & win_6_q);
-        txc_ld_13 = txc_ld_13 | (ss_b_1 & rxb_q_6);
-        txc_ld_13 = txc_ld_13 | (ss_x_2 & win_3_q);
-        txc_ld_13 = txc_ld_13 | (ss_x_3 & win_7_q);
-        txc_ld_11 = txc_ld_11 | (step_m_probe & sd_b_1 & rxb_q_0);
-        txc_ld_11 = txc_ld_11 | (step_m_probe & sd_x_2 & rxa_q_0);
-        txc_ld_11 = txc_ld_11 | (step_m_probe & sd_x_3 & rxa_q_4);
-        txc_ld_12 = txc_ld_12 | (step_m_probe & sd_b_1 & rxb_q_1);
-        txc_ld_12 = txc_ld_12 | (step_m_probe & sd_x_2 & rxa_q_1);
-        txc_ld_12 = txc_ld_12 | (step_m_probe & sd_x_3 & rxa_q_5);
-        txc_ld_13 = txc_ld_13 | (step_m_probe & sd_b_1 & rxb_q_2);
-        txc_ld_13 = txc_ld_13 | (step_m_probe & sd_x_2 & rxa_q_2);
-        txc_ld_13 = txc_ld_13 | (step_m_probe & sd_x_3 & rxa_q_6);
+        txc_ld_7__c = 1'b0;
+        txc_ld_8__c = 1'b0;
+        txc_ld_9__c = 1'b0;
+        txc_ld_10__c = 1'b0;
+        txc_ld_11__c = 1'b0;
+        txc_ld_12__c = 1'b0;
+        txc_ld_13__c = 1'b0;
+        txc_ld_7__c = txc_ld_7__c | (step_m_down & sd_b_1 & rxb_q_0);
+        txc_ld_7__c = txc_ld_7__c | (step_m_down & sd_x_2 & win_0_q);
+        txc_ld_7__c = txc_ld_7__c | (step_m_down & sd_x_3 & win_4_q);
+        txc_ld_8__c = txc_ld_8__c | (step_m_down & sd_b_1 & rxb_q_1);
+        txc_ld_8__c = txc_ld_8__c | (step_m_down & sd_x_2 & win_1_q);
+        txc_ld_8__c = txc_ld_8__c | (step_m_down & sd_x_3 & win_5_q);
+        txc_ld_9__c = txc_ld_9__c | (step_m_down & sd_b_1 & rxb_q_2);
+        txc_ld_9__c = txc_ld_9__c | (step_m_down & sd_x_2 & win_2_q);
+        txc_ld_9__c = txc_ld_9__c | (step_m_down & sd_x_3 & win_6_q);
+        txc_ld_10__c = txc_ld_10__c | (step_m_down & sd_b_1 & rxb_q_3);
+        txc_ld_10__c = txc_ld_10__c | (step_m_down & sd_x_2 & win_3_q);
+        txc_ld_10__c = txc_ld_10__c | (step_m_down & sd_x_3 & win_7_q);
+        txc_ld_11__c = txc_ld_11__c | (ss_b_1 & rxb_q_4);
+        txc_ld_11__c = txc_ld_11__c | (ss_x_2 & win_1_q);
+        txc_ld_11__c = txc_ld_11__c | (ss_x_3 & win_5_q);
+        txc_ld_12__c = txc_ld_12__c | (ss_b_1 & rxb_q_5);
+        txc_ld_12__c = txc_ld_12__c | (ss_x_2 & win_2_q);
+        txc_ld_12__c = txc_ld_12__c | (ss_x_3 & win_6_q);
+        txc_ld_13__c = txc_ld_13__c | (ss_b_1 & rxb_q_6);
+        txc_ld_13__c = txc_ld_13__c | (ss_x_2 & win_3_q);
+        txc_ld_13__c = txc_ld_13__c | (ss_x_3 & win_7_q);
+        txc_ld_11__c = txc_ld_11__c | (step_m_probe & sd_b_1 & rxb_q_0);
+        txc_ld_11__c = txc_ld_11__c | (step_m_probe & sd_x_2 & rxa_q_0);
+        txc_ld_11__c = txc_ld_11__c | (step_m_probe & sd_x_3 & rxa_q_4);
+        txc_ld_12__c = txc_ld_12__c | (step_m_probe & sd_b_1 & rxb_q_1);
+        txc_ld_12__c = txc_ld_12__c | (step_m_probe & sd_x_2 & rxa_q_1);
+        txc_ld_12__c = txc_ld_12__c | (step_m_probe & sd_x_3 & rxa_q_5);
+        txc_ld_13__c = txc_ld_13__c | (step_m_probe & sd_b_1 & rxb_q_2);
+        txc_ld_13__c = txc_ld_13__c | (step_m_probe & sd_x_2 & rxa_q_2);
+        txc_ld_13__c = txc_ld_13__c | (step_m_probe & sd_x_3 & rxa_q_6);
         txc_pd_1 = xbar_dc_1;
         c_1 = txc_out_1;
         drop = (step_commit & step_serve_win) | ctl_clear | ctl_init;
         store_0 = step_commit & step_m_up & rxa_q_3 & eq1_0;
         win_0_clock = clock;
-        win_0_d = win_0_q;
+        win_0_d__c = win_0_q;
         if (store_0) begin
-            win_0_d = rxa_q_0;
+            win_0_d__c = rxa_q_0;
         end
         if (drop) begin
-            win_0_d = 1'b0;
+            win_0_d__c = 1'b0;
         end
         win_1_clock = clock;
-        win_1_d = win_1_q;
+        win_1_d__c = win_1_q;
         if (store_0) begin
-            win_1_d = rxa_q_1;
+            win_1_d__c = rxa_q_1;
         end
         if (drop) begin
-            win_1_d = 1'b0;
+            win_1_d__c = 1'b0;
         end
         win_2_clock = clock;
-        win_2_d = win_2_q;
+        win_2_d__c = win_2_q;
         if (store_0) begin
-            win_2_d = rxa_q_2;
+            win_2_d__c = rxa_q_2;
         end
         if (drop) begin
-            win_2_d = 1'b0;
+            win_2_d__c = 1'b0;
         end
         win_3_clock = clock;
-        win_3_d = win_3_q;
+        win_3_d__c = win_3_q;
         if (store_0) begin
-            win_3_d = rxa_q_3;
+            win_3_d__c = rxa_q_3;
         end
         if (drop) begin
-            win_3_d = 1'b0;
+            win_3_d__c = 1'b0;
         end
         store_1 = step_commit & step_m_up & rxa_q_7 & eq1_1;
         win_4_clock = clock;
-        win_4_d = win_4_q;
+        win_4_d__c = win_4_q;
         if (store_1) begin
-            win_4_d = rxa_q_4;
+            win_4_d__c = rxa_q_4;
         end
         if (drop) begin
-            win_4_d = 1'b0;
+            win_4_d__c = 1'b0;
         end
         win_5_clock = clock;
-        win_5_d = win_5_q;
+        win_5_d__c = win_5_q;
         if (store_1) begin
-            win_5_d = rxa_q_5;
+            win_5_d__c = rxa_q_5;
         end
         if (drop) begin
-            win_5_d = 1'b0;
+            win_5_d__c = 1'b0;
         end
         win_6_clock = clock;
-        win_6_d = win_6_q;
+        win_6_d__c = win_6_q;
         if (store_1) begin
-            win_6_d = rxa_q_6;
+            win_6_d__c = rxa_q_6;
         end
         if (drop) begin
-            win_6_d = 1'b0;
+            win_6_d__c = 1'b0;
         end
         win_7_clock = clock;
-        win_7_d = win_7_q;
+        win_7_d__c = win_7_q;
         if (store_1) begin
-            win_7_d = rxa_q_7;
+            win_7_d__c = rxa_q_7;
         end
         if (drop) begin
-            win_7_d = 1'b0;
+            win_7_d__c = 1'b0;
         end
+        // Each target changes once, to its final value (docs/decisions/comb-blocks.md)
+        dec_addr_3 = dec_addr_3__c;
+        dec_addr_4 = dec_addr_4__c;
+        dn_lt_0 = dn_lt_0__c;
+        dn_lt_3 = dn_lt_3__c;
+        dn_lt_12 = dn_lt_12__c;
+        dn_lt_15 = dn_lt_15__c;
+        dn_allow0_2 = dn_allow0_2__c;
+        dn_allow0_5 = dn_allow0_5__c;
+        xbar_set_ac_0 = xbar_set_ac_0__c;
+        xbar_set_ac_1 = xbar_set_ac_1__c;
+        xbar_set_ac_2 = xbar_set_ac_2__c;
+        xbar_set_ac_3 = xbar_set_ac_3__c;
+        txd_ld_0 = txd_ld_0__c;
+        txd_ld_1 = txd_ld_1__c;
+        txd_ld_2 = txd_ld_2__c;
+        txd_ld_3 = txd_ld_3__c;
+        txc_ld_0 = txc_ld_0__c;
+        txc_ld_1 = txc_ld_1__c;
+        txc_ld_2 = txc_ld_2__c;
+        txc_ld_3 = txc_ld_3__c;
+        txc_ld_4 = txc_ld_4__c;
+        txc_ld_5 = txc_ld_5__c;
+        txc_ld_6 = txc_ld_6__c;
+        txc_ld_7 = txc_ld_7__c;
+        txc_ld_8 = txc_ld_8__c;
+        txc_ld_9 = txc_ld_9__c;
+        txc_ld_10 = txc_ld_10__c;
+        txc_ld_11 = txc_ld_11__c;
+        txc_ld_12 = txc_ld_12__c;
+        txc_ld_13 = txc_ld_13__c;
+        win_0_d = win_0_d__c;
+        win_1_d = win_1_d__c;
+        win_2_d = win_2_d__c;
+        win_3_d = win_3_d__c;
+        win_4_d = win_4_d__c;
+        win_5_d = win_5_d__c;
+        win_6_d = win_6_d__c;
+        win_7_d = win_7_d__c;
     end
 endmodule
 

@@ -32,57 +32,84 @@ module lca_switch_tree_d2_u1_w1_l1_fixed__dec (
     // Local signals
     reg  hit;
 
+    // Shadows: the update code computes into these, then assigns each target once
+    reg mask_0__c;
+    reg mask_1__c;
+    reg mask_2__c;
+    reg mask_3__c;
+    reg mask_4__c;
+    reg mask_5__c;
+    reg mask_6__c;
+    reg mask_7__c;
+    reg mask_8__c;
+    reg mask_9__c;
+    reg mask_10__c;
+    reg mask_11__c;
+
     // Update code
     always @(*) begin
         hit = 1'b0;
-        mask_0 = 1'b0;
+        mask_0__c = 1'b0;
         hit = level_is_0;
         hit = hit & (~care_0 | ~(addr_0 ^ val_0));
-        mask_0 = mask_0 | hit;
-        mask_1 = 1'b0;
+        mask_0__c = mask_0__c | hit;
+        mask_1__c = 1'b0;
         hit = level_is_0;
         hit = hit & (~care_1 | ~(addr_0 ^ val_1));
-        mask_1 = mask_1 | hit;
-        mask_2 = 1'b0;
+        mask_1__c = mask_1__c | hit;
+        mask_2__c = 1'b0;
         hit = level_is_0;
         hit = hit & (~care_0 | ~(addr_1 ^ val_0));
-        mask_2 = mask_2 | hit;
-        mask_3 = 1'b0;
+        mask_2__c = mask_2__c | hit;
+        mask_3__c = 1'b0;
         hit = level_is_0;
         hit = hit & (~care_1 | ~(addr_1 ^ val_1));
-        mask_3 = mask_3 | hit;
-        mask_4 = 1'b0;
+        mask_3__c = mask_3__c | hit;
+        mask_4__c = 1'b0;
         hit = level_is_0;
         hit = hit & (~care_0 | ~(addr_2 ^ val_0));
-        mask_4 = mask_4 | hit;
-        mask_5 = 1'b0;
+        mask_4__c = mask_4__c | hit;
+        mask_5__c = 1'b0;
         hit = level_is_0;
         hit = hit & (~care_1 | ~(addr_2 ^ val_1));
-        mask_5 = mask_5 | hit;
-        mask_6 = 1'b0;
+        mask_5__c = mask_5__c | hit;
+        mask_6__c = 1'b0;
         hit = level_is_0;
         hit = hit & (~care_0 | ~(addr_3 ^ val_0));
-        mask_6 = mask_6 | hit;
-        mask_7 = 1'b0;
+        mask_6__c = mask_6__c | hit;
+        mask_7__c = 1'b0;
         hit = level_is_0;
         hit = hit & (~care_1 | ~(addr_3 ^ val_1));
-        mask_7 = mask_7 | hit;
-        mask_8 = 1'b0;
+        mask_7__c = mask_7__c | hit;
+        mask_8__c = 1'b0;
         hit = level_is_0;
         hit = hit & (~care_0 | ~(addr_4 ^ val_0));
-        mask_8 = mask_8 | hit;
-        mask_9 = 1'b0;
+        mask_8__c = mask_8__c | hit;
+        mask_9__c = 1'b0;
         hit = level_is_0;
         hit = hit & (~care_1 | ~(addr_4 ^ val_1));
-        mask_9 = mask_9 | hit;
-        mask_10 = 1'b0;
+        mask_9__c = mask_9__c | hit;
+        mask_10__c = 1'b0;
         hit = level_is_0;
         hit = hit & (~care_0 | ~(addr_5 ^ val_0));
-        mask_10 = mask_10 | hit;
-        mask_11 = 1'b0;
+        mask_10__c = mask_10__c | hit;
+        mask_11__c = 1'b0;
         hit = level_is_0;
         hit = hit & (~care_1 | ~(addr_5 ^ val_1));
-        mask_11 = mask_11 | hit;
+        mask_11__c = mask_11__c | hit;
+        // Each target changes once, to its final value (docs/decisions/comb-blocks.md)
+        mask_0 = mask_0__c;
+        mask_1 = mask_1__c;
+        mask_2 = mask_2__c;
+        mask_3 = mask_3__c;
+        mask_4 = mask_4__c;
+        mask_5 = mask_5__c;
+        mask_6 = mask_6__c;
+        mask_7 = mask_7__c;
+        mask_8 = mask_8__c;
+        mask_9 = mask_9__c;
+        mask_10 = mask_10__c;
+        mask_11 = mask_11__c;
     end
 endmodule
 

@@ -68,71 +68,88 @@ module lca_switch_tree_d2_u1_w1_l1_fixed__rxb (
     always @(posedge r_6_clock) r_6 <= r_6_d;
     assign r_6_q = r_6;
 
+    // Shadows: the update code computes into these, then assigns each target once
+    reg r_0_d__c;
+    reg r_1_d__c;
+    reg r_2_d__c;
+    reg r_3_d__c;
+    reg r_4_d__c;
+    reg r_5_d__c;
+    reg r_6_d__c;
+
     // Update code
     always @(*) begin
         r_0_clock = clock;
-        r_0_d = r_0_q;
+        r_0_d__c = r_0_q;
         if (en) begin
-            r_0_d = din_0;
+            r_0_d__c = din_0;
         end
         r_1_clock = clock;
-        r_1_d = r_1_q;
+        r_1_d__c = r_1_q;
         if (en) begin
-            r_1_d = r_0_q;
+            r_1_d__c = r_0_q;
         end
         r_2_clock = clock;
-        r_2_d = r_2_q;
+        r_2_d__c = r_2_q;
         if (en) begin
-            r_2_d = r_1_q;
+            r_2_d__c = r_1_q;
         end
         r_3_clock = clock;
-        r_3_d = r_3_q;
+        r_3_d__c = r_3_q;
         if (en) begin
-            r_3_d = r_2_q;
+            r_3_d__c = r_2_q;
         end
         r_4_clock = clock;
-        r_4_d = r_4_q;
+        r_4_d__c = r_4_q;
         if (en) begin
-            r_4_d = r_3_q;
+            r_4_d__c = r_3_q;
         end
         r_5_clock = clock;
-        r_5_d = r_5_q;
+        r_5_d__c = r_5_q;
         if (en) begin
-            r_5_d = r_4_q;
+            r_5_d__c = r_4_q;
         end
         r_6_clock = clock;
-        r_6_d = r_6_q;
+        r_6_d__c = r_6_q;
         if (en) begin
-            r_6_d = r_5_q;
+            r_6_d__c = r_5_q;
         end
         if (clr) begin
-            r_0_d = 1'b0;
+            r_0_d__c = 1'b0;
         end
         q_0 = r_0_q;
         if (clr) begin
-            r_1_d = 1'b0;
+            r_1_d__c = 1'b0;
         end
         q_1 = r_1_q;
         if (clr) begin
-            r_2_d = 1'b0;
+            r_2_d__c = 1'b0;
         end
         q_2 = r_2_q;
         if (clr) begin
-            r_3_d = 1'b0;
+            r_3_d__c = 1'b0;
         end
         q_3 = r_3_q;
         if (clr) begin
-            r_4_d = 1'b0;
+            r_4_d__c = 1'b0;
         end
         q_4 = r_4_q;
         if (clr) begin
-            r_5_d = 1'b0;
+            r_5_d__c = 1'b0;
         end
         q_5 = r_5_q;
         if (clr) begin
-            r_6_d = 1'b0;
+            r_6_d__c = 1'b0;
         end
         q_6 = r_6_q;
+        // Each target changes once, to its final value (docs/decisions/comb-blocks.md)
+        r_0_d = r_0_d__c;
+        r_1_d = r_1_d__c;
+        r_2_d = r_2_d__c;
+        r_3_d = r_3_d__c;
+        r_4_d = r_4_d__c;
+        r_5_d = r_5_d__c;
+        r_6_d = r_6_d__c;
     end
 endmodule
 

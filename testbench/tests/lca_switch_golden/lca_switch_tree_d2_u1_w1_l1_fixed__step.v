@@ -47,6 +47,9 @@ module lca_switch_tree_d2_u1_w1_l1_fixed__step (
     always @(posedge bt_clock) bt <= bt_d;
     assign bt_q = bt;
 
+    // Shadows: the update code computes into these, then assigns each target once
+    reg [9:0] bt_d__c;
+
     // Update code
     always @(*) begin
         bt_clock = clock;
@@ -62,13 +65,15 @@ module lca_switch_tree_d2_u1_w1_l1_fixed__step (
         commit = ctl_last & ~ctl_init;
         serve_win = m_down & (ctl_level == level);
         level_is_0 = level == c_lv_0;
-        bt_d = bt_q;
+        bt_d__c = bt_q;
         if (bt_q != c_max) begin
-            bt_d = bt_q + c_one;
+            bt_d__c = bt_q + c_one;
         end
         if (ctl_last | ctl_init) begin
-            bt_d = c_zero;
+            bt_d__c = c_zero;
         end
+        // Each target changes once, to its final value (docs/decisions/comb-blocks.md)
+        bt_d = bt_d__c;
     end
 endmodule
 

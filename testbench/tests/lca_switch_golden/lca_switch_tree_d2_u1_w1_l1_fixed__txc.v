@@ -128,170 +128,201 @@ module lca_switch_tree_d2_u1_w1_l1_fixed__txc (
     always @(posedge r_13_clock) r_13 <= r_13_d;
     assign r_13_q = r_13;
 
+    // Shadows: the update code computes into these, then assigns each target once
+    reg r_0_d__c;
+    reg r_1_d__c;
+    reg r_2_d__c;
+    reg r_3_d__c;
+    reg r_4_d__c;
+    reg r_5_d__c;
+    reg r_6_d__c;
+    reg r_7_d__c;
+    reg r_8_d__c;
+    reg r_9_d__c;
+    reg r_10_d__c;
+    reg r_11_d__c;
+    reg r_12_d__c;
+    reg r_13_d__c;
+
     // Update code
     always @(*) begin
         r_0_clock = clock;
-        r_0_d = 1'b0;
+        r_0_d__c = 1'b0;
         r_1_clock = clock;
-        r_1_d = r_0_q;
+        r_1_d__c = r_0_q;
         r_2_clock = clock;
-        r_2_d = r_1_q;
+        r_2_d__c = r_1_q;
         r_3_clock = clock;
-        r_3_d = r_2_q;
+        r_3_d__c = r_2_q;
         r_4_clock = clock;
-        r_4_d = r_3_q;
+        r_4_d__c = r_3_q;
         r_5_clock = clock;
-        r_5_d = r_4_q;
+        r_5_d__c = r_4_q;
         r_6_clock = clock;
-        r_6_d = r_5_q;
+        r_6_d__c = r_5_q;
         if (pass) begin
-            r_0_d = 1'b0;
+            r_0_d__c = 1'b0;
         end
         if (pass) begin
-            r_1_d = 1'b0;
+            r_1_d__c = 1'b0;
         end
         if (pass) begin
-            r_2_d = 1'b0;
+            r_2_d__c = 1'b0;
         end
         if (pass) begin
-            r_3_d = 1'b0;
+            r_3_d__c = 1'b0;
         end
         if (pass) begin
-            r_4_d = 1'b0;
+            r_4_d__c = 1'b0;
         end
         if (pass) begin
-            r_5_d = 1'b0;
+            r_5_d__c = 1'b0;
         end
         if (pass) begin
-            r_6_d = 1'b0;
+            r_6_d__c = 1'b0;
         end
         if (pass) begin
-            r_6_d = pd_0;
+            r_6_d__c = pd_0;
         end
         out_0 = r_6_q;
         if (load) begin
-            r_0_d = ld_0;
+            r_0_d__c = ld_0;
         end
         if (clr) begin
-            r_0_d = 1'b0;
+            r_0_d__c = 1'b0;
         end
         if (load) begin
-            r_1_d = ld_1;
+            r_1_d__c = ld_1;
         end
         if (clr) begin
-            r_1_d = 1'b0;
+            r_1_d__c = 1'b0;
         end
         if (load) begin
-            r_2_d = ld_2;
+            r_2_d__c = ld_2;
         end
         if (clr) begin
-            r_2_d = 1'b0;
+            r_2_d__c = 1'b0;
         end
         if (load) begin
-            r_3_d = ld_3;
+            r_3_d__c = ld_3;
         end
         if (clr) begin
-            r_3_d = 1'b0;
+            r_3_d__c = 1'b0;
         end
         if (load) begin
-            r_4_d = ld_4;
+            r_4_d__c = ld_4;
         end
         if (clr) begin
-            r_4_d = 1'b0;
+            r_4_d__c = 1'b0;
         end
         if (load) begin
-            r_5_d = ld_5;
+            r_5_d__c = ld_5;
         end
         if (clr) begin
-            r_5_d = 1'b0;
+            r_5_d__c = 1'b0;
         end
         if (load) begin
-            r_6_d = ld_6;
+            r_6_d__c = ld_6;
         end
         if (clr) begin
-            r_6_d = 1'b0;
+            r_6_d__c = 1'b0;
         end
         r_7_clock = clock;
-        r_7_d = 1'b0;
+        r_7_d__c = 1'b0;
         r_8_clock = clock;
-        r_8_d = r_7_q;
+        r_8_d__c = r_7_q;
         r_9_clock = clock;
-        r_9_d = r_8_q;
+        r_9_d__c = r_8_q;
         r_10_clock = clock;
-        r_10_d = r_9_q;
+        r_10_d__c = r_9_q;
         r_11_clock = clock;
-        r_11_d = r_10_q;
+        r_11_d__c = r_10_q;
         r_12_clock = clock;
-        r_12_d = r_11_q;
+        r_12_d__c = r_11_q;
         r_13_clock = clock;
-        r_13_d = r_12_q;
+        r_13_d__c = r_12_q;
         if (pass) begin
-            r_7_d = 1'b0;
+            r_7_d__c = 1'b0;
         end
         if (pass) begin
-            r_8_d = 1'b0;
+            r_8_d__c = 1'b0;
         end
         if (pass) begin
-            r_9_d = 1'b0;
+            r_9_d__c = 1'b0;
         end
         if (pass) begin
-            r_10_d = 1'b0;
+            r_10_d__c = 1'b0;
         end
         if (pass) begin
-            r_11_d = 1'b0;
+            r_11_d__c = 1'b0;
         end
         if (pass) begin
-            r_12_d = 1'b0;
+            r_12_d__c = 1'b0;
         end
         if (pass) begin
-            r_13_d = 1'b0;
+            r_13_d__c = 1'b0;
         end
         if (pass) begin
-            r_13_d = pd_1;
+            r_13_d__c = pd_1;
         end
         out_1 = r_13_q;
         if (load) begin
-            r_7_d = ld_7;
+            r_7_d__c = ld_7;
         end
         if (clr) begin
-            r_7_d = 1'b0;
+            r_7_d__c = 1'b0;
         end
         if (load) begin
-            r_8_d = ld_8;
+            r_8_d__c = ld_8;
         end
         if (clr) begin
-            r_8_d = 1'b0;
+            r_8_d__c = 1'b0;
         end
         if (load) begin
-            r_9_d = ld_9;
+            r_9_d__c = ld_9;
         end
         if (clr) begin
-            r_9_d = 1'b0;
+            r_9_d__c = 1'b0;
         end
         if (load) begin
-            r_10_d = ld_10;
+            r_10_d__c = ld_10;
         end
         if (clr) begin
-            r_10_d = 1'b0;
+            r_10_d__c = 1'b0;
         end
         if (load) begin
-            r_11_d = ld_11;
+            r_11_d__c = ld_11;
         end
         if (clr) begin
-            r_11_d = 1'b0;
+            r_11_d__c = 1'b0;
         end
         if (load) begin
-            r_12_d = ld_12;
+            r_12_d__c = ld_12;
         end
         if (clr) begin
-            r_12_d = 1'b0;
+            r_12_d__c = 1'b0;
         end
         if (load) begin
-            r_13_d = ld_13;
+            r_13_d__c = ld_13;
         end
         if (clr) begin
-            r_13_d = 1'b0;
+            r_13_d__c = 1'b0;
         end
+        // Each target changes once, to its final value (docs/decisions/comb-blocks.md)
+        r_0_d = r_0_d__c;
+        r_1_d = r_1_d__c;
+        r_2_d = r_2_d__c;
+        r_3_d = r_3_d__c;
+        r_4_d = r_4_d__c;
+        r_5_d = r_5_d__c;
+        r_6_d = r_6_d__c;
+        r_7_d = r_7_d__c;
+        r_8_d = r_8_d__c;
+        r_9_d = r_9_d__c;
+        r_10_d = r_10_d__c;
+        r_11_d = r_11_d__c;
+        r_12_d = r_12_d__c;
+        r_13_d = r_13_d__c;
     end
 endmodule
 

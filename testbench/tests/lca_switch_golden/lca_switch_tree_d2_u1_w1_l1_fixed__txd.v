@@ -46,56 +46,67 @@ module lca_switch_tree_d2_u1_w1_l1_fixed__txd (
     always @(posedge r_3_clock) r_3 <= r_3_d;
     assign r_3_q = r_3;
 
+    // Shadows: the update code computes into these, then assigns each target once
+    reg r_0_d__c;
+    reg r_1_d__c;
+    reg r_2_d__c;
+    reg r_3_d__c;
+
     // Update code
     always @(*) begin
         r_0_clock = clock;
-        r_0_d = 1'b0;
+        r_0_d__c = 1'b0;
         r_1_clock = clock;
-        r_1_d = r_0_q;
+        r_1_d__c = r_0_q;
         r_2_clock = clock;
-        r_2_d = r_1_q;
+        r_2_d__c = r_1_q;
         r_3_clock = clock;
-        r_3_d = r_2_q;
+        r_3_d__c = r_2_q;
         if (pass) begin
-            r_0_d = 1'b0;
+            r_0_d__c = 1'b0;
         end
         if (pass) begin
-            r_1_d = 1'b0;
+            r_1_d__c = 1'b0;
         end
         if (pass) begin
-            r_2_d = 1'b0;
+            r_2_d__c = 1'b0;
         end
         if (pass) begin
-            r_3_d = 1'b0;
+            r_3_d__c = 1'b0;
         end
         if (pass) begin
-            r_3_d = pd_0;
+            r_3_d__c = pd_0;
         end
         out_0 = r_3_q;
         if (load) begin
-            r_0_d = ld_0;
+            r_0_d__c = ld_0;
         end
         if (clr) begin
-            r_0_d = 1'b0;
+            r_0_d__c = 1'b0;
         end
         if (load) begin
-            r_1_d = ld_1;
+            r_1_d__c = ld_1;
         end
         if (clr) begin
-            r_1_d = 1'b0;
+            r_1_d__c = 1'b0;
         end
         if (load) begin
-            r_2_d = ld_2;
+            r_2_d__c = ld_2;
         end
         if (clr) begin
-            r_2_d = 1'b0;
+            r_2_d__c = 1'b0;
         end
         if (load) begin
-            r_3_d = ld_3;
+            r_3_d__c = ld_3;
         end
         if (clr) begin
-            r_3_d = 1'b0;
+            r_3_d__c = 1'b0;
         end
+        // Each target changes once, to its final value (docs/decisions/comb-blocks.md)
+        r_0_d = r_0_d__c;
+        r_1_d = r_1_d__c;
+        r_2_d = r_2_d__c;
+        r_3_d = r_3_d__c;
     end
 endmodule
 

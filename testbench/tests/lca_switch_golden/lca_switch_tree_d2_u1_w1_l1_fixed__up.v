@@ -157,6 +157,21 @@ module lca_switch_tree_d2_u1_w1_l1_fixed__up (
     always @(posedge nonempty_clock) nonempty <= nonempty_d;
     assign nonempty_q = nonempty;
 
+    // Shadows: the update code computes into these, then assigns each target once
+    reg pend_0_d__c;
+    reg gnt_r_0_d__c;
+    reg rej_r_0_d__c;
+    reg pend_1_d__c;
+    reg gnt_r_1_d__c;
+    reg rej_r_1_d__c;
+    reg ch0_r_0_d__c;
+    reg ch0_r_1_d__c;
+    reg used0_0_d__c;
+    reg lastr_0_d__c;
+    reg lastr_1_d__c;
+    reg anyg_d__c;
+    reg nonempty_d__c;
+
     // Update code
     always @(*) begin
         pend_0_clock = clock;
@@ -248,49 +263,63 @@ module lca_switch_tree_d2_u1_w1_l1_fixed__up (
         pick_gnt_0 = pick_gnt_0 | (pick_req_0 & ~pick_any_0);
         pick_any_0 = pick_any_0 | pick_req_0;
         ok = ok & (~need_on0 | pick_any_0);
-        pend_0_d = e_pend_0 & ~csel_0;
-        gnt_r_0_d = (gnt_r_0_q & ~prep) | (csel_0 & ok);
-        rej_r_0_d = (rej_r_0_q & ~prep) | (csel_0 & ~ok);
+        pend_0_d__c = e_pend_0 & ~csel_0;
+        gnt_r_0_d__c = (gnt_r_0_q & ~prep) | (csel_0 & ok);
+        rej_r_0_d__c = (rej_r_0_q & ~prep) | (csel_0 & ~ok);
         gnt_0 = gnt_r_0_q;
-        pend_1_d = e_pend_1 & ~csel_1;
-        gnt_r_1_d = (gnt_r_1_q & ~prep) | (csel_1 & ok);
-        rej_r_1_d = (rej_r_1_q & ~prep) | (csel_1 & ~ok);
+        pend_1_d__c = e_pend_1 & ~csel_1;
+        gnt_r_1_d__c = (gnt_r_1_q & ~prep) | (csel_1 & ok);
+        rej_r_1_d__c = (rej_r_1_q & ~prep) | (csel_1 & ~ok);
         gnt_1 = gnt_r_1_q;
-        ch0_r_0_d = (ch0_r_0_q & ~prep) | (csel_0 & ok & need0_0 & pick_gnt_0);
+        ch0_r_0_d__c = (ch0_r_0_q & ~prep) | (csel_0 & ok & need0_0 & pick_gnt_0);
         ch0_0 = ch0_r_0_q;
-        ch0_r_1_d = (ch0_r_1_q & ~prep) | (csel_1 & ok & need0_1 & pick_gnt_0);
+        ch0_r_1_d__c = (ch0_r_1_q & ~prep) | (csel_1 & ok & need0_1 & pick_gnt_0);
         ch0_1 = ch0_r_1_q;
-        used0_0_d = e_used0_0 | (ok & need_on0 & pick_gnt_0);
-        lastr_0_d = lastr_0_q & ~prep;
+        used0_0_d__c = e_used0_0 | (ok & need_on0 & pick_gnt_0);
+        lastr_0_d__c = lastr_0_q & ~prep;
         if (ok) begin
-            lastr_0_d = sel_gnt_0;
+            lastr_0_d__c = sel_gnt_0;
         end
-        lastr_1_d = lastr_1_q & ~prep;
+        lastr_1_d__c = lastr_1_q & ~prep;
         if (ok) begin
-            lastr_1_d = sel_gnt_1;
+            lastr_1_d__c = sel_gnt_1;
         end
-        anyg_d = (anyg_q & ~prep) | ok;
-        nonempty_d = nonempty_q;
+        anyg_d__c = (anyg_q & ~prep) | ok;
+        nonempty_d__c = nonempty_q;
         if (prep) begin
-            nonempty_d = 1'b0;
-            nonempty_d = nonempty_d | req_0;
-            nonempty_d = nonempty_d | req_1;
+            nonempty_d__c = 1'b0;
+            nonempty_d__c = nonempty_d__c | req_0;
+            nonempty_d__c = nonempty_d__c | req_1;
         end
         if (commit | init) begin
-            pend_0_d = 1'b0;
-            gnt_r_0_d = 1'b0;
-            rej_r_0_d = 1'b0;
-            pend_1_d = 1'b0;
-            gnt_r_1_d = 1'b0;
-            rej_r_1_d = 1'b0;
-            ch0_r_0_d = 1'b0;
-            ch0_r_1_d = 1'b0;
-            used0_0_d = 1'b0;
-            lastr_0_d = 1'b0;
-            lastr_1_d = 1'b0;
-            anyg_d = 1'b0;
-            nonempty_d = 1'b0;
+            pend_0_d__c = 1'b0;
+            gnt_r_0_d__c = 1'b0;
+            rej_r_0_d__c = 1'b0;
+            pend_1_d__c = 1'b0;
+            gnt_r_1_d__c = 1'b0;
+            rej_r_1_d__c = 1'b0;
+            ch0_r_0_d__c = 1'b0;
+            ch0_r_1_d__c = 1'b0;
+            used0_0_d__c = 1'b0;
+            lastr_0_d__c = 1'b0;
+            lastr_1_d__c = 1'b0;
+            anyg_d__c = 1'b0;
+            nonempty_d__c = 1'b0;
         end
+        // Each target changes once, to its final value (docs/decisions/comb-blocks.md)
+        pend_0_d = pend_0_d__c;
+        gnt_r_0_d = gnt_r_0_d__c;
+        rej_r_0_d = rej_r_0_d__c;
+        pend_1_d = pend_1_d__c;
+        gnt_r_1_d = gnt_r_1_d__c;
+        rej_r_1_d = rej_r_1_d__c;
+        ch0_r_0_d = ch0_r_0_d__c;
+        ch0_r_1_d = ch0_r_1_d__c;
+        used0_0_d = used0_0_d__c;
+        lastr_0_d = lastr_0_d__c;
+        lastr_1_d = lastr_1_d__c;
+        anyg_d = anyg_d__c;
+        nonempty_d = nonempty_d__c;
     end
 endmodule
 

@@ -95,6 +95,17 @@ module lca_switch_tree_d2_u1_w1_l1_fixed__xbar (
     always @(posedge xp_bd_0_clock) xp_bd_0 <= xp_bd_0_d;
     assign xp_bd_0_q = xp_bd_0;
 
+    // Shadows: the update code computes into these, then assigns each target once
+    reg a_drives_0__c;
+    reg c_driven_0__c;
+    reg a_drives_1__c;
+    reg c_driven_1__c;
+    reg b_drives_0__c;
+    reg d_driven_0__c;
+    reg dc_0__c;
+    reg dc_1__c;
+    reg dd_0__c;
+
     // Update code
     always @(*) begin
         xp_ac_0_clock = clock;
@@ -115,87 +126,97 @@ module lca_switch_tree_d2_u1_w1_l1_fixed__xbar (
         xp_bc_1_d = (xp_bc_1_q | (commit & set_bc_1)) & ~clr;
         xp_bd_0_clock = clock;
         xp_bd_0_d = xp_bd_0_q & ~clr;
-        a_drives_0 = 1'b0;
-        c_driven_0 = 1'b0;
-        a_drives_0 = a_drives_0 | xp_ac_0_q;
-        c_driven_0 = c_driven_0 | xp_ac_0_q;
-        a_drives_0 = a_drives_0 | xp_ac_1_q;
-        c_driven_0 = c_driven_0 | xp_ac_2_q;
-        a_drives_0 = a_drives_0 | xp_ad_0_q;
-        c_driven_0 = c_driven_0 | xp_bc_0_q;
-        a_drives_1 = 1'b0;
-        c_driven_1 = 1'b0;
-        a_drives_1 = a_drives_1 | xp_ac_2_q;
-        c_driven_1 = c_driven_1 | xp_ac_1_q;
-        a_drives_1 = a_drives_1 | xp_ac_3_q;
-        c_driven_1 = c_driven_1 | xp_ac_3_q;
-        a_drives_1 = a_drives_1 | xp_ad_1_q;
-        c_driven_1 = c_driven_1 | xp_bc_1_q;
-        b_drives_0 = 1'b0;
-        d_driven_0 = 1'b0;
-        b_drives_0 = b_drives_0 | xp_bc_0_q;
-        d_driven_0 = d_driven_0 | xp_ad_0_q;
-        b_drives_0 = b_drives_0 | xp_bc_1_q;
-        d_driven_0 = d_driven_0 | xp_ad_1_q;
-        b_drives_0 = b_drives_0 | xp_bd_0_q;
-        d_driven_0 = d_driven_0 | xp_bd_0_q;
-        dc_0 = 1'b0;
+        a_drives_0__c = 1'b0;
+        c_driven_0__c = 1'b0;
+        a_drives_0__c = a_drives_0__c | xp_ac_0_q;
+        c_driven_0__c = c_driven_0__c | xp_ac_0_q;
+        a_drives_0__c = a_drives_0__c | xp_ac_1_q;
+        c_driven_0__c = c_driven_0__c | xp_ac_2_q;
+        a_drives_0__c = a_drives_0__c | xp_ad_0_q;
+        c_driven_0__c = c_driven_0__c | xp_bc_0_q;
+        a_drives_1__c = 1'b0;
+        c_driven_1__c = 1'b0;
+        a_drives_1__c = a_drives_1__c | xp_ac_2_q;
+        c_driven_1__c = c_driven_1__c | xp_ac_1_q;
+        a_drives_1__c = a_drives_1__c | xp_ac_3_q;
+        c_driven_1__c = c_driven_1__c | xp_ac_3_q;
+        a_drives_1__c = a_drives_1__c | xp_ad_1_q;
+        c_driven_1__c = c_driven_1__c | xp_bc_1_q;
+        b_drives_0__c = 1'b0;
+        d_driven_0__c = 1'b0;
+        b_drives_0__c = b_drives_0__c | xp_bc_0_q;
+        d_driven_0__c = d_driven_0__c | xp_ad_0_q;
+        b_drives_0__c = b_drives_0__c | xp_bc_1_q;
+        d_driven_0__c = d_driven_0__c | xp_ad_1_q;
+        b_drives_0__c = b_drives_0__c | xp_bd_0_q;
+        d_driven_0__c = d_driven_0__c | xp_bd_0_q;
+        dc_0__c = 1'b0;
         if (rev) begin
-            dc_0 = dc_0 | (xp_ac_0_q & a_0);
+            dc_0__c = dc_0__c | (xp_ac_0_q & a_0);
         end
         else begin
-            dc_0 = dc_0 | (xp_ac_0_q & a_0);
+            dc_0__c = dc_0__c | (xp_ac_0_q & a_0);
         end
         if (rev) begin
-            dc_0 = dc_0 | (xp_ac_1_q & a_1);
+            dc_0__c = dc_0__c | (xp_ac_1_q & a_1);
         end
         else begin
-            dc_0 = dc_0 | (xp_ac_2_q & a_1);
+            dc_0__c = dc_0__c | (xp_ac_2_q & a_1);
         end
         if (rev) begin
-            dc_0 = dc_0 | (xp_ad_0_q & b_0);
+            dc_0__c = dc_0__c | (xp_ad_0_q & b_0);
         end
         else begin
-            dc_0 = dc_0 | (xp_bc_0_q & b_0);
+            dc_0__c = dc_0__c | (xp_bc_0_q & b_0);
         end
-        dc_1 = 1'b0;
+        dc_1__c = 1'b0;
         if (rev) begin
-            dc_1 = dc_1 | (xp_ac_2_q & a_0);
+            dc_1__c = dc_1__c | (xp_ac_2_q & a_0);
         end
         else begin
-            dc_1 = dc_1 | (xp_ac_1_q & a_0);
-        end
-        if (rev) begin
-            dc_1 = dc_1 | (xp_ac_3_q & a_1);
-        end
-        else begin
-            dc_1 = dc_1 | (xp_ac_3_q & a_1);
+            dc_1__c = dc_1__c | (xp_ac_1_q & a_0);
         end
         if (rev) begin
-            dc_1 = dc_1 | (xp_ad_1_q & b_0);
+            dc_1__c = dc_1__c | (xp_ac_3_q & a_1);
         end
         else begin
-            dc_1 = dc_1 | (xp_bc_1_q & b_0);
-        end
-        dd_0 = 1'b0;
-        if (rev) begin
-            dd_0 = dd_0 | (xp_bc_0_q & a_0);
-        end
-        else begin
-            dd_0 = dd_0 | (xp_ad_0_q & a_0);
+            dc_1__c = dc_1__c | (xp_ac_3_q & a_1);
         end
         if (rev) begin
-            dd_0 = dd_0 | (xp_bc_1_q & a_1);
+            dc_1__c = dc_1__c | (xp_ad_1_q & b_0);
         end
         else begin
-            dd_0 = dd_0 | (xp_ad_1_q & a_1);
+            dc_1__c = dc_1__c | (xp_bc_1_q & b_0);
+        end
+        dd_0__c = 1'b0;
+        if (rev) begin
+            dd_0__c = dd_0__c | (xp_bc_0_q & a_0);
+        end
+        else begin
+            dd_0__c = dd_0__c | (xp_ad_0_q & a_0);
         end
         if (rev) begin
-            dd_0 = dd_0 | (xp_bd_0_q & b_0);
+            dd_0__c = dd_0__c | (xp_bc_1_q & a_1);
         end
         else begin
-            dd_0 = dd_0 | (xp_bd_0_q & b_0);
+            dd_0__c = dd_0__c | (xp_ad_1_q & a_1);
         end
+        if (rev) begin
+            dd_0__c = dd_0__c | (xp_bd_0_q & b_0);
+        end
+        else begin
+            dd_0__c = dd_0__c | (xp_bd_0_q & b_0);
+        end
+        // Each target changes once, to its final value (docs/decisions/comb-blocks.md)
+        a_drives_0 = a_drives_0__c;
+        c_driven_0 = c_driven_0__c;
+        a_drives_1 = a_drives_1__c;
+        c_driven_1 = c_driven_1__c;
+        b_drives_0 = b_drives_0__c;
+        d_driven_0 = d_driven_0__c;
+        dc_0 = dc_0__c;
+        dc_1 = dc_1__c;
+        dd_0 = dd_0__c;
     end
 endmodule
 

@@ -31,19 +31,26 @@ module cell_d2 (
     always @(posedge phase_clock) phase <= phase_d;
     assign phase_q = phase;
 
+    // Shadows: the update code computes into these, then assigns each target once
+    reg [3:0] state_d__c;
+    reg phase_d__c;
+
     // Update code
     always @(*) begin
         state_clock = clock;
         phase_clock = clock;
-        state_d = state_q;
-        phase_d = phase_q;
+        state_d__c = state_q;
+        phase_d__c = phase_q;
         count = state_q;
         grant_0 = req_0 & phase_q;
         grant_1 = req_1 & phase_q;
         if (req_0) begin
-            state_d = state_q + one;
+            state_d__c = state_q + one;
         end
-        phase_d = ~phase_q;
+        phase_d__c = ~phase_q;
+        // Each target changes once, to its final value (docs/decisions/comb-blocks.md)
+        state_d = state_d__c;
+        phase_d = phase_d__c;
     end
 endmodule
 
