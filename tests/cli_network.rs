@@ -185,7 +185,10 @@ fn sim_network_hierarchical_build_matches_and_names_its_blocks() {
         .collect();
     assert_eq!(
         blocks,
-        ["lca_switch_tree_d2_u1_w1_l2_rr", "lcan_tree_d2_u1_l2_w1_m8_r1_rr_pe"],
+        [
+            "lca_switch_tree_d2_u1_w1_l2_rr",
+            "lcan_tree_d2_u1_l2_w1_m8_r1_rr_pe"
+        ],
         "{s}"
     );
     assert!(s["compared_values"].as_u64().unwrap() > 0, "{s}");
