@@ -70,18 +70,25 @@ fn a_hierarchical_network_routes_r1_and_catches_an_injected_bug() {
 }
 
 #[test]
-fn auto_goes_hierarchical_from_the_documented_switch_count() {
+fn auto_is_hierarchical_except_for_waveforms_of_small_networks() {
     let small = Topology::complete_bipartite(2, 2, Size::Levels(3)).unwrap();
     let large = Topology::complete_bipartite(2, 2, Size::Levels(6)).unwrap();
-    for (topo, want) in [(small, false), (large, true)] {
+    for (topo, trace, want) in [
+        (small.clone(), false, true),
+        (small, true, false),
+        (large.clone(), false, true),
+        (large, true, true),
+    ] {
         let switches = topo.total_switches();
         let spec = NetSpec::new(topo, Algorithm::R1, ArbiterPolicy::Fixed, 1, 4).unwrap();
-        let how = NetBuild::auto(&spec, BuildSpeed::QuickBuild, false);
-        assert_eq!(how.hierarchical, want, "{switches} switches");
-        assert_eq!(
-            want,
-            switches >= NetBuild::AUTO_HIERARCHICAL_SWITCHES,
-            "{switches} switches"
-        );
+        let how = NetBuild::auto(&spec, BuildSpeed::QuickBuild, trace);
+        assert_eq!(how.hierarchical, want, "{switches} switches, trace {trace}");
+        assert_eq!(how.trace, trace);
     }
+    assert!(
+        Topology::complete_bipartite(2, 2, Size::Levels(6))
+            .unwrap()
+            .total_switches()
+            > NetBuild::FLAT_TRACE_MAX_SWITCHES
+    );
 }

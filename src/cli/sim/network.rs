@@ -33,8 +33,9 @@ pub struct Args {
     #[command(flatten)]
     out: CosimArgs,
     /// Verilate the switch and the PE interface once each as hierarchical blocks instead of
-    /// flattening every instance: `auto` does so from 128 switches on (what makes n ≥ 256
-    /// buildable; see docs/network-rtl.md).
+    /// flattening every instance (builds several times faster; what makes n ≥ 256 buildable).
+    /// `auto`: hierarchical, except with --vcd on a network of under 128 switches, which is
+    /// built flat so that the VCD holds every signal inside the switches (docs/network-rtl.md).
     #[arg(long, value_enum, default_value_t = Hierarchy::Auto)]
     hierarchical: Hierarchy,
 }
@@ -42,7 +43,7 @@ pub struct Args {
 /// `--hierarchical`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Hierarchy {
-    /// Hierarchical from 128 switches on.
+    /// Hierarchical, but flat for a VCD of a network under 128 switches.
     Auto,
     /// Always hierarchical.
     On,

@@ -73,16 +73,20 @@ pub struct NetBuild {
 }
 
 impl NetBuild {
-    /// Hierarchical builds pay off from this many switches on (measured, see
-    /// `docs/network-rtl.md`): below it a flat build is as fast and simulates faster.
-    pub const AUTO_HIERARCHICAL_SWITCHES: usize = 128;
+    /// Up to this many switches a traced build is flat, so that its VCD holds every signal
+    /// inside the switches and PE interfaces (a hierarchical VCD holds their ports only);
+    /// from here on even a traced build is hierarchical (a flat one does not finish).
+    pub const FLAT_TRACE_MAX_SWITCHES: usize = 127;
 
-    /// A flat or hierarchical build chosen by size (see [`Self::AUTO_HIERARCHICAL_SWITCHES`]).
+    /// The build `lcanet sim network --hierarchical auto` picks: hierarchical (it builds
+    /// several times faster and, unoptimized, also runs faster: CB-LCAN(2,2) n = 32,
+    /// `docs/network-rtl.md`), except a traced build of a network of at most
+    /// [`Self::FLAT_TRACE_MAX_SWITCHES`] switches, which stays flat for full waveforms.
     pub fn auto(spec: &NetSpec, speed: BuildSpeed, trace: bool) -> Self {
         NetBuild {
             speed,
             trace,
-            hierarchical: spec.topo.total_switches() >= Self::AUTO_HIERARCHICAL_SWITCHES,
+            hierarchical: !trace || spec.topo.total_switches() > Self::FLAT_TRACE_MAX_SWITCHES,
         }
     }
 }
