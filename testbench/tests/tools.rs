@@ -81,6 +81,24 @@ fn icarus_fails_on_warnings() {
 }
 
 /// Records a counter run driven through the bridge, with expectations from a Rust model.
+#[test]
+fn a_simulation_that_never_ends_is_killed_at_its_time_limit() {
+    let dir = artifact_dir!("icarus_spin").unwrap();
+    let compiled = icarus::compile(&[data("spin.v")], "spin", &dir.file("s.vvp")).unwrap();
+    let t0 = std::time::Instant::now();
+    let err =
+        icarus::run_limited(&compiled, dir.path(), std::time::Duration::from_secs(2)).unwrap_err();
+    assert!(
+        matches!(err, ToolError::TimedOut { seconds: 2, .. }),
+        "{err}"
+    );
+    assert!(err.to_string().contains("LCANET_VVP_TIMEOUT"), "{err}");
+    assert!(t0.elapsed() < std::time::Duration::from_secs(60));
+    // A simulation that ends is unaffected by the limit.
+    let ok = icarus::compile(&[data("counter.v")], "counter", &dir.file("c.vvp")).unwrap();
+    icarus::run_limited(&ok, dir.path(), std::time::Duration::from_secs(60)).unwrap();
+}
+
 fn counter_recording(bit_times: u32) -> Recording {
     let (mut m, _) = build_model(
         &Design::new([data("counter.v")], "counter"),

@@ -1,10 +1,11 @@
 //! Icarus Verilog: compile with `iverilog -g2005 -Wall` (warnings are failures) and run the
-//! result with `vvp`, capturing its standard output.
+//! result with `vvp` (with a time limit), capturing its standard output.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::time::Duration;
 
-use super::{failed, locate, run_capture, run_checked, Tool, ToolError};
+use super::{failed, locate, run_capture_limited, run_checked, Tool, ToolError};
 
 /// A compiled Icarus simulation (`vvp` input file).
 #[derive(Debug, Clone)]
@@ -52,13 +53,47 @@ pub struct RunOutput {
     pub stderr: String,
 }
 
-/// Runs `vvp -n <file>` in `cwd` (relative `$readmemh` paths resolve there) and captures stdout.
-/// A non-zero exit is an error; what the simulation printed is the caller's to judge.
+/// How long `vvp` may run unless `LCANET_VVP_TIMEOUT` (seconds) says otherwise: a bench
+/// stuck in a zero-delay loop never ends, and must fail rather than hang.
+pub const DEFAULT_VVP_TIMEOUT_SECS: u64 = 1200;
+
+/// The `vvp` time limit: `LCANET_VVP_TIMEOUT` seconds, or [`DEFAULT_VVP_TIMEOUT_SECS`].
+pub fn vvp_timeout() -> Result<Duration, ToolError> {
+    match std::env::var("LCANET_VVP_TIMEOUT") {
+        Err(_) => Ok(Duration::from_secs(DEFAULT_VVP_TIMEOUT_SECS)),
+        Ok(v) => match v.trim().parse::<u64>() {
+            Ok(s) if s > 0 => Ok(Duration::from_secs(s)),
+            _ => Err(ToolError::Parse {
+                tool: "environment",
+                what: "LCANET_VVP_TIMEOUT",
+                detail: format!("{v:?} is not a positive number of seconds"),
+            }),
+        },
+    }
+}
+
+/// Runs `vvp -n <file>` in `cwd` (relative `$readmemh` paths resolve there) and captures stdout,
+/// killing it after [`vvp_timeout`]. A non-zero exit is an error; what the simulation printed
+/// is the caller's to judge.
 pub fn run(compiled: &Compiled, cwd: &Path) -> Result<RunOutput, ToolError> {
+    run_limited(compiled, cwd, vvp_timeout()?)
+}
+
+/// As [`run`], with an explicit time limit.
+pub fn run_limited(
+    compiled: &Compiled,
+    cwd: &Path,
+    limit: Duration,
+) -> Result<RunOutput, ToolError> {
     let vvp = locate(Tool::Vvp)?;
     let mut cmd = Command::new(vvp);
     cmd.arg("-n").arg(&compiled.vvp_file).current_dir(cwd);
-    let out = run_capture(Tool::Vvp, &mut cmd)?;
+    let out = run_capture_limited(
+        Tool::Vvp,
+        &mut cmd,
+        limit,
+        "set LCANET_VVP_TIMEOUT=<seconds> for a longer limit",
+    )?;
     if !out.status.success() {
         return Err(failed(Tool::Vvp, &cmd, &out, out.status.to_string()));
     }

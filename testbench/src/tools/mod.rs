@@ -10,9 +10,11 @@ pub mod lint;
 pub mod yosys;
 
 use std::collections::HashMap;
+use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
 use std::sync::{Mutex, OnceLock};
+use std::time::{Duration, Instant};
 
 use crate::paths::workspace_root;
 
@@ -94,6 +96,19 @@ pub enum ToolError {
         command: String,
         /// OS error text.
         message: String,
+    },
+    /// The tool ran longer than allowed and was killed (e.g. a simulation stuck in a
+    /// zero-delay loop: simulated time stops, the process never ends).
+    #[error("{tool} still running after {seconds} s, killed (`{command}`); {hint}")]
+    TimedOut {
+        /// Tool name.
+        tool: &'static str,
+        /// Command line.
+        command: String,
+        /// The limit.
+        seconds: u64,
+        /// How to change the limit.
+        hint: &'static str,
     },
     /// The tool ran and failed (non-zero exit, or warnings where warnings are failures).
     #[error("{tool} failed ({status}): `{command}`\n{stderr}")]
@@ -235,6 +250,71 @@ pub(crate) fn run_capture(tool: Tool, cmd: &mut Command) -> Result<Output, ToolE
         tool: tool.name(),
         command: command_line(cmd),
         message: e.to_string(),
+    })
+}
+
+/// As [`run_capture`], but kills the process after `limit` and reports
+/// [`ToolError::TimedOut`] (with `hint` saying how to change the limit). Output is read on
+/// two threads so that a chatty process cannot block on a full pipe.
+pub(crate) fn run_capture_limited(
+    tool: Tool,
+    cmd: &mut Command,
+    limit: Duration,
+    hint: &'static str,
+) -> Result<Output, ToolError> {
+    let command = command_line(cmd);
+    let spawn_err = |e: std::io::Error| ToolError::Spawn {
+        tool: tool.name(),
+        command: command.clone(),
+        message: e.to_string(),
+    };
+    let mut child = cmd
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(spawn_err)?;
+    let reader = |pipe: Option<Box<dyn Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut buf = Vec::new();
+            if let Some(mut p) = pipe {
+                let _ = p.read_to_end(&mut buf);
+            }
+            buf
+        })
+    };
+    let out_t = reader(
+        child
+            .stdout
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+    );
+    let err_t = reader(
+        child
+            .stderr
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+    );
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().map_err(spawn_err)? {
+            break status;
+        }
+        if start.elapsed() >= limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(ToolError::TimedOut {
+                tool: tool.name(),
+                command,
+                seconds: limit.as_secs(),
+                hint,
+            });
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    Ok(Output {
+        status,
+        stdout: out_t.join().unwrap_or_default(),
+        stderr: err_t.join().unwrap_or_default(),
     })
 }
 
