@@ -69,7 +69,6 @@ fn exported_pi_bench_passes_in_icarus_and_catches_a_misroute() {
 }
 
 #[test]
-#[ignore = "R2 benches hang in Icarus (R2 Icarus glitch loop, fixed on branch icarus-glitch)"]
 fn exported_pi_bench_passes_for_r2() {
     let spec = spec(SKEWED8, Algorithm::R2, ArbiterPolicy::Fixed);
     let out = export(&spec, 5, None, "r2");
