@@ -1,7 +1,7 @@
 //! Π-file networks with the table-driven route decoder: the emitted Verilog passes
 //! `verilator --lint-only -Wall`, compiles in Icarus and synthesizes in Yosys, with one
 //! switch module and one ROM module per distinct table; the exported self-checking Icarus
-//! bench passes (R1) and catches a mis-routed connection.
+//! bench passes (R1 and R2) and catches a mis-routed connection.
 
 use lcanet_hdl::lca_net::{network_design, NetSpec};
 use lcanet_sim::lcan::cycle::network::Mutation;
