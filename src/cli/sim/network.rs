@@ -235,11 +235,19 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         );
         println!("Verilog: {}", report.rtl_dir.display());
         match &report.vcd {
-            Some(v) => println!(
-                "waveforms: gtkwave {} {}",
-                v.display(),
-                report.gtkw.display()
-            ),
+            Some(v) => {
+                println!(
+                    "waveforms: gtkwave {} {}",
+                    v.display(),
+                    report.gtkw.display()
+                );
+                if !report.hierarchical_blocks.is_empty() {
+                    println!(
+                        "note: hierarchical build: the VCD holds the switches' and PE \
+interfaces' ports, not their insides (--hierarchical off for those, on a small network)"
+                    );
+                }
+            }
             None => println!(
                 "GTKWave save file: {} (add --vcd FILE for waveforms)",
                 report.gtkw.display()
