@@ -12,7 +12,7 @@ use super::ports::{Direction, HeaderPort, Storage};
 use super::shim_text::{API, PRELUDE, TICK};
 
 /// Version of the shim generator and of the C ABI below; part of every cache key.
-pub const SHIM_VERSION: u32 = 4;
+pub const SHIM_VERSION: u32 = 5;
 
 /// The C++ source of the shim for top module `top` with `ports` (from `V<top>.h`).
 ///
@@ -50,7 +50,6 @@ pub fn generate(
         "const uint32_t kPublic = {}u;",
         u32::from(public_signals)
     );
-    let _ = writeln!(s, "const bool kHier = {};", !hier_blocks.is_empty());
     s.push_str("extern const char* const kHierBlocks[] = {");
     for b in hier_blocks {
         let _ = write!(s, "{}, ", c_string(b));

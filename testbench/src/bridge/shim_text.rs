@@ -16,6 +16,7 @@ pub(super) const PRELUDE: &str = r#"#include "@CLASS@.h"
 #include <cstdio>
 #include <cstring>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace {
@@ -32,6 +33,9 @@ struct Model {
     VerilatedVcdC* tfp = nullptr;
 #endif
     std::vector<Signal> signals;
+    // Plain hierarchical name -> scope inside a hierarchical block (built on first use).
+    std::unordered_map<std::string, const VerilatedScope*> hier_alias;
+    bool hier_alias_built = false;
 };
 struct PortInfo {
     const char* name;
@@ -41,27 +45,32 @@ struct PortInfo {
 extern const char* const kHierBlocks[];
 extern const uint32_t kHierCount;
 // Inside a hierarchical block instance `a.b`, Verilator names scopes `a.b.<block>.x`:
-// find `a.b.x` by dropping the components that name a hierarchical block.
-const VerilatedScope* hier_scope_find(VerilatedContext* ctx, const std::string& want) {
-    for (const auto& it : *ctx->scopeNameMap()) {
-        std::string name = it.first;
-        std::string out;
-        size_t start = 0;
-        while (start <= name.size()) {
-            size_t dot = name.find('.', start);
-            if (dot == std::string::npos) dot = name.size();
-            const std::string part = name.substr(start, dot - start);
-            bool block = false;
-            for (uint32_t i = 0; i < kHierCount; ++i) block = block || part == kHierBlocks[i];
-            if (!block) {
-                if (!out.empty()) out += '.';
-                out += part;
+// index every scope under its name without the components that name a hierarchical block
+// (once per model: lookups happen once per watched signal, thousands at large n).
+const VerilatedScope* hier_scope_find(Model* m, const std::string& want) {
+    if (!m->hier_alias_built) {
+        for (const auto& it : *m->ctx->scopeNameMap()) {
+            const std::string name = it.first;
+            std::string out;
+            size_t start = 0;
+            while (start <= name.size()) {
+                size_t dot = name.find('.', start);
+                if (dot == std::string::npos) dot = name.size();
+                const std::string part = name.substr(start, dot - start);
+                bool block = false;
+                for (uint32_t i = 0; i < kHierCount; ++i) block = block || part == kHierBlocks[i];
+                if (!block) {
+                    if (!out.empty()) out += '.';
+                    out += part;
+                }
+                start = dot + 1;
             }
-            start = dot + 1;
+            m->hier_alias.emplace(out, it.second);
         }
-        if (out == want) return it.second;
+        m->hier_alias_built = true;
     }
-    return nullptr;
+    const auto found = m->hier_alias.find(want);
+    return found == m->hier_alias.end() ? nullptr : found->second;
 }
 void set_err(char* err, size_t len, const std::string& msg) {
     if (err && len) std::snprintf(err, len, "%s", msg.c_str());
@@ -107,7 +116,7 @@ void* lcanet_create(const char* vcd_path, char* err, size_t errlen) {
         }
     }
 #endif
-    if (kHier) m->top->eval();
+    if (kHierCount) m->top->eval();
     return m;
 }
 
@@ -173,7 +182,7 @@ int32_t lcanet_signal_find(void* p, const char* name, uint32_t* width, char* err
     const std::string scope_name = std::string("TOP.") + full.substr(0, dot);
     const std::string var_name = full.substr(dot + 1);
     const VerilatedScope* scope = m->ctx->scopeFind(scope_name.c_str());
-    if (!scope && kHierCount) scope = hier_scope_find(m->ctx, scope_name);
+    if (!scope && kHierCount) scope = hier_scope_find(m, scope_name);
     if (!scope) {
         std::string msg = "no scope `" + full.substr(0, dot) + "`; scopes:";
         int n = 0;

@@ -92,14 +92,9 @@ impl NetBuild {
 }
 
 impl NetBench {
-    /// Generates the network into `rtl_dir` and builds it with VCD tracing (cached by
-    /// content hash).
-    pub fn build(spec: NetSpec, rtl_dir: &Path, speed: BuildSpeed) -> Result<Self, NetCosimError> {
-        Self::build_with(spec, rtl_dir, speed, true)
-    }
-
-    /// As [`NetBench::build`]; `trace = false` builds faster and cannot write a VCD until
-    /// [`NetBench::traced`] builds the traced variant (a failing run does that itself).
+    /// Generates the network into `rtl_dir` and builds it flat (cached by content hash);
+    /// `trace = false` builds faster and cannot write a VCD until [`NetBench::traced`] builds
+    /// the traced variant (a failing run does that itself).
     pub fn build_with(
         spec: NetSpec,
         rtl_dir: &Path,
