@@ -1,6 +1,6 @@
 //! `lcanet generate network` / `sim network` input checking: bad input names the violated
 //! condition, exits non-zero and writes nothing; a good small network writes the Verilog, the
-//! `.gtkw` file and the JSON summary; a hierarchical `sim network` build matches.
+//! `.gtkw` file and the JSON summary; hierarchical and composed `sim network` builds match.
 
 use std::process::Command;
 
@@ -170,13 +170,14 @@ fn sim_network_hierarchical_build_matches_and_names_its_blocks() {
         "worst-case",
         "--seed",
         "5",
-        "--hierarchical",
-        "on",
+        "--model",
+        "hierarchical",
         "--json",
     ]);
     assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
     let s: serde_json::Value = serde_json::from_slice(&r.stdout).unwrap();
     assert_eq!(s["match"], true, "{s}");
+    assert_eq!(s["model"], "hierarchical", "{s}");
     let blocks: Vec<&str> = s["hierarchical_blocks"]
         .as_array()
         .unwrap()
@@ -193,4 +194,48 @@ fn sim_network_hierarchical_build_matches_and_names_its_blocks() {
     );
     assert!(s["compared_values"].as_u64().unwrap() > 0, "{s}");
     assert!(s["vcd"].is_null(), "no VCD unless asked: {s}");
+}
+
+#[test]
+fn sim_network_defaults_to_a_composed_model_and_refuses_one_with_a_vcd() {
+    let net = [
+        "sim",
+        "network",
+        "--topology",
+        "tree",
+        "--d",
+        "4",
+        "--u",
+        "2",
+        "--levels",
+        "2",
+        "--algorithm",
+        "r2",
+        "--perm",
+        "random",
+        "--seed",
+        "9",
+    ];
+    let mut args = net.to_vec();
+    args.push("--json");
+    let r = lcanet(&args);
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let s: serde_json::Value = serde_json::from_slice(&r.stdout).unwrap();
+    assert_eq!(s["match"], true, "{s}");
+    assert_eq!(s["model"], "composed", "{s}");
+    assert!(
+        s["hierarchical_blocks"].as_array().unwrap().is_empty(),
+        "{s}"
+    );
+    assert!(s["compared_values"].as_u64().unwrap() > 0, "{s}");
+
+    let dir = tempfile::tempdir().unwrap();
+    let vcd = dir.path().join("w.vcd");
+    let mut args = net.to_vec();
+    args.extend(["--model", "composed", "--vcd", vcd.to_str().unwrap()]);
+    let r = lcanet(&args);
+    assert_eq!(r.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert!(err.contains("--model composed writes no VCD"), "{err}");
+    assert!(!vcd.exists(), "nothing written");
 }

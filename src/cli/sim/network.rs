@@ -11,7 +11,7 @@ use lcanet_sim::lcan::routing::Conflict;
 use lcanet_sim::lcan::Connection;
 use lcanet_sim::perm::PartialPermutation;
 use lcanet_testbench::bridge::CacheOutcome;
-use lcanet_testbench::lca_net::{NetBench, NetBuild, NetVerdict, PermKind, Stimulus};
+use lcanet_testbench::lca_net::{ModelKind, NetBench, NetBuild, NetVerdict, PermKind, Stimulus};
 use lcanet_testbench::ArtifactDir;
 use serde::Serialize;
 use std::path::PathBuf;
@@ -32,23 +32,25 @@ pub struct Args {
     seed: SeedArg,
     #[command(flatten)]
     out: CosimArgs,
-    /// Verilate the switch and the PE interface once each as hierarchical blocks instead of
-    /// flattening every instance (builds several times faster; what makes n ≥ 256 buildable).
-    /// `auto`: hierarchical, except with --vcd on a network of under 128 switches, which is
-    /// built flat so that the VCD holds every signal inside the switches (docs/network-rtl.md).
-    #[arg(long, value_enum, default_value_t = Hierarchy::Auto)]
-    hierarchical: Hierarchy,
+    /// How the network becomes a Verilator model (docs/network-rtl.md, "Large networks").
+    /// `auto`: `composed` without --vcd; with --vcd, `flat` under 128 switches (every signal
+    /// inside the switches in the VCD), else `hierarchical` (their ports only).
+    #[arg(long, value_enum, default_value_t = ModelArg::Auto)]
+    model: ModelArg,
 }
 
-/// `--hierarchical`.
+/// `--model`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Hierarchy {
-    /// Hierarchical, but flat for a VCD of a network under 128 switches.
+pub enum ModelArg {
+    /// Composed without --vcd; flat (small) or hierarchical (large) with one.
     Auto,
-    /// Always hierarchical.
-    On,
-    /// Always flat.
-    Off,
+    /// Every instance flattened into one model: full VCDs; slow to build past ~100 switches.
+    Flat,
+    /// Verilator --hierarchical: switch and PE interface verilated once each; VCD of their ports.
+    Hierarchical,
+    /// One Verilated model per distinct block, one object per instance, wired by generated
+    /// glue: fastest to build and run at large n; no VCD.
+    Composed,
 }
 
 /// The first difference, for JSON.
@@ -86,6 +88,7 @@ struct Report {
     gtkw: PathBuf,
     vcd: Option<PathBuf>,
     build: &'static str,
+    model: &'static str,
     hierarchical_blocks: Vec<String>,
     generate_seconds: f64,
     build_seconds: f64,
@@ -137,17 +140,45 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     // Tracing costs build time (a lot at large n): only when a VCD is asked for; a mismatch
     // rebuilds the traced variant itself to write its VCD.
     let mut how = NetBuild::auto(&spec, speed, args.out.vcd.is_some());
-    how.hierarchical = match args.hierarchical {
-        Hierarchy::Auto => how.hierarchical,
-        Hierarchy::On => true,
-        Hierarchy::Off => false,
+    how.kind = match args.model {
+        ModelArg::Auto => how.kind,
+        ModelArg::Flat => ModelKind::Flat,
+        ModelArg::Hierarchical => ModelKind::Hierarchical,
+        ModelArg::Composed if how.trace => anyhow::bail!(
+            "--model composed writes no VCD: drop --vcd, or use --model flat or hierarchical"
+        ),
+        ModelArg::Composed => ModelKind::Composed,
     };
-    let bench = NetBench::build_how(spec, &rtl_dir, how)?;
+    let spinner = |msg: String| {
+        let bar = if args.out.json {
+            indicatif::ProgressBar::hidden()
+        } else {
+            indicatif::ProgressBar::new_spinner()
+        };
+        bar.set_style(
+            indicatif::ProgressStyle::with_template("{spinner} [{elapsed}] {msg}")
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
+        );
+        bar.set_message(msg);
+        bar.enable_steady_tick(std::time::Duration::from_millis(200));
+        bar
+    };
+    let bar = spinner(format!("building the {} model", how.kind.name()));
+    let built = NetBench::build_how(spec, &rtl_dir, how);
+    bar.finish_and_clear();
+    let mut bench = built?;
+    let bar = spinner("co-simulating".into());
+    let progress_bar = bar.clone();
+    bench.set_progress(Box::new(move |t, passes| {
+        progress_bar.set_message(format!("co-simulating: bit-time {t}, {passes} passes done"));
+    }));
     let gtkw_text = lcanet_hdl::lca_net::network_gtkw(&bench.spec);
     let gtkw = rtl_dir.join(format!("{top}.gtkw"));
     crate::cli::common::write_atomic(&gtkw, gtkw_text.as_bytes())?;
     let failure_vcd = dir.file("failure.vcd");
-    let r = bench.run(&stim, args.out.vcd.as_deref(), Some(&failure_vcd), None)?;
+    let r = bench.run(&stim, args.out.vcd.as_deref(), Some(&failure_vcd), None);
+    bar.finish_and_clear();
+    let r = r?;
     let failure = match &r.verdict {
         NetVerdict::Match => None,
         NetVerdict::Mismatch(m) => Some(Failure {
@@ -194,6 +225,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
             CacheOutcome::Hit => "cached",
             CacheOutcome::Built => "built",
         },
+        model: bench.kind().name(),
         hierarchical_blocks: bench.hier_blocks().to_vec(),
         generate_seconds: bench.generate_seconds,
         build_seconds: bench.build_seconds,
@@ -214,10 +246,11 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
             report.bit_times
         );
         println!(
-            "algorithm {}, arbiter {}, seed {seed}, perm {}; model {}{} in {:.1} s, simulated {} bit-times in {:.2} s ({:.0} bit-times/s, {} values compared)",
+            "algorithm {}, arbiter {}, seed {seed}, perm {}; {} model {}{} in {:.1} s, simulated {} bit-times in {:.2} s ({:.0} bit-times/s, {} values compared)",
             report.algorithm,
             report.arbiter,
             report.perm,
+            report.model,
             report.build,
             if report.hierarchical_blocks.is_empty() {
                 String::new()
@@ -244,7 +277,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
                 if !report.hierarchical_blocks.is_empty() {
                     println!(
                         "note: hierarchical build: the VCD holds the switches' and PE \
-interfaces' ports, not their insides (--hierarchical off for those, on a small network)"
+interfaces' ports, not their insides (--model flat for those, on a small network)"
                     );
                 }
             }

@@ -50,6 +50,16 @@ pub struct Manifest {
     pub build_seconds: f64,
 }
 
+impl Manifest {
+    /// Writes `manifest.json` into the entry directory `dir` (last: it marks the entry
+    /// complete).
+    pub(super) fn write_to(&self, dir: &Path) -> Result<(), BridgeError> {
+        let json = serde_json::to_string_pretty(self)
+            .map_err(|e| BridgeError::Internal(format!("serialize manifest: {e}")))?;
+        write(&dir.join(MANIFEST_FILE), &json)
+    }
+}
+
 /// Result of [`build`]: a cache entry holding a loadable model library.
 #[derive(Debug, Clone)]
 pub struct BuildInfo {
@@ -90,8 +100,39 @@ pub fn build_in(
     let start = Instant::now();
     validate(design)?;
     let banner = verilator_version()?;
+    let key = design_key("lcanet-verilator-model", design, options, banner)?;
+    let runtime_root = cache_root().join("verilator");
+    let (dir, outcome) = get_or_build(models_root, &key, MANIFEST_FILE, |tmp| {
+        build_into(tmp, &runtime_root, design, options, &key, banner)
+    })?;
+    let manifest = read_manifest(&dir)?;
+    if let Some(expected) = &design.expected_ports {
+        let actual: Vec<PortSpec> = manifest.ports.iter().map(|p| p.spec.clone()).collect();
+        check_expected(expected, &actual).map_err(|detail| BridgeError::PortsMismatch {
+            top: design.top.clone(),
+            detail,
+        })?;
+    }
+    Ok(BuildInfo {
+        library: dir.join(LIBRARY_FILE),
+        dir,
+        outcome,
+        elapsed: start.elapsed(),
+        manifest,
+    })
+}
+
+/// The cache key of a model of `design` built with `options`: `tag` (the kind of model),
+/// the shim version, the Verilator banner, the top, the options, and the name and text of
+/// every Verilog file.
+pub(super) fn design_key(
+    tag: &str,
+    design: &Design,
+    options: &ModelOptions,
+    banner: &str,
+) -> Result<String, BridgeError> {
     let mut h = KeyHasher::default();
-    h.field("lcanet-verilator-model")
+    h.field(tag)
         .field(SHIM_VERSION.to_le_bytes())
         .field(banner)
         .field(&design.top)
@@ -108,32 +149,18 @@ pub fn build_in(
         )
         .field(text);
     }
-    let key = h.finish();
-    let runtime_root = cache_root().join("verilator");
-    let (dir, outcome) = get_or_build(models_root, &key, MANIFEST_FILE, |tmp| {
-        build_into(tmp, &runtime_root, design, options, &key, banner)
-    })?;
+    Ok(h.finish())
+}
+
+/// The manifest of the cache entry `dir`.
+pub(super) fn read_manifest(dir: &Path) -> Result<Manifest, BridgeError> {
     let manifest_path = dir.join(MANIFEST_FILE);
     let raw = fs::read_to_string(&manifest_path)
         .map_err(|e| BridgeError::io("read manifest", &manifest_path, e))?;
-    let manifest: Manifest = serde_json::from_str(&raw).map_err(|e| BridgeError::Io {
+    serde_json::from_str(&raw).map_err(|e| BridgeError::Io {
         what: "parse manifest",
         path: manifest_path.clone(),
         message: e.to_string(),
-    })?;
-    if let Some(expected) = &design.expected_ports {
-        let actual: Vec<PortSpec> = manifest.ports.iter().map(|p| p.spec.clone()).collect();
-        check_expected(expected, &actual).map_err(|detail| BridgeError::PortsMismatch {
-            top: design.top.clone(),
-            detail,
-        })?;
-    }
-    Ok(BuildInfo {
-        library: dir.join(LIBRARY_FILE),
-        dir,
-        outcome,
-        elapsed: start.elapsed(),
-        manifest,
     })
 }
 
@@ -164,6 +191,14 @@ pub(super) struct Log {
 }
 
 impl Log {
+    /// A log written to `path`.
+    pub(super) fn new(path: PathBuf) -> Self {
+        Log {
+            path,
+            text: String::new(),
+        }
+    }
+
     pub(super) fn run(&mut self, tool: Tool, cmd: &mut Command) -> Result<(), BridgeError> {
         self.text.push_str(&format!("$ {}\n", command_line(cmd)));
         let r = run_checked(tool, cmd);
@@ -180,7 +215,7 @@ impl Log {
 }
 
 /// The last `-O…` level the caller passed to the C++ compiler with `-CFLAGS`, if any.
-fn user_opt_level(extra_args: &[String]) -> Option<&str> {
+pub(super) fn user_opt_level(extra_args: &[String]) -> Option<&str> {
     extra_args
         .windows(2)
         .rev()
@@ -265,19 +300,9 @@ fn build_into(
         fs::read_to_string(&classes).map_err(|e| BridgeError::io("read", &classes, e))?;
     let runtime = runtime_library(cache, banner, &classes_text, &obj, &mk, &mut log)?;
 
-    let map = tmp.join("exports.map");
-    write(&map, "{ global: lcanet_*; local: *; };\n")?;
-    let mut link = Command::new(locate(Tool::Cxx)?);
-    link.arg("-shared")
-        .arg("-o")
-        .arg(tmp.join(LIBRARY_FILE))
-        .arg(obj.join("shim.o"))
-        .arg(obj.join(format!("V{top}__ALL.a")))
-        .args(hier_libs.iter().map(|l| obj.join(l)))
-        .arg(&runtime)
-        .arg(format!("-Wl,--version-script={}", map.display()))
-        .arg("-lpthread");
-    log.run(Tool::Cxx, &mut link)?;
+    let mut objects = vec![obj.join("shim.o"), obj.join(format!("V{top}__ALL.a"))];
+    objects.extend(hier_libs.iter().map(|l| obj.join(l)));
+    link_library(tmp, &objects, &runtime, &mut log)?;
     fs::remove_dir_all(&obj).map_err(|e| BridgeError::io("remove", &obj, e))?;
 
     let manifest = Manifest {
@@ -290,9 +315,28 @@ fn build_into(
         shim_version: SHIM_VERSION,
         build_seconds: start.elapsed().as_secs_f64(),
     };
-    let json = serde_json::to_string_pretty(&manifest)
-        .map_err(|e| BridgeError::Internal(format!("serialize manifest: {e}")))?;
-    write(&tmp.join(MANIFEST_FILE), &json)
+    manifest.write_to(tmp)
+}
+
+/// Links `objects` and the Verilator runtime into the entry's [`LIBRARY_FILE`], exporting
+/// only the shim's `lcanet_*` symbols.
+pub(super) fn link_library(
+    tmp: &Path,
+    objects: &[PathBuf],
+    runtime: &Path,
+    log: &mut Log,
+) -> Result<(), BridgeError> {
+    let map = tmp.join("exports.map");
+    write(&map, "{ global: lcanet_*; local: *; };\n")?;
+    let mut link = Command::new(locate(Tool::Cxx)?);
+    link.arg("-shared")
+        .arg("-o")
+        .arg(tmp.join(LIBRARY_FILE))
+        .args(objects)
+        .arg(runtime)
+        .arg(format!("-Wl,--version-script={}", map.display()))
+        .arg("-lpthread");
+    log.run(Tool::Cxx, &mut link)
 }
 
 /// The Verilator configuration file marking `blocks` as hierarchical blocks.

@@ -15,6 +15,7 @@
 
 mod build;
 pub mod cache;
+pub mod compose;
 mod design;
 mod error;
 mod library;

@@ -20,12 +20,7 @@ pub(super) const PRELUDE: &str = r#"#include "@CLASS@.h"
 #include <vector>
 
 namespace {
-struct Signal {
-    void* datap;
-    int vltype;
-    uint32_t width;
-    uint32_t words;
-};
+@SIGNALS@
 struct Model {
     VerilatedContext* ctx = nullptr;
     @CLASS@* top = nullptr;
@@ -72,8 +67,77 @@ const VerilatedScope* hier_scope_find(Model* m, const std::string& want) {
     const auto found = m->hier_alias.find(want);
     return found == m->hier_alias.end() ? nullptr : found->second;
 }
+"#;
+
+/// Signal handles and reading Verilator variables, shared by the single-model shim and the
+/// composed glue (inside their anonymous namespace; needs `verilated_syms.h`).
+pub(super) const SIGNALS: &str = r#"struct Signal {
+    void* datap;
+    int vltype;
+    uint32_t width;
+    uint32_t words;
+    int64_t named;  // composed models: >= 0 for a top-level port or net; else -1
+};
 void set_err(char* err, size_t len, const std::string& msg) {
     if (err && len) std::snprintf(err, len, "%s", msg.c_str());
+}
+// Applies `index_part` (`[i][j]`, one index per unpacked dimension) to `var`, appends the
+// signal to `signals` and returns its handle, or -1 with a message in `err`. `full` is the
+// name without indices, `name` as given.
+int32_t add_var_signal(std::vector<Signal>& signals, const VerilatedVar* var, const std::string& full, const std::string& index_part, const char* name, uint32_t* width, char* err, size_t errlen) {
+    void* datap = var->datap();
+    int dim = 1;
+    size_t pos = 0;
+    while (pos < index_part.size()) {
+        if (index_part[pos] != '[') { set_err(err, errlen, "bad index syntax in `" + std::string(name) + "`"); return -1; }
+        const size_t close = index_part.find(']', pos);
+        if (close == std::string::npos) { set_err(err, errlen, "missing `]` in `" + std::string(name) + "`"); return -1; }
+        const std::string num = index_part.substr(pos + 1, close - pos - 1);
+        char* end = nullptr;
+        const long idx = std::strtol(num.c_str(), &end, 10);
+        if (num.empty() || *end != '\0') { set_err(err, errlen, "index `" + num + "` is not a number"); return -1; }
+        if (dim > var->udims()) { set_err(err, errlen, "too many indices for `" + full + "`"); return -1; }
+        datap = var->datapAdjustIndex(datap, dim, static_cast<int>(idx));
+        if (!datap) { set_err(err, errlen, "index " + num + " out of range for `" + full + "`"); return -1; }
+        ++dim;
+        pos = close + 1;
+    }
+    if (dim <= var->udims()) {
+        set_err(err, errlen, "`" + full + "` is an unpacked array: give one index per unpacked dimension, e.g. `" + full + "[0]`");
+        return -1;
+    }
+    const int t = var->vltype();
+    if (t != VLVT_UINT8 && t != VLVT_UINT16 && t != VLVT_UINT32 && t != VLVT_UINT64 && t != VLVT_WDATA) {
+        set_err(err, errlen, "`" + full + "` has a type the bridge cannot read (vltype " + std::to_string(t) + ")");
+        return -1;
+    }
+    Signal sig{datap, t, static_cast<uint32_t>(var->entBits()), 0, -1};
+    sig.words = (sig.width + 31) / 32;
+    signals.push_back(sig);
+    *width = sig.width;
+    return static_cast<int32_t>(signals.size() - 1);
+}
+uint64_t var_u64(const Signal& s) {
+    switch (s.vltype) {
+    case VLVT_UINT8: return *static_cast<const CData*>(s.datap);
+    case VLVT_UINT16: return *static_cast<const SData*>(s.datap);
+    case VLVT_UINT32: return *static_cast<const IData*>(s.datap);
+    case VLVT_UINT64: return *static_cast<const QData*>(s.datap);
+    default: {
+        const EData* w = static_cast<const EData*>(s.datap);
+        return static_cast<uint64_t>(w[0]) | (static_cast<uint64_t>(w[1]) << 32);
+    }
+    }
+}
+void var_words(const Signal& s, uint32_t* out) {
+    if (s.vltype == VLVT_WDATA) {
+        const EData* w = static_cast<const EData*>(s.datap);
+        for (uint32_t k = 0; k < s.words; ++k) out[k] = w[k];
+        return;
+    }
+    const uint64_t v = var_u64(s);
+    out[0] = static_cast<uint32_t>(v);
+    if (s.words > 1) out[1] = static_cast<uint32_t>(v >> 32);
 }
 "#;
 
@@ -208,66 +272,15 @@ int32_t lcanet_signal_find(void* p, const char* name, uint32_t* width, char* err
         set_err(err, errlen, msg);
         return -1;
     }
-    void* datap = var->datap();
-    int dim = 1;
-    size_t pos = 0;
-    while (pos < index_part.size()) {
-        if (index_part[pos] != '[') { set_err(err, errlen, "bad index syntax in `" + std::string(name) + "`"); return -1; }
-        const size_t close = index_part.find(']', pos);
-        if (close == std::string::npos) { set_err(err, errlen, "missing `]` in `" + std::string(name) + "`"); return -1; }
-        const std::string num = index_part.substr(pos + 1, close - pos - 1);
-        char* end = nullptr;
-        const long idx = std::strtol(num.c_str(), &end, 10);
-        if (num.empty() || *end != '\0') { set_err(err, errlen, "index `" + num + "` is not a number"); return -1; }
-        if (dim > var->udims()) { set_err(err, errlen, "too many indices for `" + full + "`"); return -1; }
-        datap = var->datapAdjustIndex(datap, dim, static_cast<int>(idx));
-        if (!datap) { set_err(err, errlen, "index " + num + " out of range for `" + full + "`"); return -1; }
-        ++dim;
-        pos = close + 1;
-    }
-    if (dim <= var->udims()) {
-        set_err(err, errlen, "`" + full + "` is an unpacked array: give one index per unpacked dimension, e.g. `" + full + "[0]`");
-        return -1;
-    }
-    const int t = var->vltype();
-    if (t != VLVT_UINT8 && t != VLVT_UINT16 && t != VLVT_UINT32 && t != VLVT_UINT64 && t != VLVT_WDATA) {
-        set_err(err, errlen, "`" + full + "` has a type the bridge cannot read (vltype " + std::to_string(t) + ")");
-        return -1;
-    }
-    Signal sig;
-    sig.datap = datap;
-    sig.vltype = t;
-    sig.width = var->entBits();
-    sig.words = (sig.width + 31) / 32;
-    m->signals.push_back(sig);
-    *width = sig.width;
-    return static_cast<int32_t>(m->signals.size() - 1);
+    return add_var_signal(m->signals, var, full, index_part, name, width, err, errlen);
 }
 
 uint64_t lcanet_signal_get_u64(void* p, uint32_t h) {
-    const Signal& s = static_cast<Model*>(p)->signals[h];
-    switch (s.vltype) {
-    case VLVT_UINT8: return *static_cast<const CData*>(s.datap);
-    case VLVT_UINT16: return *static_cast<const SData*>(s.datap);
-    case VLVT_UINT32: return *static_cast<const IData*>(s.datap);
-    case VLVT_UINT64: return *static_cast<const QData*>(s.datap);
-    default: {
-        const EData* w = static_cast<const EData*>(s.datap);
-        return static_cast<uint64_t>(w[0]) | (static_cast<uint64_t>(w[1]) << 32);
-    }
-    }
+    return var_u64(static_cast<Model*>(p)->signals[h]);
 }
 
 void lcanet_signal_get_words(void* p, uint32_t h, uint32_t* out) {
-    const Signal& s = static_cast<Model*>(p)->signals[h];
-    if (s.vltype == VLVT_WDATA) {
-        const EData* w = static_cast<const EData*>(s.datap);
-        for (uint32_t k = 0; k < s.words; ++k) out[k] = w[k];
-        return;
-    }
-    const uint64_t v = lcanet_signal_get_u64(p, h);
-    out[0] = static_cast<uint32_t>(v);
-    if (s.words > 1) out[1] = static_cast<uint32_t>(v >> 32);
+    var_words(static_cast<Model*>(p)->signals[h], out);
 }
 
 "#;

@@ -1,5 +1,6 @@
 //! One Verilated build of a network, shared by every stimulus run on it.
 
+use crate::bridge::compose::build_composed;
 use crate::bridge::{
     build, BridgeError, BuildInfo, CacheOutcome, Design, ModelLibrary, ModelOptions,
 };
@@ -57,6 +58,40 @@ pub struct NetBench {
     pub(crate) lib: Arc<ModelLibrary>,
     pub(crate) design: Design,
     pub(crate) options: ModelOptions,
+    kind: ModelKind,
+    netlist: lcanet_hdl::netlist::Design,
+    pub(crate) progress: Option<ProgressFn>,
+}
+
+/// Called during a run with (bit-time, passes so far), every [`PROGRESS_EVERY`] bit-times.
+pub type ProgressFn = Box<dyn Fn(u64, u64) + Send + Sync>;
+
+/// How often a run reports progress, in bit-times.
+pub const PROGRESS_EVERY: u64 = 64;
+
+/// How the network becomes a Verilated model (`docs/network-rtl.md`, "Large networks").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ModelKind {
+    /// Every instance flattened into one model: full VCDs, slow to build beyond ~100 switches.
+    Flat,
+    /// Verilator `--hierarchical`: the switch and the PE interface verilated once each as
+    /// hierarchical blocks; VCDs hold the blocks' ports.
+    Hierarchical,
+    /// One Verilated model per distinct block, one model object per instance, wired by
+    /// generated glue (`bridge::compose`): the fastest to build and to run at large `n`;
+    /// no VCD.
+    Composed,
+}
+
+impl ModelKind {
+    /// The name the CLI and the JSON reports use.
+    pub fn name(self) -> &'static str {
+        match self {
+            ModelKind::Flat => "flat",
+            ModelKind::Hierarchical => "hierarchical",
+            ModelKind::Composed => "composed",
+        }
+    }
 }
 
 /// How to build a network model.
@@ -65,11 +100,10 @@ pub struct NetBuild {
     /// C++ optimization of the model.
     pub speed: BuildSpeed,
     /// With VCD tracing (otherwise [`NetBench::traced`] builds the traced variant on demand).
+    /// A composed model cannot trace.
     pub trace: bool,
-    /// Verilate each module the top instantiates more than once (switches, PE interfaces)
-    /// once, as a hierarchical block, instead of flattening every instance into the model:
-    /// what large networks need (`docs/network-rtl.md`, "Large networks").
-    pub hierarchical: bool,
+    /// Flat, hierarchical or composed.
+    pub kind: ModelKind,
 }
 
 impl NetBuild {
@@ -78,15 +112,24 @@ impl NetBuild {
     /// from here on even a traced build is hierarchical (a flat one does not finish).
     pub const FLAT_TRACE_MAX_SWITCHES: usize = 127;
 
-    /// The build `lcanet sim network --hierarchical auto` picks: hierarchical (it builds
-    /// several times faster and, unoptimized, also runs faster: CB-LCAN(2,2) n = 32,
-    /// `docs/network-rtl.md`), except a traced build of a network of at most
-    /// [`Self::FLAT_TRACE_MAX_SWITCHES`] switches, which stays flat for full waveforms.
+    /// The build `lcanet sim network --model auto` picks: composed without a VCD (it
+    /// builds and runs fastest, `docs/network-rtl.md`); with one, flat up to
+    /// [`Self::FLAT_TRACE_MAX_SWITCHES`] switches (full waveforms), hierarchical above.
     pub fn auto(spec: &NetSpec, speed: BuildSpeed, trace: bool) -> Self {
         NetBuild {
             speed,
             trace,
-            hierarchical: !trace || spec.topo.total_switches() > Self::FLAT_TRACE_MAX_SWITCHES,
+            kind: Self::traced_kind(spec, trace),
+        }
+    }
+
+    fn traced_kind(spec: &NetSpec, trace: bool) -> ModelKind {
+        if !trace {
+            ModelKind::Composed
+        } else if spec.topo.total_switches() > Self::FLAT_TRACE_MAX_SWITCHES {
+            ModelKind::Hierarchical
+        } else {
+            ModelKind::Flat
         }
     }
 }
@@ -104,7 +147,7 @@ impl NetBench {
         let how = NetBuild {
             speed,
             trace,
-            hierarchical: false,
+            kind: ModelKind::Flat,
         };
         Self::build_how(spec, rtl_dir, how)
     }
@@ -113,7 +156,13 @@ impl NetBench {
     pub fn build_how(spec: NetSpec, rtl_dir: &Path, how: NetBuild) -> Result<Self, NetCosimError> {
         let t0 = Instant::now();
         let netlist = network_design(&spec)?;
-        let hier_blocks = if how.hierarchical {
+        if how.kind == ModelKind::Composed && how.trace {
+            return Err(NetCosimError::Bridge(Box::new(BridgeError::Design(
+                "a composed model writes no VCD: use a flat or hierarchical build for waveforms"
+                    .into(),
+            ))));
+        }
+        let hier_blocks = if how.kind == ModelKind::Hierarchical {
             repeated_modules(&netlist)
         } else {
             Vec::new()
@@ -129,7 +178,10 @@ impl NetBench {
         let mut options = model_options(how.speed);
         options.trace = how.trace;
         options.hier_blocks = hier_blocks;
-        let info = build(&design, &options)?;
+        let info = match how.kind {
+            ModelKind::Composed => build_composed(&netlist, &design, &options)?,
+            _ => build(&design, &options)?,
+        };
         let build_seconds = t1.elapsed().as_secs_f64();
         let lib = ModelLibrary::load(&info)?;
         Ok(NetBench {
@@ -142,6 +194,9 @@ impl NetBench {
             lib,
             design,
             options,
+            kind: how.kind,
+            netlist,
+            progress: None,
         })
     }
 
@@ -150,10 +205,15 @@ impl NetBench {
         if self.lib.has_trace() {
             return Ok(self.lib.clone());
         }
-        let options = ModelOptions {
+        let mut options = ModelOptions {
             trace: true,
             ..self.options.clone()
         };
+        if self.kind == ModelKind::Composed
+            && NetBuild::traced_kind(&self.spec, true) == ModelKind::Hierarchical
+        {
+            options.hier_blocks = repeated_modules(&self.netlist);
+        }
         let info = build(&self.design, &options)?;
         Ok(ModelLibrary::load(&info)?)
     }
@@ -161,6 +221,16 @@ impl NetBench {
     /// The modules built as hierarchical blocks (empty for a flat build).
     pub fn hier_blocks(&self) -> &[String] {
         &self.options.hier_blocks
+    }
+
+    /// Reports the progress of later runs to `f` (bit-time, passes so far).
+    pub fn set_progress(&mut self, f: ProgressFn) {
+        self.progress = Some(f);
+    }
+
+    /// How the model was built.
+    pub fn kind(&self) -> ModelKind {
+        self.kind
     }
 
     /// Whether the model came from the cache.

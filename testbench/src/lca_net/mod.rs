@@ -12,6 +12,6 @@ pub mod bench;
 pub mod run;
 pub mod stimulus;
 
-pub use bench::{NetBench, NetBuild, NetCosimError};
+pub use bench::{ModelKind, NetBench, NetBuild, NetCosimError, ProgressFn, PROGRESS_EVERY};
 pub use run::{NetReport, NetVerdict};
 pub use stimulus::{PermKind, Stimulus};

@@ -7,7 +7,7 @@
 //! end `t`; the outputs of bit-time `t + 1` (registers after the edge) are compared. Bit-time
 //! 0 (power-up) is compared before the first edge.
 
-use super::bench::{NetBench, NetCosimError};
+use super::bench::{NetBench, NetCosimError, PROGRESS_EVERY};
 use super::stimulus::Stimulus;
 use crate::bridge::{InputId, Model, ModelLibrary};
 use crate::harness::{Harness, Mismatch, RunInfo, Watch};
@@ -152,6 +152,11 @@ impl NetBench {
         let mut done_since: Option<u64> = None;
         let verdict = 'run: {
             for t in 0..budget {
+                if let Some(f) = &self.progress {
+                    if t % PROGRESS_EVERY == 0 {
+                        f(t, u64::from(golden.outputs().passes));
+                    }
+                }
                 golden.input_values(t, &mut inv);
                 for (i, (&v, id)) in inv.iter().zip(&inputs).enumerate() {
                     if t == 0 || prev[i] != v {
