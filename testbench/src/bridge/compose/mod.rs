@@ -170,7 +170,19 @@ fn build_into(
             })?;
         headers.push(ports);
     }
-    write(&glue, &glue::generate(w, &headers, options.public_signals))?;
+    let abs = fs::canonicalize(tmp).map_err(|e| BridgeError::io("resolve", tmp, e))?;
+    let bin_dir = abs.to_str().filter(|d| !d.contains(['"', '\\', '\n'])).ok_or_else(|| {
+        BridgeError::Design(format!(
+            "the cache directory {} must be UTF-8 without quotes or backslashes (the glue includes its tables by path)",
+            abs.display()
+        ))
+    })?;
+    let (text, blob) = glue::generate(w, &headers, options.public_signals, bin_dir);
+    let words = tmp.join("glue_words.bin");
+    fs::write(&words, blob.word_bytes()).map_err(|e| BridgeError::io("write", &words, e))?;
+    let chars = tmp.join("glue_chars.bin");
+    fs::write(&chars, &blob.chars).map_err(|e| BridgeError::io("write", &chars, e))?;
+    write(&glue, &text)?;
     let opt = user_opt_level(&options.extra_args);
     for (b, (name, _)) in w.blocks.iter().enumerate() {
         let mut build = make(&objs[b], &format!("V{name}.mk"))?;
