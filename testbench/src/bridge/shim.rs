@@ -12,7 +12,7 @@ use super::ports::{Direction, HeaderPort, Storage};
 use super::shim_text::{API, PRELUDE, SIGNALS, TICK};
 
 /// Version of the shim generator and of the C ABI below; part of every cache key.
-pub const SHIM_VERSION: u32 = 7;
+pub const SHIM_VERSION: u32 = 8;
 
 /// The C++ source of the shim for top module `top` with `ports` (from `V<top>.h`).
 ///

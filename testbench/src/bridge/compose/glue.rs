@@ -86,15 +86,11 @@ fn incbin(dir: &str) -> String {
 }
 
 /// The glue's C++ source and its tables. `headers[b]` are the Verilated ports of block `b`
-/// (same order as [`Wiring::blocks`]), used to name each port's C++ member; `bin_dir` is
-/// where the build writes the [`Blob`]'s two files before compiling (an absolute path
-/// without quotes or backslashes).
-pub fn generate(
-    w: &Wiring,
-    headers: &[Vec<HeaderPort>],
-    public_signals: bool,
-    bin_dir: &str,
-) -> (String, Blob) {
+/// (same order as [`Wiring::blocks`], each port present: checked by the build); `bin_dir`
+/// is where the build writes the [`Blob`]'s two files before compiling (an absolute path
+/// without quotes or backslashes). Each block gets one function that takes the address of
+/// every port member; pins are bound to those addresses when a model is created.
+pub fn generate(w: &Wiring, headers: &[Vec<HeaderPort>], bin_dir: &str) -> (String, Blob) {
     let mut s = String::new();
     let mut blob = Blob::default();
     let _ = writeln!(
@@ -110,11 +106,6 @@ pub fn generate(
     s.push_str("\nnamespace {\n");
     s.push_str(SIGNALS);
     let _ = writeln!(s, "const char* const kTop = \"{}\";", w.top);
-    let _ = writeln!(
-        s,
-        "const uint32_t kPublic = {}u;",
-        u32::from(public_signals)
-    );
     let _ = writeln!(s, "const uint32_t kSlots = {}u;", w.slots);
     let _ = writeln!(s, "const uint32_t kInstCount = {}u;", w.instances.len());
     let _ = writeln!(s, "const uint32_t kPortCount = {}u;", w.ports.len());
@@ -221,46 +212,29 @@ pub fn generate(
         blob.array(&mut s, name, v);
     }
 
-    // Per-block accessors.
-    for (b, ((name, ports), header)) in w.blocks.iter().zip(headers).enumerate() {
-        let cls = format!("V{name}");
-        let member = |port: &str| {
-            header
-                .iter()
-                .find(|h| h.spec.name == port)
-                .map(|h| (h.member.clone(), h.storage))
-        };
+    // Each block's port types, and a function taking the address of every port member.
+    let mut pb = vec![0u32];
+    let mut types = Vec::new();
+    for ((name, ports), header) in w.blocks.iter().zip(headers) {
+        pb.push(pb.last().copied().unwrap_or(0) + ports.len() as u32);
         let _ = writeln!(
             s,
-            "void set_in_{b}({cls}* m, uint32_t port, uint64_t v) {{\n    switch (port) {{"
+            "void bind_{name}(void* p, void** a) {{\n    V{name}* m = static_cast<V{name}*>(p);"
         );
-        for (k, p) in ports.iter().enumerate() {
-            if p.dir != Direction::Input {
-                continue;
-            }
-            if let Some((mem, st)) = member(&p.name) {
-                let _ = writeln!(
-                    s,
-                    "    case {k}: m->{mem} = static_cast<{}>(v); break;",
-                    ctype(st)
-                );
+        for (k, port) in ports.iter().enumerate() {
+            let h = header.iter().find(|h| h.spec.name == port.name);
+            let (member, vltype) = h.map_or(("".to_string(), 0), |h| {
+                (h.member.clone(), vltype(h.storage))
+            });
+            types.push(vltype);
+            if !member.is_empty() {
+                let _ = writeln!(s, "    a[{k}] = &m->{member};");
             }
         }
-        s.push_str("    default: break;\n    }\n}\n");
-        let _ = writeln!(
-            s,
-            "uint64_t get_out_{b}(const {cls}* m, uint32_t port) {{\n    switch (port) {{"
-        );
-        for (k, p) in ports.iter().enumerate() {
-            if p.dir != Direction::Output {
-                continue;
-            }
-            if let Some((mem, _)) = member(&p.name) {
-                let _ = writeln!(s, "    case {k}: return static_cast<uint64_t>(m->{mem});");
-            }
-        }
-        s.push_str("    default: return 0;\n    }\n}\n");
+        s.push_str("}\n");
     }
+    blob.array(&mut s, "kBlockPortBeg", pb);
+    blob.array(&mut s, "kBlockPortType", types);
     let dispatch = |s: &mut String, sig: &str, body: &dyn Fn(usize, &str) -> String| {
         let _ = writeln!(s, "{sig} {{\n    switch (b) {{");
         for (b, (name, _)) in w.blocks.iter().enumerate() {
@@ -278,32 +252,28 @@ pub fn generate(
         format!("static_cast<{c}*>(p)->final(); delete static_cast<{c}*>(p); break;")
     });
     s.push_str("}\n");
+    dispatch(
+        &mut s,
+        "void bind_block(uint32_t b, void* p, void** a)",
+        &|_, c| format!("bind_{}(p, a); break;", &c[1..]),
+    );
+    s.push_str("}\n");
     dispatch(&mut s, "void eval_block(uint32_t b, void* p)", &|_, c| {
         format!("static_cast<{c}*>(p)->eval(); break;")
     });
     s.push_str("}\n");
-    dispatch(
-        &mut s,
-        "void set_in(uint32_t b, void* p, uint32_t port, uint64_t v)",
-        &|b, c| format!("set_in_{b}(static_cast<{c}*>(p), port, v); break;"),
-    );
-    s.push_str("}\n");
-    dispatch(
-        &mut s,
-        "uint64_t get_out(uint32_t b, const void* p, uint32_t port)",
-        &|b, c| format!("return get_out_{b}(static_cast<const {c}*>(p), port);"),
-    );
-    s.push_str("    return 0;\n}\n");
     s.push_str(&RUNTIME.replace("SHIM_VERSION_VALUE", &format!("{SHIM_VERSION}u")));
     (s, blob)
 }
 
-fn ctype(st: Storage) -> &'static str {
+/// The glue's code for a port's storage (`kC8` … `kWide` in [`RUNTIME`]).
+fn vltype(st: Storage) -> u32 {
     match st {
-        Storage::C8 => "CData",
-        Storage::S16 => "SData",
-        Storage::I32 => "IData",
-        Storage::Q64 | Storage::Wide => "QData",
+        Storage::C8 => 1,
+        Storage::S16 => 2,
+        Storage::I32 => 3,
+        Storage::Q64 => 4,
+        Storage::Wide => 5,
     }
 }
 
@@ -320,11 +290,35 @@ const INCLUDES: &str = r#"#include "verilated.h"
 "#;
 
 /// The block-independent part: model state, settling, and the C ABI.
-const RUNTIME: &str = r#"
+pub(super) const RUNTIME: &str = r#"
 const uint32_t kConst0 = 0xfffffffeu;
+// A pin bound to its block's port member; `storage` is kC8 … kQ64 (kBlockPortType).
+enum : int { kC8 = 1, kS16 = 2, kI32 = 3, kQ64 = 4, kWide = 5 };
+struct Bound {
+    void* datap;
+    int storage;
+};
+inline void store(const Bound& b, uint64_t v) {
+    switch (b.storage) {
+    case kC8: *static_cast<CData*>(b.datap) = static_cast<CData>(v); break;
+    case kS16: *static_cast<SData*>(b.datap) = static_cast<SData>(v); break;
+    case kI32: *static_cast<IData*>(b.datap) = static_cast<IData>(v); break;
+    default: *static_cast<QData*>(b.datap) = v; break;
+    }
+}
+inline uint64_t load(const Bound& b) {
+    switch (b.storage) {
+    case kC8: return *static_cast<const CData*>(b.datap);
+    case kS16: return *static_cast<const SData*>(b.datap);
+    case kI32: return *static_cast<const IData*>(b.datap);
+    default: return *static_cast<const QData*>(b.datap);
+    }
+}
 struct Model {
     VerilatedContext* ctx = nullptr;
     std::vector<void*> inst;
+    std::vector<Bound> in;   // by input pin (kInBeg ranges)
+    std::vector<Bound> out;  // by output pin (kOutBeg ranges)
     std::vector<uint8_t> slot;
     std::vector<uint8_t> dirty;
     std::vector<uint32_t> todo;
@@ -363,13 +357,13 @@ void settle(Model* m) {
                 const uint32_t* src = kInSrc + kInOff[k];
                 uint64_t v = 0;
                 for (uint32_t b = 0; b < kInW[k]; ++b) v |= src_bit(m, src[b]) << b;
-                set_in(kInstBlock[i], m->inst[i], kInPort[k], v);
+                store(m->in[k], v);
             }
         }
         for (uint32_t i : m->step) eval_block(kInstBlock[i], m->inst[i]);
         for (uint32_t i : m->step) {
             for (uint32_t k = kOutBeg[i]; k < kOutBeg[i + 1]; ++k) {
-                const uint64_t v = get_out(kInstBlock[i], m->inst[i], kOutPort[k]);
+                const uint64_t v = load(m->out[k]);
                 const uint32_t* dst = kOutSlot + kOutOff[k];
                 for (uint32_t b = 0; b < kOutW[k]; ++b) {
                     const uint8_t nb = static_cast<uint8_t>((v >> b) & 1u);
@@ -396,7 +390,9 @@ const char* lcanet_port_name(uint32_t i) { return i < kPortCount ? port_name(i) 
 uint32_t lcanet_port_dir(uint32_t i) { return i < kPortCount ? kPortDir[i] : 0; }
 uint32_t lcanet_port_width(uint32_t i) { return i < kPortCount ? kPortWidth[i] : 0; }
 uint32_t lcanet_has_trace(void) { return 0u; }
-uint32_t lcanet_has_public(void) { return kPublic; }
+uint32_t lcanet_has_public(void) { return 1u; }
+
+void lcanet_free(void* p);
 
 void* lcanet_create(const char* vcd_path, char* err, size_t errlen) {
     if (vcd_path) {
@@ -415,6 +411,32 @@ void* lcanet_create(const char* vcd_path, char* err, size_t errlen) {
         m->todo.push_back(i);
     }
     for (uint32_t n = 0; n < kNamedCount; ++n) m->named_by_name.emplace(named_name(n), n);
+    // Bind every pin to its port member (addresses taken by the block's bind function).
+    m->in.resize(kInBeg[kInstCount]);
+    m->out.resize(kOutBeg[kInstCount]);
+    std::vector<void*> addr;
+    std::string problem;
+    for (uint32_t i = 0; i < kInstCount && problem.empty(); ++i) {
+        const uint32_t b = kInstBlock[i];
+        const uint32_t base = kBlockPortBeg[b];
+        addr.assign(kBlockPortBeg[b + 1] - base, nullptr);
+        bind_block(b, m->inst[i], addr.data());
+        auto bind = [&](uint32_t port, Bound& into) {
+            const int t = static_cast<int>(kBlockPortType[base + port]);
+            if (!addr[port] || t < kC8 || t > kQ64) {
+                problem = "a port of `" + std::string(inst_name(i)) + "` has no member of at most 64 bits";
+                return;
+            }
+            into = Bound{addr[port], t};
+        };
+        for (uint32_t k = kInBeg[i]; k < kInBeg[i + 1]; ++k) bind(kInPort[k], m->in[k]);
+        for (uint32_t k = kOutBeg[i]; k < kOutBeg[i + 1]; ++k) bind(kOutPort[k], m->out[k]);
+    }
+    if (!problem.empty()) {
+        set_err(err, errlen, problem);
+        lcanet_free(m);
+        return nullptr;
+    }
     return m;
 }
 
@@ -490,10 +512,6 @@ int32_t lcanet_signal_find(void* p, const char* name, uint32_t* width, char* err
         m->signals.push_back(sig);
         *width = sig.width;
         return static_cast<int32_t>(m->signals.size() - 1);
-    }
-    if (!kPublic) {
-        set_err(err, errlen, "model was built without public internal signals (ModelOptions::public_signals = false)");
-        return -1;
     }
     std::string index_part;
     const size_t bracket = full.find('[');

@@ -26,7 +26,7 @@ use super::build::{
     design_key, link_library, read_manifest, user_opt_level, BuildInfo, Log, Manifest,
     LIBRARY_FILE, MANIFEST_FILE,
 };
-use super::cache::get_or_build;
+use super::cache::{get_or_build, KeyHasher};
 use super::design::{Design, ModelOptions};
 use super::error::BridgeError;
 use super::ports::{HeaderPort, Storage};
@@ -49,6 +49,12 @@ pub fn build_composed(
     if options.trace {
         return Err(BridgeError::Design(
             "a composed model cannot write a VCD (ModelOptions::trace must be false)".into(),
+        ));
+    }
+    if !options.public_signals {
+        return Err(BridgeError::Design(
+            "a composed model binds its wiring through Verilator's public variables (ModelOptions::public_signals must be true)"
+                .into(),
         ));
     }
     if !options.hier_blocks.is_empty() {
@@ -79,7 +85,10 @@ pub fn build_composed(
         .collect();
 
     let banner = verilator_version()?;
-    let key = design_key("lcanet-composed-model", design, options, banner)?;
+    // The glue's fixed text is part of the key: editing it rebuilds without a version bump.
+    let mut tag = KeyHasher::default();
+    tag.field("lcanet-composed-model").field(glue::RUNTIME);
+    let key = design_key(&tag.finish(), design, options, banner)?;
     let models_root = cache_root().join("verilator");
     let (entry, outcome) = get_or_build(&models_root, &key, MANIFEST_FILE, |tmp| {
         build_into(
@@ -145,9 +154,7 @@ fn build_into(
     for (b, (name, _)) in w.blocks.iter().enumerate() {
         let mut cmd = Command::new(locate(Tool::Verilator)?);
         cmd.args(["--cc", "--quiet-stats", "-Wno-fatal", "--top-module", name]);
-        if options.public_signals {
-            cmd.arg("--public-flat-rw");
-        }
+        cmd.arg("--public-flat-rw");
         cmd.args(&options.extra_args);
         cmd.args(["-CFLAGS", "-fPIC", "--Mdir"]).arg(&objs[b]);
         if b == last {
@@ -168,6 +175,7 @@ fn build_into(
                 path: header.clone(),
                 detail,
             })?;
+        check_ports(name, &w.blocks[b].1, &ports)?;
         headers.push(ports);
     }
     let abs = fs::canonicalize(tmp).map_err(|e| BridgeError::io("resolve", tmp, e))?;
@@ -177,7 +185,7 @@ fn build_into(
             abs.display()
         ))
     })?;
-    let (text, blob) = glue::generate(w, &headers, options.public_signals, bin_dir);
+    let (text, blob) = glue::generate(w, &headers, bin_dir);
     let words = tmp.join("glue_words.bin");
     fs::write(&words, blob.word_bytes()).map_err(|e| BridgeError::io("write", &words, e))?;
     let chars = tmp.join("glue_chars.bin");
@@ -244,6 +252,32 @@ fn build_into(
 
 fn write(path: &Path, text: &str) -> Result<(), BridgeError> {
     fs::write(path, text).map_err(|e| BridgeError::io("write", path, e))
+}
+
+/// Checks that Verilator declared every port of block `name` as the netlist has it.
+fn check_ports(
+    name: &str,
+    want: &[wiring::BlockPort],
+    got: &[HeaderPort],
+) -> Result<(), BridgeError> {
+    for p in want {
+        match got.iter().find(|h| h.spec.name == p.name) {
+            Some(h) if h.spec.width == p.width && h.spec.dir == p.dir => {}
+            Some(h) => {
+                return Err(BridgeError::Design(format!(
+                    "composed build: port `{}` of `{name}` is {:?} {} bits in the netlist, {:?} {} bits for Verilator",
+                    p.name, p.dir, p.width, h.spec.dir, h.spec.width
+                )))
+            }
+            None => {
+                return Err(BridgeError::Design(format!(
+                    "composed build: Verilator has no port `{}` on `{name}`",
+                    p.name
+                )))
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Whether `netlist`'s top is structural (what a composed build needs).
