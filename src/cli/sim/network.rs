@@ -47,6 +47,15 @@ pub struct Args {
 /// and 26 s (docs/network-rtl.md).
 pub const COMPOSED_OPTIMIZE_SWITCHES: usize = 512;
 
+/// The C++ optimization of a `kind` model of `switches` switches when `requested` was asked.
+fn build_speed(kind: ModelKind, switches: usize, requested: BuildSpeed) -> BuildSpeed {
+    if kind == ModelKind::Composed && switches >= COMPOSED_OPTIMIZE_SWITCHES {
+        BuildSpeed::FastSim
+    } else {
+        requested
+    }
+}
+
 /// `--model`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum ModelArg {
@@ -172,9 +181,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         bar.enable_steady_tick(std::time::Duration::from_millis(200));
         bar
     };
-    if how.kind == ModelKind::Composed && spec.topo.total_switches() >= COMPOSED_OPTIMIZE_SWITCHES {
-        how.speed = BuildSpeed::FastSim;
-    }
+    how.speed = build_speed(how.kind, spec.topo.total_switches(), how.speed);
     let bar = spinner(format!("building the {} model", how.kind.name()));
     let built = NetBench::build_how(spec, &rtl_dir, how);
     bar.finish_and_clear();
@@ -309,4 +316,19 @@ interfaces' ports, not their insides (--model flat for those, on a small network
     } else {
         Outcome::Mismatch
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_large_composed_models_are_optimized_without_asking() {
+        let (quick, fast) = (BuildSpeed::QuickBuild, BuildSpeed::FastSim);
+        let big = COMPOSED_OPTIMIZE_SWITCHES;
+        assert_eq!(build_speed(ModelKind::Composed, big, quick), fast);
+        assert_eq!(build_speed(ModelKind::Composed, big - 1, quick), quick);
+        assert_eq!(build_speed(ModelKind::Hierarchical, big * 4, quick), quick);
+        assert_eq!(build_speed(ModelKind::Flat, 8, fast), fast);
+    }
 }
