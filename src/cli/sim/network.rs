@@ -44,7 +44,7 @@ pub struct Args {
 
 /// Composed models of at least this many switches are compiled with -Os: CB-LCAN(2,2)
 /// n = 256 (1,024 switches) took 74 s end to end at -O0 and 47 s at -Os, n = 64 (192) 16 s
-/// and 26 s (docs/network-rtl.md).
+/// and 23 s (docs/network-rtl.md).
 pub const COMPOSED_OPTIMIZE_SWITCHES: usize = 512;
 
 /// The C++ optimization of a `kind` model of `switches` switches when `requested` was asked.
