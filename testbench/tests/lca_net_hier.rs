@@ -92,6 +92,20 @@ fn a_composed_network_routes_r1_with_random_arbiters_and_catches_an_injected_bug
     };
     let bench = NetBench::build_how(spec, &dir.file("rtl"), how).unwrap();
     routes_and_catches(&bench, &topo);
+    // A composed model writes no VCD: a failing run is repeated on a traced (here flat)
+    // build to keep one.
+    let stim = Stimulus::new(&topo, &PermKind::Random, 4, 1).unwrap();
+    let vcd = dir.file("failure.vcd");
+    let swap = Mutation::SwapDestinations { a: 0, b: 1 };
+    let r = bench.run(&stim, None, Some(&vcd), Some(swap)).unwrap();
+    match &r.verdict {
+        NetVerdict::Mismatch(m) => assert_eq!(m.vcd.as_deref(), Some(vcd.as_path()), "{m}"),
+        other => panic!("swapped destinations not caught: {other:?}"),
+    }
+    assert!(
+        std::fs::metadata(&vcd).unwrap().len() > 0,
+        "the failure VCD is written"
+    );
 }
 
 #[test]
