@@ -112,6 +112,11 @@ impl NetBuild {
     /// from here on even a traced build is hierarchical (a flat one does not finish).
     pub const FLAT_TRACE_MAX_SWITCHES: usize = 127;
 
+    /// A failing run is repeated on a traced build for its VCD only up to this many
+    /// switches: above 127 that build is hierarchical, ~5 minutes at 1,024 switches
+    /// (n = 256) and unfinished at 5,120 (n = 1,024; `docs/network-rtl.md`).
+    pub const FAILURE_VCD_MAX_SWITCHES: usize = 1024;
+
     /// The build `lcanet sim network --model auto` picks: composed without a VCD (it
     /// builds and runs fastest, `docs/network-rtl.md`); with one, flat up to
     /// [`Self::FLAT_TRACE_MAX_SWITCHES`] switches (full waveforms), hierarchical above.

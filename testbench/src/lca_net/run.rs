@@ -7,7 +7,7 @@
 //! end `t`; the outputs of bit-time `t + 1` (registers after the edge) are compared. Bit-time
 //! 0 (power-up) is compared before the first edge.
 
-use super::bench::{NetBench, NetCosimError, PROGRESS_EVERY};
+use super::bench::{NetBench, NetBuild, NetCosimError, PROGRESS_EVERY};
 use super::stimulus::Stimulus;
 use crate::bridge::{InputId, Model, ModelLibrary};
 use crate::harness::{Harness, Mismatch, RunInfo, Watch};
@@ -83,7 +83,10 @@ const AFTER_DONE: u64 = 3;
 
 impl NetBench {
     /// Runs `stim`; writes a VCD to `vcd` if given. With `failure_vcd`, a failing run
-    /// without a VCD is repeated with one written there (runs are deterministic).
+    /// without a VCD is repeated with one written there (runs are deterministic), unless
+    /// that needs a traced build of more than [`NetBuild::FAILURE_VCD_MAX_SWITCHES`]
+    /// switches (a hierarchical traced build of n = 1,024 does not finish): the report
+    /// then has no VCD.
     pub fn run(
         &self,
         stim: &Stimulus,
@@ -98,7 +101,11 @@ impl NetBench {
         };
         let report = self.run_once(&lib, stim, vcd, mutation.clone())?;
         match (report.matched(), vcd, failure_vcd) {
-            (false, None, Some(f)) => self.run_once(&self.traced()?, stim, Some(f), mutation),
+            (false, None, Some(f))
+                if failure_vcd_allowed(self.lib.has_trace(), self.spec.topo.total_switches()) =>
+            {
+                self.run_once(&self.traced()?, stim, Some(f), mutation)
+            }
             _ => Ok(report),
         }
     }
@@ -321,6 +328,12 @@ impl NetBench {
     }
 }
 
+/// Whether a failing run is repeated for its VCD: always with a traced model at hand,
+/// otherwise only when the traced build it needs is practical.
+fn failure_vcd_allowed(has_trace: bool, switches: usize) -> bool {
+    has_trace || switches <= NetBuild::FAILURE_VCD_MAX_SWITCHES
+}
+
 /// Compares every watched output with the golden model's value, in order; the first
 /// difference.
 fn check_all(h: &mut Harness, outs: &[Watch], values: &[u8]) -> Result<(), Box<Mismatch>> {
@@ -328,4 +341,17 @@ fn check_all(h: &mut Harness, outs: &[Watch], values: &[u8]) -> Result<(), Box<M
         h.check(w, u64::from(v))?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn failure_vcds_are_skipped_only_when_a_traced_rebuild_is_impractical() {
+        let max = NetBuild::FAILURE_VCD_MAX_SWITCHES;
+        assert!(failure_vcd_allowed(false, max));
+        assert!(!failure_vcd_allowed(false, max + 1));
+        assert!(failure_vcd_allowed(true, 5120));
+    }
 }
