@@ -51,6 +51,28 @@ pub struct Manifest {
 }
 
 impl Manifest {
+    /// The manifest of a build of `design` that started at `start`.
+    pub(super) fn new(
+        top: &str,
+        key: &str,
+        ports: Vec<HeaderPort>,
+        options: &ModelOptions,
+        design: &Design,
+        banner: &str,
+        start: Instant,
+    ) -> Self {
+        Manifest {
+            top: top.to_string(),
+            key: key.to_string(),
+            ports,
+            options: options.clone(),
+            files: design.files.clone(),
+            verilator: banner.to_string(),
+            shim_version: SHIM_VERSION,
+            build_seconds: start.elapsed().as_secs_f64(),
+        }
+    }
+
     /// Writes `manifest.json` into the entry directory `dir` (last: it marks the entry
     /// complete).
     pub(super) fn write_to(&self, dir: &Path) -> Result<(), BridgeError> {
@@ -305,17 +327,7 @@ fn build_into(
     link_library(tmp, &objects, &runtime, &mut log)?;
     fs::remove_dir_all(&obj).map_err(|e| BridgeError::io("remove", &obj, e))?;
 
-    let manifest = Manifest {
-        top: top.clone(),
-        key: key.to_string(),
-        ports,
-        options: options.clone(),
-        files: design.files.clone(),
-        verilator: banner.to_string(),
-        shim_version: SHIM_VERSION,
-        build_seconds: start.elapsed().as_secs_f64(),
-    };
-    manifest.write_to(tmp)
+    Manifest::new(top, key, ports, options, design, banner, start).write_to(tmp)
 }
 
 /// Links `objects` and the Verilator runtime into the entry's [`LIBRARY_FILE`], exporting
@@ -378,7 +390,7 @@ fn hier_libraries(hier_mk: &str) -> Vec<String> {
     out
 }
 
-fn write(path: &Path, text: &str) -> Result<(), BridgeError> {
+pub(super) fn write(path: &Path, text: &str) -> Result<(), BridgeError> {
     fs::write(path, text).map_err(|e| BridgeError::io("write", path, e))
 }
 

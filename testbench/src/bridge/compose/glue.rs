@@ -222,46 +222,49 @@ pub fn generate(w: &Wiring, headers: &[Vec<HeaderPort>], bin_dir: &str) -> (Stri
             "void bind_{name}(void* p, void** a) {{\n    V{name}* m = static_cast<V{name}*>(p);"
         );
         for (k, port) in ports.iter().enumerate() {
+            // Every port is in the header (the build checks it before generating).
             let h = header.iter().find(|h| h.spec.name == port.name);
-            let (member, vltype) = h.map_or(("".to_string(), 0), |h| {
-                (h.member.clone(), vltype(h.storage))
-            });
-            types.push(vltype);
-            if !member.is_empty() {
-                let _ = writeln!(s, "    a[{k}] = &m->{member};");
+            types.push(h.map_or(0, |h| vltype(h.storage)));
+            if let Some(h) = h {
+                let _ = writeln!(s, "    a[{k}] = &m->{};", h.member);
             }
         }
         s.push_str("}\n");
     }
     blob.array(&mut s, "kBlockPortBeg", pb);
     blob.array(&mut s, "kBlockPortType", types);
-    let dispatch = |s: &mut String, sig: &str, body: &dyn Fn(usize, &str) -> String| {
+    // `switch (b)` over the block modules, one case per module named `name`.
+    let dispatch = |s: &mut String, sig: &str, case: &dyn Fn(&str) -> String, end: &str| {
         let _ = writeln!(s, "{sig} {{\n    switch (b) {{");
         for (b, (name, _)) in w.blocks.iter().enumerate() {
-            let _ = writeln!(s, "    case {b}: {}", body(b, &format!("V{name}")));
+            let _ = writeln!(s, "    case {b}: {}", case(name));
         }
-        s.push_str("    default: break;\n    }\n");
+        let _ = writeln!(s, "    default: break;\n    }}\n{end}}}");
     };
     dispatch(
         &mut s,
         "void* make_block(uint32_t b, VerilatedContext* ctx, const char* name)",
-        &|_, c| format!("return new {c}{{ctx, name}};"),
+        &|m| format!("return new V{m}{{ctx, name}};"),
+        "    return nullptr;\n",
     );
-    s.push_str("    return nullptr;\n}\n");
-    dispatch(&mut s, "void free_block(uint32_t b, void* p)", &|_, c| {
-        format!("static_cast<{c}*>(p)->final(); delete static_cast<{c}*>(p); break;")
-    });
-    s.push_str("}\n");
+    dispatch(
+        &mut s,
+        "void free_block(uint32_t b, void* p)",
+        &|m| format!("static_cast<V{m}*>(p)->final(); delete static_cast<V{m}*>(p); break;"),
+        "",
+    );
     dispatch(
         &mut s,
         "void bind_block(uint32_t b, void* p, void** a)",
-        &|_, c| format!("bind_{}(p, a); break;", &c[1..]),
+        &|m| format!("bind_{m}(p, a); break;"),
+        "",
     );
-    s.push_str("}\n");
-    dispatch(&mut s, "void eval_block(uint32_t b, void* p)", &|_, c| {
-        format!("static_cast<{c}*>(p)->eval(); break;")
-    });
-    s.push_str("}\n");
+    dispatch(
+        &mut s,
+        "void eval_block(uint32_t b, void* p)",
+        &|m| format!("static_cast<V{m}*>(p)->eval(); break;"),
+        "",
+    );
     s.push_str(&RUNTIME.replace("SHIM_VERSION_VALUE", &format!("{SHIM_VERSION}u")));
     (s, blob)
 }
@@ -290,7 +293,7 @@ const INCLUDES: &str = r#"#include "verilated.h"
 "#;
 
 /// The block-independent part: model state, settling, and the C ABI.
-pub(super) const RUNTIME: &str = r#"
+const RUNTIME: &str = r#"
 const uint32_t kConst0 = 0xfffffffeu;
 // A pin bound to its block's port member; `storage` is kC8 … kQ64 (kBlockPortType).
 enum : int { kC8 = 1, kS16 = 2, kI32 = 3, kQ64 = 4, kWide = 5 };

@@ -20,10 +20,10 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
-use lcanet_hdl::netlist::{Body, Design as Netlist};
+use lcanet_hdl::netlist::Design as Netlist;
 
 use super::build::{
-    design_key, link_library, read_manifest, user_opt_level, BuildInfo, Log, Manifest,
+    design_key, link_library, read_manifest, user_opt_level, write, BuildInfo, Log, Manifest,
     LIBRARY_FILE, MANIFEST_FILE,
 };
 use super::cache::{get_or_build, KeyHasher};
@@ -31,7 +31,6 @@ use super::design::{Design, ModelOptions};
 use super::error::BridgeError;
 use super::ports::{HeaderPort, Storage};
 use super::runtime::{make, runtime_library};
-use super::shim::SHIM_VERSION;
 use crate::paths::cache_root;
 use crate::tools::{locate, verilator_version, Tool};
 pub use wiring::{wiring, Wiring};
@@ -85,9 +84,12 @@ pub fn build_composed(
         .collect();
 
     let banner = verilator_version()?;
-    // The glue's fixed text is part of the key: editing it rebuilds without a version bump.
+    // The glue generator's and the wiring's source are part of the key: editing either
+    // rebuilds without a version bump.
     let mut tag = KeyHasher::default();
-    tag.field("lcanet-composed-model").field(glue::RUNTIME);
+    tag.field("lcanet-composed-model")
+        .field(include_str!("glue.rs"))
+        .field(include_str!("wiring.rs"));
     let key = design_key(&tag.finish(), design, options, banner)?;
     let models_root = cache_root().join("verilator");
     let (entry, outcome) = get_or_build(&models_root, &key, MANIFEST_FILE, |tmp| {
@@ -237,21 +239,7 @@ fn build_into(
             },
         })
         .collect();
-    let manifest = Manifest {
-        top: w.top.clone(),
-        key: key.to_string(),
-        ports,
-        options: options.clone(),
-        files: design.files.clone(),
-        verilator: banner.to_string(),
-        shim_version: SHIM_VERSION,
-        build_seconds: start.elapsed().as_secs_f64(),
-    };
-    manifest.write_to(tmp)
-}
-
-fn write(path: &Path, text: &str) -> Result<(), BridgeError> {
-    fs::write(path, text).map_err(|e| BridgeError::io("write", path, e))
+    Manifest::new(&w.top, key, ports, options, design, banner, start).write_to(tmp)
 }
 
 /// Checks that Verilator declared every port of block `name` as the netlist has it.
@@ -278,12 +266,4 @@ fn check_ports(
         }
     }
     Ok(())
-}
-
-/// Whether `netlist`'s top is structural (what a composed build needs).
-pub fn composable(netlist: &Netlist) -> bool {
-    matches!(
-        netlist.module(netlist.top()).map(|m| &m.body),
-        Some(Body::Structural(_))
-    )
 }
