@@ -124,11 +124,12 @@ impl NetBuild {
         NetBuild {
             speed,
             trace,
-            kind: Self::traced_kind(spec, trace),
+            kind: Self::auto_kind(spec, trace),
         }
     }
 
-    fn traced_kind(spec: &NetSpec, trace: bool) -> ModelKind {
+    /// The kind [`Self::auto`] picks for `spec` with or without tracing.
+    fn auto_kind(spec: &NetSpec, trace: bool) -> ModelKind {
         if !trace {
             ModelKind::Composed
         } else if spec.topo.total_switches() > Self::FLAT_TRACE_MAX_SWITCHES {
@@ -215,7 +216,7 @@ impl NetBench {
             ..self.options.clone()
         };
         if self.kind == ModelKind::Composed
-            && NetBuild::traced_kind(&self.spec, true) == ModelKind::Hierarchical
+            && NetBuild::auto_kind(&self.spec, true) == ModelKind::Hierarchical
         {
             options.hier_blocks = repeated_modules(&self.netlist);
         }
