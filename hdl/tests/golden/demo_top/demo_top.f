@@ -1,2 +1,0 @@
-cell_d2.v
-demo_top.v
