@@ -16,3 +16,4 @@
 // pub mod lca_net;
 // pub mod min;
 pub mod netlist;
+pub mod style;

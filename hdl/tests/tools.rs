@@ -27,3 +27,15 @@ fn a_lone_cell_is_clean_in_every_tool() {
     d.add_module(common::cell(3, 4)).expect("new");
     check_all_tools("cell", &d);
 }
+
+#[test]
+fn demo_design_follows_the_rtl_style_rules() {
+    let emitted = common::demo_design().emit().expect("valid");
+    let issues = lcanet_hdl::style::check_files(
+        emitted
+            .modules
+            .iter()
+            .map(|f| (f.name.as_str(), f.contents.as_str())),
+    );
+    assert!(issues.is_empty(), "{issues:?}");
+}

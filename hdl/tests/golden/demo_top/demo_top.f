@@ -1,0 +1,2 @@
+cell_d2_h3.v
+demo_top.v
