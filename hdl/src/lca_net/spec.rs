@@ -98,9 +98,25 @@ impl NetSpec {
         )
     }
 
-    /// The fabric-only design's top: `lca_fabric_<shape>_<policy>`.
-    pub fn fabric_name(&self) -> String {
-        format!("lca_fabric_{}_{}", self.shape_tag(), self.policy_tag())
+    /// Whether the arbiters are random (the top has a `seed` input).
+    pub fn random(&self) -> bool {
+        self.policy() == ArbiterPolicy::Random
+    }
+
+    /// The PE interface module: `lcan_<shape>_m<M>_<r1|r2>_pe` (the policy does not change
+    /// it).
+    pub fn pe_module_name(&self) -> String {
+        format!(
+            "lcan_{}_m{}_{}_pe",
+            self.shape_tag(),
+            self.net.msg_bits,
+            self.net.algorithm.name()
+        )
+    }
+
+    /// The controller module: `<top>_ctrl`.
+    pub fn ctrl_module_name(&self) -> String {
+        format!("{}_ctrl", self.network_name())
     }
 
     /// The network's top: `lcan_<shape>_m<M>_<r1|r2>_<policy>`.
