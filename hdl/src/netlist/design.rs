@@ -116,10 +116,15 @@ mod tests {
 
     #[test]
     fn generator_panics_become_internal_errors() {
-        let err = elaborate("a test block", || -> u32 { panic!("lcanet-hdl bug: widths") })
-            .unwrap_err();
+        let err = elaborate("a test block", || -> u32 {
+            panic!("lcanet-hdl bug: widths")
+        })
+        .unwrap_err();
         assert!(matches!(err, NetlistError::Internal(_)));
-        assert!(err.to_string().contains("while generating a test block"), "{err}");
+        assert!(
+            err.to_string().contains("while generating a test block"),
+            "{err}"
+        );
         assert!(err.to_string().contains("lcanet-hdl bug: widths"), "{err}");
         assert_eq!(elaborate("fine", || 7).unwrap(), 7);
     }
