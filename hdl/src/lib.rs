@@ -16,4 +16,5 @@
 // pub mod lca_net;
 // pub mod min;
 pub mod netlist;
+pub mod rusthdl;
 pub mod style;

@@ -73,6 +73,20 @@ impl Design {
     }
 }
 
+/// Runs a generator, turning a panic (a width mismatch or another broken invariant while
+/// elaborating: a bug in lcanet, not in the user's input) into [`NetlistError::Internal`]
+/// with the panic's message, so that a command reports it instead of crashing.
+pub fn elaborate<T>(what: &str, f: impl FnOnce() -> T) -> Result<T, NetlistError> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).map_err(|payload| {
+        let msg = payload
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| payload.downcast_ref::<&str>().copied())
+            .unwrap_or("a panic without a message");
+        NetlistError::Internal(format!("while generating {what}: {msg}"))
+    })
+}
+
 /// How two definitions of one name differ, if they do.
 fn difference(a: &Module, b: &Module) -> Option<&'static str> {
     if a.ports != b.ports {
@@ -98,6 +112,21 @@ mod tests {
                 ..Body::default()
             },
         }
+    }
+
+    #[test]
+    fn generator_panics_become_internal_errors() {
+        let err = elaborate("a test block", || -> u32 {
+            panic!("lcanet-hdl bug: widths")
+        })
+        .unwrap_err();
+        assert!(matches!(err, NetlistError::Internal(_)));
+        assert!(
+            err.to_string().contains("while generating a test block"),
+            "{err}"
+        );
+        assert!(err.to_string().contains("lcanet-hdl bug: widths"), "{err}");
+        assert_eq!(elaborate("fine", || 7).unwrap(), 7);
     }
 
     #[test]

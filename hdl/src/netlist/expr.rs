@@ -302,7 +302,7 @@ impl Expr {
                     index: iw,
                     reason,
                 };
-                if *row == 0 || width % row != 0 {
+                if *row == 0 || !width.is_multiple_of(*row) {
                     return Err(bad("the rows must divide the signal"));
                 }
                 if iw != index_bits(width / row) {

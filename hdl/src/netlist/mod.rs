@@ -24,7 +24,7 @@ mod validate;
 mod value;
 
 pub use builder::{names, CaseBuilder, IfChain, InstanceBuilder, ModuleBuilder, Proc};
-pub use design::Design;
+pub use design::{elaborate, Design};
 pub use emit::{generator_name, EmitOptions, Emitted, EmittedFile};
 pub use error::{NetlistError, Site, ValidationError, ValidationErrors};
 pub use expr::{index_bits, BinaryOp, Expr, UnaryOp, WidthError};

@@ -233,7 +233,7 @@ impl V {
             );
         };
         assert!(
-            width > 0 && self.w % width == 0 && index.w == index_bits(self.w / width),
+            width > 0 && self.w.is_multiple_of(width) && index.w == index_bits(self.w / width),
             "lcanet-hdl bug: row of {width} bits of `{name}` ({} bits) with a {}-bit index",
             self.w,
             index.w

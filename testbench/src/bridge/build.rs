@@ -49,6 +49,12 @@ pub struct Manifest {
     pub shim_version: u32,
     /// Wall time of the build, seconds.
     pub build_seconds: f64,
+    /// Bytes of C++ (`.cpp` and `.h`) Verilator wrote for the design (the shim excluded).
+    #[serde(default)]
+    pub cpp_bytes: u64,
+    /// Seconds Verilator itself took (the rest of `build_seconds` is compiling and linking).
+    #[serde(default)]
+    pub verilate_seconds: f64,
 }
 
 impl Manifest {
@@ -71,6 +77,8 @@ impl Manifest {
             verilator: banner.to_string(),
             shim_version: SHIM_VERSION,
             build_seconds: start.elapsed().as_secs_f64(),
+            cpp_bytes: 0,
+            verilate_seconds: 0.0,
         }
     }
 
@@ -229,6 +237,24 @@ impl Log {
     }
 }
 
+/// Bytes of the C++ sources and headers Verilator wrote into `obj` (before the shim is
+/// added).
+fn cpp_bytes(obj: &Path) -> u64 {
+    fs::read_dir(obj)
+        .map(|rd| {
+            rd.filter_map(Result::ok)
+                .filter(|e| {
+                    let name = e.file_name();
+                    let name = name.to_string_lossy();
+                    name.ends_with(".cpp") || name.ends_with(".h")
+                })
+                .filter_map(|e| e.metadata().ok())
+                .map(|m| m.len())
+                .sum()
+        })
+        .unwrap_or(0)
+}
+
 /// The Verilator configuration file making `public` signals readable (`public_flat_rd`).
 fn public_config(public: &[PublicSignals]) -> Result<String, BridgeError> {
     let mut text = String::from("`verilator_config\n");
@@ -300,7 +326,10 @@ fn build_into(
         cmd.arg(&config);
     }
     cmd.args(&design.files).arg(&shim);
+    let verilate_start = Instant::now();
     log.run(Tool::Verilator, &mut cmd)?;
+    let verilate_seconds = verilate_start.elapsed().as_secs_f64();
+    let cpp_bytes = cpp_bytes(&obj);
 
     let header = obj.join(format!("V{top}.h"));
     let text = fs::read_to_string(&header).map_err(|e| BridgeError::io("read", &header, e))?;
@@ -332,7 +361,10 @@ fn build_into(
     link_library(tmp, &objects, &runtime, &mut log)?;
     fs::remove_dir_all(&obj).map_err(|e| BridgeError::io("remove", &obj, e))?;
 
-    Manifest::new(top, key, ports, options, design, banner, start).write_to(tmp)
+    let mut manifest = Manifest::new(top, key, ports, options, design, banner, start);
+    manifest.cpp_bytes = cpp_bytes;
+    manifest.verilate_seconds = verilate_seconds;
+    manifest.write_to(tmp)
 }
 
 /// Links `objects` and the Verilator runtime into the entry's [`LIBRARY_FILE`], exporting
