@@ -1,8 +1,8 @@
 //! The network controller (`docs/interface.md` §4), word-level: the phase register, a
 //! count-down step timer, the set-up step/level register, the pass and bit-time counters
 //! and the sticky error flag. It broadcasts `ctl_*` to every switch and phase strobes to
-//! every PE interface, and reduces the PEs' status vectors (pending, one-hot LCA level,
-//! range and duplicate-frame errors).
+//! every PE interface, and reduces the PEs' status vectors (pending, one-hot LCA level —
+//! level-major, PE `p`'s level `j` at bit `j·n + p` — range and duplicate-frame errors).
 //!
 //! Registers: `phase_q` (4), `bt` (10, counts down to 0 in the step's last bit-time), `lv`
 //! (5: R1 `UP` step `s` holds `H−1−s` mod 32, `DOWN` the served level, R2 `PROBE` the steps
@@ -11,7 +11,7 @@
 
 use super::pe::{strobes, PeShape};
 use super::spec::NetSpec;
-use crate::netlist::{cat, flag, lit, or_all, zero, Module, ModuleBuilder, V};
+use crate::netlist::{cat, flag, lit, zero, Module, ModuleBuilder, V};
 use lcanet_sim::lcan::cycle::network::Phase;
 use lcanet_sim::lcan::cycle::ArbiterPolicy;
 
@@ -116,9 +116,10 @@ pub fn controller_module(name: &str, s: &CtrlShape) -> Module {
     let any_pend = m.def("any_pending", pe_pend.any());
     let any_bad = m.def("any_range_error", pe_bad.any());
     let any_dup = m.def("any_dup", pe_dup.any());
+    // `hot` is level-major: row j (n bits) holds every PE's "pending at level j".
     let levels = m.def(
         "levels_pending",
-        or_all(l, (0..n).map(|p| pe_hot.row(p, l))),
+        cat((0..l).rev().map(|j| pe_hot.row(j, n).any())),
     );
     // H: the highest pending LCA level (a priority encoder).
     let mut h = lit(4, 0);

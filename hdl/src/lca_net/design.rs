@@ -15,12 +15,9 @@ pub enum NetGenError {
     /// The switch block failed.
     #[error(transparent)]
     Switch(#[from] SwitchGenError),
-    /// Validation or emission failed.
+    /// Validation or emission failed, or the generator hit a bug (an internal error).
     #[error("emitting the network: {0}")]
     Netlist(#[from] NetlistError),
-    /// The generator panicked (a width mismatch or another bug in lcanet-hdl).
-    #[error("internal error in the network generator (a bug in lcanet-hdl): {0}")]
-    Internal(String),
 }
 
 /// Header parameters common to every network design.

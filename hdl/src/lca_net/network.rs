@@ -3,8 +3,8 @@
 //! (with `lvl<i>_sw<j>_rom` in a Π network); one module definition per distinct block.
 //!
 //! Inside the top, quantities are network-wide vectors with PE `p` at row `p`: `pe_up` (the
-//! PEs' up-wires), `lvl0_dn` (their down-wires), `pe_pend`, `pe_hot` (`l` bits per PE),
-//! `pe_bad`, `pe_dup`; the PE interfaces drive the top's `valid`, `rmsg` and `sent` rows
+//! PEs' up-wires), `lvl0_dn` (their down-wires), `pe_pend`, `pe_hot` (level-major: PE `p`
+//! pending at level `j` at bit `j·n + p`), `pe_bad`, `pe_dup`; the PE interfaces drive the top's `valid`, `rmsg` and `sent` rows
 //! directly.
 
 use super::controller::{controller_module, CtrlShape, CTL_SIGNALS};
@@ -14,7 +14,7 @@ use super::pe::{pe_module, strobes, PeShape};
 use super::spec::NetSpec;
 use super::tables::PiTables;
 use crate::lca::{add_switch, Layout};
-use crate::netlist::{lit, Design, ModuleBuilder, V};
+use crate::netlist::{cat, elaborate, lit, Design, ModuleBuilder, V};
 
 /// The PE instance name: `pe<p>`.
 pub fn pe_instance(p: usize) -> String {
@@ -26,16 +26,11 @@ pub fn strobe_net(s: &str) -> String {
     format!("ctrl_{s}")
 }
 
-/// The whole network (panics in the generator become [`NetGenError::Internal`]).
+/// The whole network (a panic in the generator, a bug, becomes an internal error).
 pub fn network_design(spec: &NetSpec) -> Result<Design, NetGenError> {
-    std::panic::catch_unwind(|| build(spec)).unwrap_or_else(|panic| {
-        let what = panic
-            .downcast_ref::<String>()
-            .cloned()
-            .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
-            .unwrap_or_else(|| "unknown panic".into());
-        Err(NetGenError::Internal(what))
-    })
+    elaborate(&format!("network `{}`", spec.network_name()), || {
+        build(spec)
+    })?
 }
 
 fn build(spec: &NetSpec) -> Result<Design, NetGenError> {
@@ -71,7 +66,7 @@ fn build(spec: &NetSpec) -> Result<Design, NetGenError> {
     let rmsg = t.output("rmsg", n * m_bits);
     let sent = t.output("sent", n);
 
-    t.comment("PE status vectors (PE p at row p) and the PEs' up-wires");
+    t.comment("PE status vectors (PE p at row p; pe_hot: level j at row j) and the up-wires");
     let pe_up = t.wire("pe_up", n * w);
     let pe_pend = t.wire("pe_pend", n);
     let pe_hot = t.wire("pe_hot", n * l);
@@ -168,7 +163,7 @@ fn build(spec: &NetSpec) -> Result<Design, NetGenError> {
             .pin("rmsg", rmsg.row(p, m_bits))
             .pin("sent", sent.bit(p))
             .pin("pend", pe_pend.bit(p))
-            .pin("hot", pe_hot.row(p, l))
+            .pin("hot", cat((0..l).rev().map(|j| pe_hot.bit(j * n + p))))
             .pin("bad", pe_bad.bit(p))
             .pin("dup", pe_dup.bit(p));
     }
