@@ -103,9 +103,7 @@ impl NetBench {
     /// Generates the network into `rtl_dir` and builds it (cached by content hash).
     pub fn build(spec: NetSpec, rtl_dir: &Path, how: NetBuild) -> Result<Self, NetCosimError> {
         let t0 = Instant::now();
-        let emitted = network_design(&spec)?
-            .emit()
-            .map_err(NetGenError::from)?;
+        let emitted = network_design(&spec)?.emit().map_err(NetGenError::from)?;
         emitted
             .write_to(rtl_dir)
             .map_err(|e| NetCosimError::Write(e.to_string()))?;

@@ -338,9 +338,14 @@ impl NetBench {
         let mut v = Vec::with_capacity(4 * topo.total_switches());
         for g in 0..topo.total_switches() {
             let (level, j) = topo.from_global(g);
-            for (which, (name, width)) in [("xp_ac", d * d), ("xp_ad", d * u), ("xp_bc", u * d), ("xp_bd", u * u)]
-                .into_iter()
-                .enumerate()
+            for (which, (name, width)) in [
+                ("xp_ac", d * d),
+                ("xp_ad", d * u),
+                ("xp_bc", u * d),
+                ("xp_bd", u * u),
+            ]
+            .into_iter()
+            .enumerate()
             {
                 let watch = h.watch(&format!("{}.lvl{level}_sw{j}.{name}", self.top))?;
                 v.push((g, which, Compared { watch, width }));
