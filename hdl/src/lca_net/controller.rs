@@ -11,7 +11,7 @@
 
 use super::pe::{strobes, PeShape};
 use super::spec::NetSpec;
-use crate::netlist::{cat, flag, lit, zero, Module, ModuleBuilder, V};
+use crate::netlist::{cat, flag, lit, or_all, zero, Module, ModuleBuilder, V};
 use lcanet_sim::lcan::cycle::network::Phase;
 use lcanet_sim::lcan::cycle::ArbiterPolicy;
 
@@ -136,9 +136,10 @@ pub fn controller_module(name: &str, s: &CtrlShape) -> Module {
     let in_load = m.def("in_load", is(Phase::Load));
     let in_plan = m.def("in_plan", is(Phase::Plan));
     let in_arm = m.def("in_arm", is(Phase::Arm));
-    let in_up = m.def("in_up", is(Phase::Up));
-    let in_down = m.def("in_down", is(Phase::Down));
-    let in_probe = m.def("in_probe", is(Phase::Probe));
+    // The set-up phases of this algorithm: R1 UP and DOWN, R2 PROBE.
+    let in_up = r1.then(|| m.def("in_up", is(Phase::Up)));
+    let in_down = r1.then(|| m.def("in_down", is(Phase::Down)));
+    let in_probe = (!r1).then(|| m.def("in_probe", is(Phase::Probe)));
     let in_deliv = m.def("in_deliv", is(Phase::Deliv));
     let in_data = m.def("in_data", is(Phase::Data));
     let in_ack = m.def("in_ack", is(Phase::Ack));
@@ -158,19 +159,24 @@ pub fn controller_module(name: &str, s: &CtrlShape) -> Module {
     let clear = is(Phase::Plan) | is(Phase::Done);
     m.assign(&ctl[0], is(Phase::Idle) | in_load.clone());
     let mode = |p: &V, k: u64| p.select(lit(3, k), zero(3));
+    let setup_modes = [(&in_up, 1), (&in_down, 2), (&in_probe, 3)]
+        .into_iter()
+        .filter_map(|(p, k)| p.as_ref().map(|p| mode(p, k)));
     m.assign(
         &ctl[1],
-        mode(&in_up, 1)
-            | mode(&in_down, 2)
-            | mode(&in_probe, 3)
-            | mode(&in_data, 4)
-            | mode(&in_ack, 5),
+        or_all(3, setup_modes.chain([mode(&in_data, 4), mode(&in_ack, 5)])),
     );
     // ARM (one bit-time) and the last bit-time of every step of phases 4-9.
     let stepping = !(&idle_or_done | &in_load | &in_plan | &in_arm) & &last;
     m.assign(&ctl[2], clear.clone() | in_arm.clone() | stepping);
     m.assign(&ctl[3], clear);
-    m.assign(&ctl[4], lv.low(4).when(&in_down));
+    m.assign(
+        &ctl[4],
+        match &in_down {
+            Some(d) => lv.low(4).when(d),
+            None => zero(4),
+        },
+    );
 
     m.comment("PE strobes");
     let go = m.def("go_now", !&reset & &start & &idle_or_done);
@@ -180,7 +186,7 @@ pub fn controller_module(name: &str, s: &CtrlShape) -> Module {
             "lsel" => cat((0..s.pe.abin).rev().map(|b| &in_load & bt.is(b as u64))),
             "plan" => in_plan.clone(),
             "arm" => in_arm.clone(),
-            "up_load" => &in_up & &last & lv.is_not(31),
+            "up_load" => in_up.as_ref().expect("R1") & &last & lv.is_not(31),
             "sel_lvl" => lv.low(4),
             "deliv0" => &in_deliv & !&last,
             "deliv1" => &in_deliv & &last,
@@ -254,20 +260,27 @@ pub fn controller_module(name: &str, s: &CtrlShape) -> Module {
                         p.load(&lv, cat([top.clone(), flag(false)]));
                     }
                 });
-                c.arm(&[code(Phase::Up)], |p| {
-                    p.if_(&last, |p| {
-                        p.if_(lv.is(31), |p| {
-                            goto(p, Phase::Down);
-                            p.load(&bt, len(s.t_down));
-                            p.load(&lv, top.zext(5));
-                        })
-                        .else_(|p| {
-                            p.load(&bt, len(s.t_up));
-                            p.load(&lv, lv.minus(1));
+                if r1 {
+                    c.arm(&[code(Phase::Up)], |p| {
+                        p.if_(&last, |p| {
+                            p.if_(lv.is(31), |p| {
+                                goto(p, Phase::Down);
+                                p.load(&bt, len(s.t_down));
+                                p.load(&lv, top.zext(5));
+                            })
+                            .else_(|p| {
+                                p.load(&bt, len(s.t_up));
+                                p.load(&lv, lv.minus(1));
+                            });
                         });
                     });
-                });
-                for (ph, t) in [(Phase::Down, s.t_down), (Phase::Probe, s.t_probe)] {
+                }
+                let steps = if r1 {
+                    (Phase::Down, s.t_down)
+                } else {
+                    (Phase::Probe, s.t_probe)
+                };
+                for (ph, t) in [steps] {
                     c.arm(&[code(ph)], |p| {
                         p.if_(&last, |p| {
                             p.if_(lv.is(0), |p| {

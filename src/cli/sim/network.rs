@@ -215,7 +215,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
             CacheOutcome::Hit => "cached",
             CacheOutcome::Built => "built",
         },
-        optimize: match how.optimize {
+        optimize: match bench.how().optimize {
             Optimize::Quick => "-O1",
             Optimize::Fast => "-O3",
         },

@@ -1,6 +1,6 @@
 //! One Verilated build of a network, shared by every stimulus run on it.
 
-use crate::bridge::{build, BridgeError, BuildInfo, CacheOutcome, Design, ModelLibrary};
+use crate::bridge::{build, build_in, BridgeError, BuildInfo, CacheOutcome, Design, ModelLibrary};
 use crate::bridge::{ModelOptions, Optimize};
 use lcanet_hdl::lca_net::{network_design, NetGenError, NetSpec};
 use std::path::{Path, PathBuf};
@@ -43,13 +43,16 @@ pub type ProgressFn = Box<dyn Fn(u64, u64) + Send + Sync>;
 pub const PROGRESS_EVERY: u64 = 256;
 
 /// How to build a network model.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NetBuild {
     /// C++ optimization of the model.
     pub optimize: Optimize,
     /// With VCD tracing (otherwise [`NetBench::traced`] builds the traced variant on
     /// demand, e.g. for a failing run).
     pub trace: bool,
+    /// Extra Verilator arguments (measured choices for large networks,
+    /// `docs/network-rtl.md`).
+    pub extra_args: Vec<String>,
 }
 
 impl NetBuild {
@@ -65,15 +68,29 @@ impl NetBuild {
         } else {
             Optimize::Quick
         };
-        NetBuild { optimize, trace }
+        NetBuild {
+            optimize,
+            trace,
+            extra_args: Vec::new(),
+        }
+    }
+
+    /// Untraced, `-O1`, no extra arguments: the quickest build (tests).
+    pub fn quick() -> Self {
+        NetBuild {
+            optimize: Optimize::Quick,
+            trace: false,
+            extra_args: Vec::new(),
+        }
     }
 }
 
 /// The Verilator options of a network build: the switches' crosspoint vectors made
 /// readable (they are compared at the end of every set-up), tracing as asked.
-pub fn model_options(how: NetBuild) -> ModelOptions {
+pub fn model_options(how: &NetBuild) -> ModelOptions {
     let mut o = ModelOptions::traced(how.trace).with_public("lca_switch_*", "xp_*");
     o.optimize = how.optimize;
+    o.extra_args = how.extra_args.clone();
     o
 }
 
@@ -102,6 +119,18 @@ pub struct NetBench {
 impl NetBench {
     /// Generates the network into `rtl_dir` and builds it (cached by content hash).
     pub fn build(spec: NetSpec, rtl_dir: &Path, how: NetBuild) -> Result<Self, NetCosimError> {
+        Self::build_at(spec, rtl_dir, how, None)
+    }
+
+    /// [`NetBench::build`] with the model cache entries under `models_root` if given (a
+    /// fresh directory measures a cold build; the Verilator runtime stays in the default
+    /// cache).
+    pub fn build_at(
+        spec: NetSpec,
+        rtl_dir: &Path,
+        how: NetBuild,
+        models_root: Option<&Path>,
+    ) -> Result<Self, NetCosimError> {
         let t0 = Instant::now();
         let emitted = network_design(&spec)?.emit().map_err(NetGenError::from)?;
         emitted
@@ -111,7 +140,10 @@ impl NetBench {
         let top = emitted.top.clone();
         let design = Design::from_file_list(&rtl_dir.join(&emitted.file_list.name), top.clone())?;
         let t1 = Instant::now();
-        let info = build(&design, &model_options(how))?;
+        let info = match models_root {
+            Some(root) => build_in(root, &design, &model_options(&how))?,
+            None => build(&design, &model_options(&how))?,
+        };
         let build_seconds = t1.elapsed().as_secs_f64();
         let lib = ModelLibrary::load(&info)?;
         Ok(NetBench {
@@ -136,15 +168,15 @@ impl NetBench {
         }
         let how = NetBuild {
             trace: true,
-            ..self.how
+            ..self.how.clone()
         };
-        let info = build(&self.design, &model_options(how))?;
+        let info = build(&self.design, &model_options(&how))?;
         Ok(ModelLibrary::load(&info)?)
     }
 
     /// How the model was built.
-    pub fn how(&self) -> NetBuild {
-        self.how
+    pub fn how(&self) -> &NetBuild {
+        &self.how
     }
 
     /// Reports the progress of later runs to `f` (bit-time, passes so far).
