@@ -33,6 +33,7 @@ pub mod model;
 pub mod params;
 pub mod pe;
 pub mod ports;
+mod quiet;
 
 pub use model::{Mutation, NetError, NetPass, NetRun, NetworkModel};
 pub use params::{NetParamError, NetParams, Phase, MAX_MSG_BITS};

@@ -168,6 +168,11 @@ pub struct NetworkModel {
     mutation: Option<Mutation>,
     outs: Vec<u64>,
     inbuf: Vec<u64>,
+    /// Per switch: every register zero after its last clock (its outputs are 0).
+    quiet: Vec<bool>,
+    /// Take the quiet-switch fast path (`quiet.rs`); off only to test that it changes
+    /// nothing.
+    fast: bool,
     passes: Vec<NetPass>,
 }
 
@@ -285,6 +290,8 @@ impl NetworkModel {
             mutation: None,
             outs: vec![0; total * ports],
             inbuf: vec![0; ports],
+            quiet: vec![true; total],
+            fast: true,
             passes: Vec::new(),
         })
     }
@@ -315,6 +322,13 @@ impl NetworkModel {
         }
         m.mutation = Some(mutation);
         Ok(m)
+    }
+
+    /// Turns the quiet-switch fast path off (it changes nothing but speed; tests compare).
+    #[doc(hidden)]
+    pub fn without_fast_path(mut self) -> Self {
+        self.fast = false;
+        self
     }
 
     /// The parameters.
@@ -486,26 +500,39 @@ impl NetworkModel {
                 p.senders = senders;
             }
         }
-        // Outputs of this bit-time (registers).
+        // Outputs of this bit-time (registers; a quiet switch's are 0).
         for (g, sw) in self.switches.iter().enumerate() {
-            for port in 0..ports {
-                self.outs[g * ports + port] = sw.output(port);
+            let o = &mut self.outs[g * ports..(g + 1) * ports];
+            if self.quiet[g] {
+                o.fill(0);
+            } else {
+                for (port, v) in o.iter_mut().enumerate() {
+                    *v = sw.output(port);
+                }
             }
         }
-        // Clock every switch.
+        // Clock every switch (a quiet one with zero inputs only counts the bit-time).
         let seed = self.ctrl.seed16;
+        let fast = self.fast && super::quiet::quiet_allowed(&ctl);
         for g in 0..self.switches.len() {
+            let mut any = false;
             for (i, slot) in self.inbuf.iter_mut().enumerate() {
                 *slot = match self.wiring[g * ports + i] {
                     Src::Zero => 0,
                     Src::Pe(p) => self.pes[p].up_lanes(w),
                     Src::Out(o) => self.outs[o],
                 };
+                any |= *slot != 0;
+            }
+            let sw = &mut self.switches[g];
+            if fast && self.quiet[g] && !any {
+                sw.tick_quiet(&ctl);
+                continue;
             }
             let (a, b) = self.inbuf.split_at(d);
-            self.switches[g]
-                .clock(&ctl, seed, a, b)
+            sw.clock(&ctl, seed, a, b)
                 .map_err(|err| NetError::Protocol { t: self.t, g, err })?;
+            self.quiet[g] = sw.registers_zero();
         }
         // PEs and controller.
         if reset {

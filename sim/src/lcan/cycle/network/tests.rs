@@ -543,3 +543,48 @@ fn bad_parameters_are_rejected_with_the_condition() {
     .unwrap_err();
     assert!(e.to_string().contains("no output port 10000"), "{e}");
 }
+
+/// The quiet-switch fast path changes nothing: outputs and crosspoints equal those of the
+/// full clock every bit-time, on every kind, algorithm and policy.
+#[test]
+fn quiet_fast_path_changes_nothing() {
+    let cb = Topology::complete_bipartite(2, 2, Size::Levels(3)).unwrap();
+    let topos = [
+        Topology::tree(2, 1, Size::Levels(3)).unwrap(),
+        cb.clone(),
+        Topology::from_pi_text(&cb.to_pi_text()).unwrap(),
+    ];
+    for topo in topos {
+        for alg in [Algorithm::R1, Algorithm::R2] {
+            for pol in [
+                ArbiterPolicy::Fixed,
+                ArbiterPolicy::RoundRobin,
+                ArbiterPolicy::Random,
+            ] {
+                let np = NetParams::new(&topo, alg, pol, 2, 5).unwrap();
+                let n = topo.n();
+                let p = Permutation::random(n, &mut seeded(7));
+                let dst: Vec<Option<usize>> = p.as_slice().iter().map(|&d| Some(d)).collect();
+                let msg: Vec<u64> = (0..n as u64).map(|i| (i * 7) & 31).collect();
+                let mut fast = NetworkModel::new(&topo, &np, &dst, &msg, 3).unwrap();
+                let mut full = fast.clone().without_fast_path();
+                let ports = fast.output_ports();
+                let (mut a, mut b) = (PortWords::new(&ports), PortWords::new(&ports));
+                while !fast.outputs().done || fast.bit_time() < 2 {
+                    fast.output_words(&mut a);
+                    full.output_words(&mut b);
+                    assert_eq!(a, b, "bit-time {}", fast.bit_time());
+                    assert_eq!(
+                        fast.switches(),
+                        full.switches(),
+                        "bit-time {}",
+                        fast.bit_time()
+                    );
+                    fast.step().unwrap();
+                    full.step().unwrap();
+                }
+                assert_eq!(fast.passes(), full.passes());
+            }
+        }
+    }
+}
