@@ -6,8 +6,9 @@
 //!
 //! `cargo run --release -p lcanet-testbench --example net_options -- [tree|cb] D U LEVELS
 //! [SEED] [VARIANTS]`, VARIANTS a comma list of `O1`, `O3`, optionally with `+trace`,
-//! `+noinline` (`-fno-inline`: modules stay classes), `+split` (`--output-split 20000`),
-//! e.g. `O1,O1+noinline,O3+noinline`.
+//! `+noinline` (`-fno-inline`), `+share` (`-fno-gate -fno-dfg`: no optimization across
+//! instance boundaries, so every switch instance shares one copy of the switch's code),
+//! `+split` (`--output-split 20000`), e.g. `O1,O1+share,O3+share`.
 
 use lcanet_hdl::lca_net::NetSpec;
 use lcanet_sim::lcan::cycle::ArbiterPolicy;
@@ -32,6 +33,9 @@ fn variant(v: &str) -> NetBuild {
         match p {
             "trace" => how.trace = true,
             "noinline" => how.extra_args.push("-fno-inline".into()),
+            "share" => how
+                .extra_args
+                .extend(["-fno-gate".into(), "-fno-dfg".into()]),
             "split" => how
                 .extra_args
                 .extend(["--output-split".into(), "20000".into()]),
@@ -65,6 +69,7 @@ fn main() {
         let how = variant(v);
         let dir = ArtifactDir::new(&format!("net_options::{v}")).expect("a work directory");
         let root = dir.file("models");
+        let _ = std::fs::remove_dir_all(&root);
         let vcd = how.trace.then(|| dir.file("run.vcd"));
         let bench = NetBench::build_at(spec.clone(), &dir.file("rtl"), how, Some(&root))
             .expect("the network builds");

@@ -60,8 +60,16 @@ impl NetBuild {
     /// (`docs/network-rtl.md`, "Large networks": the longer compile pays for itself).
     pub const FAST_FROM_SWITCHES: usize = 512;
 
-    /// The build `lcanet sim network` uses: `-O1` for small networks, `-O3` from
-    /// [`Self::FAST_FROM_SWITCHES`] switches on.
+    /// Verilator arguments of every network build: no gate or DFG optimization across
+    /// instance boundaries, so that Verilator does not specialize the switch's code for
+    /// each instance (reading its parent's link vectors directly) and every instance of a
+    /// block shares one copy of its code. Measured (`docs/network-rtl.md`): CB-LCAN(2,2)
+    /// n = 8 builds in 1.8 s instead of 12.4 s (C++ 0.67 MB instead of 1.47 MB) and runs
+    /// 1.45x faster; n = 32 writes 2.1 MB of C++ instead of 9.7 MB.
+    pub const SHARE_ARGS: [&'static str; 2] = ["-fno-gate", "-fno-dfg"];
+
+    /// The build `lcanet sim network` uses: [`Self::SHARE_ARGS`], `-O1` for small
+    /// networks, `-O3` from [`Self::FAST_FROM_SWITCHES`] switches on.
     pub fn auto(spec: &NetSpec, trace: bool) -> Self {
         let optimize = if spec.topo.total_switches() >= Self::FAST_FROM_SWITCHES {
             Optimize::Fast
@@ -71,16 +79,16 @@ impl NetBuild {
         NetBuild {
             optimize,
             trace,
-            extra_args: Vec::new(),
+            extra_args: Self::SHARE_ARGS.map(String::from).to_vec(),
         }
     }
 
-    /// Untraced, `-O1`, no extra arguments: the quickest build (tests).
+    /// Untraced `-O1` with [`Self::SHARE_ARGS`]: the quickest build (tests).
     pub fn quick() -> Self {
         NetBuild {
             optimize: Optimize::Quick,
             trace: false,
-            extra_args: Vec::new(),
+            extra_args: Self::SHARE_ARGS.map(String::from).to_vec(),
         }
     }
 }
