@@ -275,12 +275,13 @@ pub fn controller_module(name: &str, s: &CtrlShape) -> Module {
                         });
                     });
                 }
-                let steps = if r1 {
+                // The last set-up phase: R1 DOWN, R2 PROBE; DELIV after level 0.
+                let (ph, t) = if r1 {
                     (Phase::Down, s.t_down)
                 } else {
                     (Phase::Probe, s.t_probe)
                 };
-                for (ph, t) in [steps] {
+                {
                     c.arm(&[code(ph)], |p| {
                         p.if_(&last, |p| {
                             p.if_(lv.is(0), |p| {
