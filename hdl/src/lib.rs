@@ -12,7 +12,7 @@
 
 // Being rewritten word-level (issue 13); each is re-enabled as it lands:
 // pub mod hypercube;
-// pub mod lca;
+pub mod lca;
 // pub mod lca_net;
 // pub mod min;
 pub mod netlist;

@@ -1,0 +1,353 @@
+//! The switch's registers and data movement (`docs/protocol.md` §5, §6): receive shift
+//! registers `rx_a`, `rx_b`; output registers `tx_c`, `tx_d` (each port is the top `W` bits
+//! of its row); the crosspoints `xp_ac`, `xp_ad`, `xp_bc`, `xp_bd` (row = input) with the
+//! pass-through and reverse paths; the waiting winners `win`; and the commit, which closes
+//! the crosspoints the arbiters granted and loads the packets they forward.
+
+use super::decoder::pick;
+use super::down::DnArb;
+use super::layout::Layout;
+use super::logic::gate;
+use super::switch::{Ctl, Ports};
+use super::up::UpArb;
+use crate::netlist::{cat, or_all, zero, ModuleBuilder, Proc, V};
+
+/// Registers and the wires derived from them that the arbiters read.
+pub(super) struct State {
+    /// Receive registers, `d` rows of `P1` / `u` rows of `P2` bits.
+    pub rx_a: V,
+    /// See `rx_a`.
+    pub rx_b: V,
+    /// Output registers, `d` rows of `n(P2)·W` / `u` rows of `n(P1)·W` bits.
+    pub tx_c: V,
+    /// See `tx_c`.
+    pub tx_d: V,
+    /// Crosspoints: `xp_ac[x·d + x']`, `xp_ad[x·u + k]`, `xp_bc[k·d + x]`, `xp_bd[k·u + k']`.
+    pub xp_ac: V,
+    /// See `xp_ac`.
+    pub xp_ad: V,
+    /// See `xp_ac`.
+    pub xp_bc: V,
+    /// See `xp_ac`.
+    pub xp_bd: V,
+    /// Waiting winners, `d` rows laid out like a `P1` packet (valid bit on top).
+    pub win: V,
+    /// `A(x)` drives an output / `C(x)` is driven / `B(k)` drives / `D(k)` is driven.
+    pub a_drives: V,
+    /// See `a_drives`.
+    pub c_driven: V,
+    /// See `a_drives`.
+    pub b_drives: V,
+    /// See `a_drives`.
+    pub d_driven: V,
+    /// The packet in `rx_a[x]` (a `P1` packet in `UP`, a probe in `PROBE`): valid bit,
+    /// LCA level (`d` rows of `hb` bits), and whether that level is this switch's.
+    pub a_valid: V,
+    /// See `a_valid`.
+    pub a_lvl: V,
+    /// See `a_valid`.
+    pub a_here: V,
+}
+
+/// Declares the registers, the derived wires and the output ports' assigns.
+pub(super) fn declare(m: &mut ModuleBuilder, lay: &Layout, p: &Ports, ctl: &Ctl) -> State {
+    let (d, u, w) = (lay.d, lay.u, lay.w);
+    let (p1, pr, ab, hb) = (lay.p1, lay.pr, lay.ab, lay.hb);
+    m.comment("Receive registers: after n(P) bit-times packet bit i is register bit P-1-i");
+    let rx_a = m.reg("rx_a", d * p1);
+    let rx_b = m.reg("rx_b", u * lay.p2);
+    m.comment("Output registers; each port is the top W bits of its row");
+    let tx_c = m.reg("tx_c", d * lay.lc);
+    let tx_d = m.reg("tx_d", u * lay.ld);
+    let top = |r: &V, rows: usize, len: usize| cat((0..rows).rev().map(|i| r.row(i, len).top(w)));
+    m.assign(&p.c, top(&tx_c, d, lay.lc));
+    m.assign(&p.d, top(&tx_d, u, lay.ld));
+    m.comment("Crosspoints (row = input): A->C, A->D, B->C, B->D");
+    let xp_ac = m.reg("xp_ac", d * d);
+    let xp_ad = m.reg("xp_ad", d * u);
+    let xp_bc = m.reg("xp_bc", u * d);
+    let xp_bd = m.reg("xp_bd", u * u);
+    let a_drives = m.def(
+        "a_drives",
+        cat((0..d)
+            .rev()
+            .map(|x| cat([xp_ad.row(x, u), xp_ac.row(x, d)]).any())),
+    );
+    let b_drives = m.def(
+        "b_drives",
+        cat((0..u)
+            .rev()
+            .map(|k| cat([xp_bd.row(k, u), xp_bc.row(k, d)]).any())),
+    );
+    let c_driven = m.def(
+        "c_driven",
+        or_all(
+            d,
+            (0..d)
+                .map(|x| xp_ac.row(x, d))
+                .chain((0..u).map(|k| xp_bc.row(k, d))),
+        ),
+    );
+    let d_driven = m.def(
+        "d_driven",
+        or_all(
+            u,
+            (0..d)
+                .map(|x| xp_ad.row(x, u))
+                .chain((0..u).map(|k| xp_bd.row(k, u))),
+        ),
+    );
+    m.comment("Waiting winners: a P1 packet per downer (docs/protocol.md §7, UP)");
+    let win = m.reg("win", d * p1);
+    m.comment("The packet in rx_a: a P1 packet in UP, a probe in PROBE");
+    let bits = |f: &dyn Fn(usize) -> V| cat((0..d).rev().map(f));
+    let a_valid = m.def(
+        "a_valid",
+        ctl.m_probe.select(
+            bits(&|x| rx_a.bit(x * p1 + pr - 1)),
+            bits(&|x| rx_a.bit(x * p1 + p1 - 1)),
+        ),
+    );
+    let a_lvl = m.def(
+        "a_lvl",
+        ctl.m_probe.select(
+            bits(&|x| rx_a.part(x * p1 + ab, hb)),
+            bits(&|x| rx_a.part(x * p1 + 2 * ab, hb)),
+        ),
+    );
+    let a_here = m.def("a_here", bits(&|x| a_lvl.row(x, hb).zext(4).eq(&p.level)));
+    State {
+        rx_a,
+        rx_b,
+        tx_c,
+        tx_d,
+        xp_ac,
+        xp_ad,
+        xp_bc,
+        xp_bd,
+        win,
+        a_drives,
+        c_driven,
+        b_drives,
+        d_driven,
+        a_valid,
+        a_lvl,
+        a_here,
+    }
+}
+
+/// `v` at bit `lsb` of a `len`-bit value, zeros elsewhere.
+fn place(v: V, lsb: usize, len: usize) -> V {
+    let above = len - lsb - v.width();
+    let mut parts = Vec::new();
+    if above > 0 {
+        parts.push(zero(above));
+    }
+    parts.push(v);
+    if lsb > 0 {
+        parts.push(zero(lsb));
+    }
+    cat(parts)
+}
+
+/// `reg ← (reg << W) | lanes` for every row of a `rows × len` register.
+fn shift_rows(s: &mut Proc, reg: &V, rows: usize, len: usize, lanes: &V, w: usize) {
+    for i in 0..rows {
+        let row = reg.row(i, len);
+        let next = if w >= len {
+            lanes.row(i, w).low(len)
+        } else {
+            cat([row.low(len - w), lanes.row(i, w)])
+        };
+        s.load(&row, next);
+    }
+}
+
+/// What `PASS` (`rev = false`) or `REV` forwards to each output of one side: `C(0..d)` if
+/// `to_c`, else `D(0..u)`. Forward: output `o` takes input `i` for a closed `i→o`;
+/// reverse: a closed `i→o` carries `partner(o)` to `partner(i)` (`A(x)↔C(x)`, `B(k)↔D(k)`).
+fn through(lay: &Layout, p: &Ports, st: &State, to_c: bool, rev: bool) -> V {
+    let (d, u, w) = (lay.d, lay.u, lay.w);
+    let outs = if to_c { d } else { u };
+    let (a, b) = (&p.a, &p.b);
+    cat((0..outs).rev().map(|o| {
+        // (input lanes, crosspoint) pairs feeding output o.
+        let pairs: Vec<(V, V)> = match (to_c, rev) {
+            (true, false) => (0..d)
+                .map(|y| (a.row(y, w), st.xp_ac.bit(y * d + o)))
+                .chain((0..u).map(|k| (b.row(k, w), st.xp_bc.bit(k * d + o))))
+                .collect(),
+            (true, true) => (0..d)
+                .map(|y| (a.row(y, w), st.xp_ac.bit(o * d + y)))
+                .chain((0..u).map(|k| (b.row(k, w), st.xp_ad.bit(o * u + k))))
+                .collect(),
+            (false, false) => (0..d)
+                .map(|x| (a.row(x, w), st.xp_ad.bit(x * u + o)))
+                .chain((0..u).map(|j| (b.row(j, w), st.xp_bd.bit(j * u + o))))
+                .collect(),
+            (false, true) => (0..d)
+                .map(|x| (a.row(x, w), st.xp_bc.bit(o * d + x)))
+                .chain((0..u).map(|j| (b.row(j, w), st.xp_bd.bit(o * u + j))))
+                .collect(),
+        };
+        pick(w, pairs)
+    }))
+}
+
+/// The process statements of the datapath, the commit included.
+pub(super) fn process(
+    m: &mut ModuleBuilder,
+    lay: &Layout,
+    p: &Ports,
+    ctl: &Ctl,
+    st: &State,
+    up: &UpArb,
+    dn: &DnArb,
+) {
+    let (d, u, w) = (lay.d, lay.u, lay.w);
+    let (p1, p2, pr, ab) = (lay.p1, lay.p2, lay.pr, lay.ab);
+    let (lc, ld) = (lay.lc, lay.ld);
+    m.comment("What PASS (forward) or REV (reverse) sends to each output");
+    let pass_c = m.def(
+        "pass_c",
+        ctl.m_rev.select(
+            through(lay, p, st, true, true),
+            through(lay, p, st, true, false),
+        ),
+    );
+    let pass_d = m.def(
+        "pass_d",
+        ctl.m_rev.select(
+            through(lay, p, st, false, true),
+            through(lay, p, st, false, false),
+        ),
+    );
+    let rx_b_row = |k: usize| st.rx_b.row(k, p2);
+    let rx_a_row = |x: usize| st.rx_a.row(x, p1);
+    let win_row = |x: usize| st.win.row(x, p1);
+    // Commit loads: UP packets to D, DOWN packets (S-slot, D-slot) to C, probes to both.
+    let up_load = |probe: bool| {
+        cat((0..u).rev().map(|k| {
+            let src = |x: usize| {
+                let v = if probe {
+                    rx_a_row(x).low(pr)
+                } else {
+                    rx_a_row(x)
+                };
+                (v, up.ch.bit(x * u + k))
+            };
+            let width = if probe { pr } else { p1 };
+            let v = pick(width, (0..d).map(src));
+            place(v, if probe { lay.off_d } else { 0 }, ld)
+        }))
+    };
+    let down_load = cat((0..d).rev().map(|x| {
+        let s_slot = pick(
+            p2 - p1,
+            (0..u)
+                .map(|k| (rx_b_row(k).bits(p2 - 1, p1), dn.ch0.bit(k * d + x)))
+                .chain((0..d).map(|y| (win_row(y).bits(p1 - 1, ab), dn.ch0.bit((u + y) * d + x)))),
+        );
+        let d_slot = pick(
+            p1,
+            (0..d)
+                .map(|y| (win_row(y), dn.ch1.bit(y * d + x)))
+                .chain((0..u).map(|k| (rx_b_row(k).low(p1), dn.ch1.bit((d + k) * d + x)))),
+        );
+        place(cat([s_slot, d_slot]), 0, lc)
+    }));
+    let probe_c = cat((0..d).rev().map(|x| {
+        let v = pick(
+            pr,
+            (0..d)
+                .map(|y| (rx_a_row(y).low(pr), dn.ch1.bit(y * d + x)))
+                .chain((0..u).map(|k| (rx_b_row(k).low(pr), dn.ch1.bit((d + k) * d + x)))),
+        );
+        place(v, lay.off_c, lc)
+    }));
+    // Crosspoints granted: S(k) on up-wire A(x) closes A(x)->D(k); X(y) on (A(x'), C(x''))
+    // closes A(x')->C(x''); D(k) on down-wire C(x) closes B(k)->C(x); in PROBE an UP grant
+    // of A(x) on upper k closes A(x)->D(k).
+    let set_ad = cat((0..d)
+        .rev()
+        .flat_map(|x| (0..u).rev().map(move |k| (x, k)))
+        .map(|(x, k)| dn.ch0.bit(k * d + x)))
+        | up.ch.when(&ctl.m_probe);
+    let set_ac = or_all(
+        d * d,
+        (0..d).map(|y| {
+            cat((0..d)
+                .rev()
+                .map(|x1| gate(&dn.ch1.row(y, d), &dn.ch0.bit((u + y) * d + x1))))
+        }),
+    );
+    let set_bc = dn.ch1.bits((d + u) * d - 1, d * d);
+    let (init, clear, commit) = (&p.init, &p.clear, &ctl.commit);
+    m.always(|s| {
+        s.comment("Receive (docs/protocol.md §6.1); cleared by every commit");
+        s.if_(init | &p.last, |s| s.load(&st.rx_a, zero(d * p1)))
+            .elif(&ctl.rx_a_en, |s| shift_rows(s, &st.rx_a, d, p1, &p.a, w));
+        s.if_(init | &p.last, |s| s.load(&st.rx_b, zero(u * p2)))
+            .elif(&ctl.rx_b_en, |s| shift_rows(s, &st.rx_b, u, p2, &p.b, w));
+        s.comment("Outputs (§6.2, §6.3): pass-through data, the commit's packets, or shift");
+        s.if_(init, |s| {
+            s.load(&st.tx_c, zero(d * lc));
+            s.load(&st.tx_d, zero(u * ld));
+        })
+        .elif(&ctl.m_pass | &ctl.m_rev, |s| {
+            for x in 0..d {
+                s.load(&st.tx_c.row(x, lc), place(pass_c.row(x, w), lc - w, lc));
+            }
+            for k in 0..u {
+                s.load(&st.tx_d.row(k, ld), place(pass_d.row(k, w), ld - w, ld));
+            }
+        })
+        .elif(commit, |s| {
+            s.case(&p.mode, |c| {
+                c.arm(&[1], |s| {
+                    s.load(&st.tx_c, zero(d * lc));
+                    s.load(&st.tx_d, up_load(false));
+                });
+                c.arm(&[2], |s| {
+                    s.load(&st.tx_c, down_load.clone());
+                    s.load(&st.tx_d, zero(u * ld));
+                });
+                c.arm(&[3], |s| {
+                    s.load(&st.tx_c, probe_c.clone());
+                    s.load(&st.tx_d, up_load(true));
+                });
+                c.default(|s| {
+                    s.load(&st.tx_c, zero(d * lc));
+                    s.load(&st.tx_d, zero(u * ld));
+                });
+            });
+        })
+        .else_(|s| {
+            shift_rows(s, &st.tx_c, d, lc, &zero(d * w), w);
+            shift_rows(s, &st.tx_d, u, ld, &zero(u * w), w);
+        });
+        s.comment("Crosspoints (§6.3, §6.4): closed at a commit, all opened by ctl_clear");
+        s.if_(init | clear, |s| {
+            s.load(&st.xp_ac, zero(d * d));
+            s.load(&st.xp_ad, zero(d * u));
+            s.load(&st.xp_bc, zero(u * d));
+            s.load(&st.xp_bd, zero(u * u));
+        })
+        .elif(commit, |s| {
+            s.load(&st.xp_ac, &st.xp_ac | &set_ac);
+            s.load(&st.xp_ad, &st.xp_ad | &set_ad);
+            s.load(&st.xp_bc, &st.xp_bc | &set_bc);
+        });
+        s.comment("Waiting winners: stored at an UP commit, dropped when served or cleared");
+        s.if_(init | clear | (commit & &ctl.serve_win), |s| {
+            s.load(&st.win, zero(d * p1));
+        })
+        .elif(commit & &ctl.m_up, |s| {
+            for x in 0..d {
+                s.if_(st.a_valid.bit(x) & st.a_here.bit(x), |s| {
+                    s.load(&win_row(x), rx_a_row(x));
+                });
+            }
+        });
+    });
+}
