@@ -47,6 +47,10 @@ pub(super) struct State {
     pub a_lvl: V,
     /// See `a_valid`.
     pub a_here: V,
+    /// What `PASS` or `REV` forwards to `C(0..d)` / `D(0..u)` this bit-time.
+    pub pass_c: V,
+    /// See `pass_c`.
+    pub pass_d: V,
 }
 
 /// Declares the registers, the derived wires and the output ports' assigns.
@@ -97,6 +101,23 @@ pub(super) fn declare(m: &mut ModuleBuilder, lay: &Layout, p: &Ports, ctl: &Ctl)
                 .chain((0..u).map(|k| xp_bd.row(k, u))),
         ),
     );
+    m.comment("PASS: output o forwards input i if i->o is closed; REV: a closed i->o carries");
+    m.comment("partner(o) to partner(i) (A(x)<->C(x), B(k)<->D(k))");
+    let xp = [&xp_ac, &xp_ad, &xp_bc, &xp_bd];
+    let pass_c = m.def(
+        "pass_c",
+        ctl.m_rev.select(
+            reverse(&p.a, &p.b, xp[0], xp[1], d, w),
+            forward(&p.a, &p.b, xp[0], xp[2], d, u, w),
+        ),
+    );
+    let pass_d = m.def(
+        "pass_d",
+        ctl.m_rev.select(
+            reverse(&p.a, &p.b, xp[2], xp[3], u, w),
+            forward(&p.a, &p.b, xp[1], xp[3], d, u, w),
+        ),
+    );
     m.comment("Waiting winners: a P1 packet per downer (docs/protocol.md §7, UP)");
     let win = m.reg("win", d * p1);
     m.comment("The packet in rx_a: a P1 packet in UP, a probe in PROBE");
@@ -109,7 +130,7 @@ pub(super) fn declare(m: &mut ModuleBuilder, lay: &Layout, p: &Ports, ctl: &Ctl)
         ),
     );
     let a_lvl = m.def(
-        "a_lvl",
+        "_a_lvl",
         ctl.m_probe.select(
             bits(&|x| rx_a.part(x * p1 + ab, hb)),
             bits(&|x| rx_a.part(x * p1 + 2 * ab, hb)),
@@ -133,7 +154,51 @@ pub(super) fn declare(m: &mut ModuleBuilder, lay: &Layout, p: &Ports, ctl: &Ctl)
         a_valid,
         a_lvl,
         a_here,
+        pass_c,
+        pass_d,
     }
+}
+
+/// Each bit repeated `w` times: a crosspoint row over outputs as a mask over their lanes.
+fn spread(row: V, w: usize) -> V {
+    if w == 1 {
+        row
+    } else {
+        let n = row.width();
+        cat((0..n).rev().map(|o| row.bit(o).repeat(w)))
+    }
+}
+
+/// Forward lanes into the outputs of one side: each input's lanes go to every output its
+/// crosspoint row closes. `from_a` has `d` rows (inputs `A`) over this side's outputs,
+/// `from_b` `u` rows (inputs `B`).
+fn forward(a: &V, b: &V, from_a: &V, from_b: &V, d: usize, u: usize, w: usize) -> V {
+    let outs = from_a.width() / d;
+    or_all(
+        outs * w,
+        (0..d)
+            .map(|y| spread(from_a.row(y, outs), w) & a.row(y, w).repeat(outs))
+            .chain((0..u).map(|k| spread(from_b.row(k, outs), w) & b.row(k, w).repeat(outs))),
+    )
+}
+
+/// Reverse lanes into the `outs` outputs of one side: output `o` (the partner of input `o`)
+/// takes the lanes of the partner of every output that input `o`'s crosspoint rows close —
+/// `to_a` (rows over the `C` outputs, whose partners are `A`) and `to_b` (over `D`: `B`).
+fn reverse(a: &V, b: &V, to_a: &V, to_b: &V, outs: usize, w: usize) -> V {
+    let (da, db) = (to_a.width() / outs, to_b.width() / outs);
+    cat((0..outs).rev().map(|o| {
+        if w == 1 {
+            (to_a.row(o, da) & a).any() | (to_b.row(o, db) & b).any()
+        } else {
+            or_all(
+                w,
+                (0..da)
+                    .map(|x| gate(&a.row(x, w), &to_a.bit(o * da + x)))
+                    .chain((0..db).map(|k| gate(&b.row(k, w), &to_b.bit(o * db + k)))),
+            )
+        }
+    }))
 }
 
 /// `v` at bit `lsb` of a `len`-bit value, zeros elsewhere.
@@ -163,37 +228,6 @@ fn shift_rows(s: &mut Proc, reg: &V, rows: usize, len: usize, lanes: &V, w: usiz
     }
 }
 
-/// What `PASS` (`rev = false`) or `REV` forwards to each output of one side: `C(0..d)` if
-/// `to_c`, else `D(0..u)`. Forward: output `o` takes input `i` for a closed `i→o`;
-/// reverse: a closed `i→o` carries `partner(o)` to `partner(i)` (`A(x)↔C(x)`, `B(k)↔D(k)`).
-fn through(lay: &Layout, p: &Ports, st: &State, to_c: bool, rev: bool) -> V {
-    let (d, u, w) = (lay.d, lay.u, lay.w);
-    let outs = if to_c { d } else { u };
-    let (a, b) = (&p.a, &p.b);
-    cat((0..outs).rev().map(|o| {
-        // (input lanes, crosspoint) pairs feeding output o.
-        let pairs: Vec<(V, V)> = match (to_c, rev) {
-            (true, false) => (0..d)
-                .map(|y| (a.row(y, w), st.xp_ac.bit(y * d + o)))
-                .chain((0..u).map(|k| (b.row(k, w), st.xp_bc.bit(k * d + o))))
-                .collect(),
-            (true, true) => (0..d)
-                .map(|y| (a.row(y, w), st.xp_ac.bit(o * d + y)))
-                .chain((0..u).map(|k| (b.row(k, w), st.xp_ad.bit(o * u + k))))
-                .collect(),
-            (false, false) => (0..d)
-                .map(|x| (a.row(x, w), st.xp_ad.bit(x * u + o)))
-                .chain((0..u).map(|j| (b.row(j, w), st.xp_bd.bit(j * u + o))))
-                .collect(),
-            (false, true) => (0..d)
-                .map(|x| (a.row(x, w), st.xp_bc.bit(o * d + x)))
-                .chain((0..u).map(|j| (b.row(j, w), st.xp_bd.bit(o * u + j))))
-                .collect(),
-        };
-        pick(w, pairs)
-    }))
-}
-
 /// The process statements of the datapath, the commit included.
 pub(super) fn process(
     m: &mut ModuleBuilder,
@@ -207,21 +241,6 @@ pub(super) fn process(
     let (d, u, w) = (lay.d, lay.u, lay.w);
     let (p1, p2, pr, ab) = (lay.p1, lay.p2, lay.pr, lay.ab);
     let (lc, ld) = (lay.lc, lay.ld);
-    m.comment("What PASS (forward) or REV (reverse) sends to each output");
-    let pass_c = m.def(
-        "pass_c",
-        ctl.m_rev.select(
-            through(lay, p, st, true, true),
-            through(lay, p, st, true, false),
-        ),
-    );
-    let pass_d = m.def(
-        "pass_d",
-        ctl.m_rev.select(
-            through(lay, p, st, false, true),
-            through(lay, p, st, false, false),
-        ),
-    );
     let rx_b_row = |k: usize| st.rx_b.row(k, p2);
     let rx_a_row = |x: usize| st.rx_a.row(x, p1);
     let win_row = |x: usize| st.win.row(x, p1);
@@ -296,10 +315,10 @@ pub(super) fn process(
         })
         .elif(&ctl.m_pass | &ctl.m_rev, |s| {
             for x in 0..d {
-                s.load(&st.tx_c.row(x, lc), place(pass_c.row(x, w), lc - w, lc));
+                s.load(&st.tx_c.row(x, lc), place(st.pass_c.row(x, w), lc - w, lc));
             }
             for k in 0..u {
-                s.load(&st.tx_d.row(k, ld), place(pass_d.row(k, w), ld - w, ld));
+                s.load(&st.tx_d.row(k, ld), place(st.pass_d.row(k, w), ld - w, ld));
             }
         })
         .elif(commit, |s| {

@@ -78,9 +78,9 @@ impl Decoder {
         );
         // A tree with one level has only digit 0: the level check is `level == 0`.
         let lvl_ok =
-            (l < 16 && !(tree && l == 1)).then(|| m.def("lvl_ok", level.lt(&lit(4, l as u64))));
+            (l < 16 && !(tree && l == 1)).then(|| m.def("_lvl_ok", level.lt(&lit(4, l as u64))));
         if !tree {
-            let idx = row_index(m, "digit_idx", level, l, lvl_ok.as_ref());
+            let idx = row_index(m, "_digit_idx", level, l, lvl_ok.as_ref());
             return Decoder::Digits {
                 tree,
                 lvl_ok,
@@ -88,19 +88,19 @@ impl Decoder {
                 lvl0: None,
             };
         }
-        let lvl0 = m.def("lvl0", level.is(0));
+        let lvl0 = m.def("_lvl0", level.is(0));
         // Group digits j = 1..l-1 are rows j-1 of the address above digit 0.
         let idx = (l > 1 && lay.bg > 0).then(|| {
             let rows = l - 1;
             let above = level.low(index_bits(rows)).minus(1);
             if 1 << index_bits(rows) == rows {
-                m.def("group_idx", above)
+                m.def("_group_idx", above)
             } else {
                 let ok = match &lvl_ok {
                     Some(ok) => ok & !&lvl0,
                     None => !&lvl0,
                 };
-                m.def("group_idx", ok.select(above, zero(index_bits(rows))))
+                m.def("_group_idx", ok.select(above, zero(index_bits(rows))))
             }
         });
         Decoder::Digits {
@@ -111,15 +111,16 @@ impl Decoder {
         }
     }
 
-    /// `down(Y, addr)` as a `d`-bit wire `name`; `addr` is a named signal of `ab` bits.
+    /// `down(Y, addr)` as a `d`-bit value; `addr` is a named signal of `ab` bits, and `name`
+    /// prefixes the wires the decoder needs on the way.
     pub(super) fn down(&self, m: &mut ModuleBuilder, lay: &Layout, name: &str, addr: &V) -> V {
         let (d, u, bd, bg) = (lay.d, lay.u, lay.bd, lay.bg);
         match self {
             Decoder::Table { tab_dn, n, .. } => {
                 let ok = (1 << lay.ab != *n).then(|| addr.lt(&lit(lay.ab, *n as u64)));
-                let idx = row_index(m, &format!("{name}_row"), addr, *n, ok.as_ref());
+                let idx = row_index(m, &format!("_{name}_row"), addr, *n, ok.as_ref());
                 let row = tab_dn.row_at(&idx, d);
-                m.def(name, ok.map_or(row.clone(), |ok| gate(&row, &ok)))
+                ok.map_or(row.clone(), |ok| gate(&row, &ok))
             }
             Decoder::Digits {
                 tree: false,
@@ -128,12 +129,8 @@ impl Decoder {
                 ..
             } => {
                 let idx = idx.as_ref().expect("a cb decoder has a digit index");
-                let digit = m.def(format!("{name}_digit"), addr.row_at(idx, bd));
-                let one = lit(d, 1).shl_by(&digit);
-                m.def(
-                    name,
-                    lvl_ok.as_ref().map_or(one.clone(), |ok| gate(&one, ok)),
-                )
+                let one = lit(d, 1).shl_by(&addr.row_at(idx, bd));
+                lvl_ok.as_ref().map_or(one.clone(), |ok| gate(&one, ok))
             }
             Decoder::Digits {
                 tree: true,
@@ -147,8 +144,8 @@ impl Decoder {
                 let groups = match idx {
                     None => lit(d, (1 << d) - 1),
                     Some(idx) => {
-                        let hi = m.def(format!("{name}_upper_digits"), addr.bits(lay.ab - 1, bd));
-                        let g = m.def(format!("{name}_group"), hi.row_at(idx, bg));
+                        let hi = m.def(format!("_{name}_hi"), addr.bits(lay.ab - 1, bd));
+                        let g = m.def(format!("_{name}_group"), hi.row_at(idx, bg));
                         cat((0..d / u).rev().map(|gi| g.is(gi as u64).repeat(u)))
                     }
                 };
@@ -158,7 +155,7 @@ impl Decoder {
                     (_, Some(ok)) => gate(&groups, ok),
                     (_, None) => groups,
                 };
-                m.def(name, lvl0.select(one, groups))
+                lvl0.select(one, groups)
             }
         }
     }
@@ -179,9 +176,9 @@ impl Decoder {
         let (l, u, n) = (lay.l, lay.u, *n);
         let h_ok = (1 << lay.hb != l).then(|| h.lt(&lit(lay.hb, l as u64)));
         let t_ok = (1 << lay.ab != n).then(|| t.lt(&lit(lay.ab, n as u64)));
-        let h_idx = row_index(m, &format!("{name}_level_row"), h, l, h_ok.as_ref());
-        let rows = m.def(format!("{name}_rows"), tab_up.row_at(&h_idx, n * u));
-        let t_idx = row_index(m, &format!("{name}_dst_row"), t, n, t_ok.as_ref());
+        let h_idx = row_index(m, &format!("_{name}_level_row"), h, l, h_ok.as_ref());
+        let rows = m.def(format!("_{name}_rows"), tab_up.row_at(&h_idx, n * u));
+        let t_idx = row_index(m, &format!("_{name}_dst_row"), t, n, t_ok.as_ref());
         let row = rows.row_at(&t_idx, u);
         let oks: Vec<V> = h_ok.into_iter().chain(t_ok).collect();
         Some(m.def(

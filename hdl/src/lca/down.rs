@@ -68,31 +68,33 @@ pub(super) fn build(
     let win_valid = cat((0..d).rev().map(|x| st.win.bit(x * p1 + p1 - 1)));
     let x_req =
         (win_valid & ctl.serve_win.repeat(d)) | (&st.a_valid & &st.a_here & ctl.m_probe.repeat(d));
-    let req = m.def("dn_req", cat([d_req, x_req, s_req]));
-    let pend = m.def("dn_pend", &req & !(&gnt | &rej) & ctl.dn_window.repeat(n));
+    // Requests not decided yet, in the window.
+    let pend = m.def(
+        "dn_pend",
+        cat([d_req, x_req, s_req]) & !(&gnt | &rej) & ctl.dn_window.repeat(n),
+    );
     // Tier: in DOWN the waiting winners X come after every claim.
-    let x_mask = lit(n, ((1 << d) - 1) << u);
-    let tier0 = m.def("dn_tier0", &pend & !x_mask.when(&ctl.m_down));
-    let cand = m.def("dn_cand", tier0.any().select(&tier0, &pend));
+    let claims = &pend & lit(n, ((1 << n) - 1) ^ (((1 << d) - 1) << u));
+    let cand = m.def(
+        "_dn_cand",
+        (&ctl.m_down & claims.any()).select(&claims, &pend),
+    );
     // Keys of the claims S(0..u), D(0..u): {~h, s}, smallest first (DOWN only).
     let claim_key = |k: usize, s_slot: bool| {
         let (h_at, s_at) = if s_slot { (p1 + ab, p1) } else { (2 * ab, ab) };
         cat([!rx_b_row(k).part(h_at, hb), rx_b_row(k).part(s_at, ab)])
     };
     let key = m.def(
-        "dn_key",
+        "_dn_key",
         cat((0..u)
             .rev()
             .map(|k| claim_key(k, false))
             .chain((0..u).rev().map(|k| claim_key(k, true)))),
     );
     let kb = lay.kb;
-    let claims = m.def(
-        "dn_claims",
-        cat([cand.bits(n - 1, u + d), cand.bits(u - 1, 0)]),
-    );
+    let claims = cat([cand.bits(n - 1, u + d), cand.bits(u - 1, 0)]);
     let beaten = m.def(
-        "dn_beaten",
+        "_dn_beaten",
         cat((0..2 * u).rev().map(|i| {
             or_all(
                 1,
@@ -103,14 +105,14 @@ pub(super) fn build(
         })),
     );
     let beaten_slots = cat([beaten.bits(2 * u - 1, u), zero(d), beaten.bits(u - 1, 0)]);
-    let first = m.def("dn_first", &cand & !beaten_slots.when(&ctl.m_down));
+    let first = m.def("_dn_first", &cand & !beaten_slots.when(&ctl.m_down));
     let (f_s, f_x, f_d) = (
         first.bits(u - 1, 0),
         first.bits(u + d - 1, u),
         first.bits(n - 1, u + d),
     );
-    let rq = m.def("dn_rq", cat([f_x.clone(), &f_s | &f_d]));
-    let rsel = first_from(m, "dn_rsel", &rq, pol.p.as_ref());
+    let rq = m.def("_dn_rq", cat([f_x.clone(), &f_s | &f_d]));
+    let rsel = first_from(m, "_dn_rsel", &rq, pol.p.as_ref());
     let r_k = rsel.bits(u - 1, 0);
     let sel = m.def(
         "dn_sel",
@@ -126,8 +128,8 @@ pub(super) fn build(
         sel.bits(n - 1, u + d),
     );
     // The selected slot's needs and addresses.
-    let need0 = m.def("dn_need_a", sel.bits(u + d - 1, 0).any());
-    let need1 = m.def("dn_need_c", sel.bits(n - 1, u).any());
+    let need0 = sel.bits(u + d - 1, 0).any();
+    let need1 = sel.bits(n - 1, u).any();
     let win_row = |x: usize| st.win.row(x, p1);
     let src = m.def(
         "dn_src",
@@ -151,13 +153,13 @@ pub(super) fn build(
                 .chain((0..u).map(|k| (rx_b_row(k).part(0, ab), sel_d.bit(k)))),
         ),
     );
-    let down_src = dec.down(m, lay, "dn_src_down", &src);
-    let down_dst = dec.down(m, lay, "dn_dst_down", &dst);
+    let down_src = dec.down(m, lay, "dn_src", &src);
+    let down_dst = dec.down(m, lay, "dn_dst", &dst);
     let avail0 = m.def(
-        "dn_avail_a",
+        "_dn_avail_a",
         ctl.m_probe.select(&sel_x, &down_src) & !(&st.a_drives | &used0),
     );
-    let avail1 = m.def("dn_avail_c", &down_dst & !(&st.c_driven | &used1));
+    let avail1 = m.def("_dn_avail_c", &down_dst & !(&st.c_driven | &used1));
     let pick0 = first_from(m, "dn_pick_a", &avail0, pol.q.as_ref());
     let pick1 = first_from(m, "dn_pick_c", &avail1, pol.q.as_ref());
     let guard = !(&sel_s & &st.d_driven).any() & !(&sel_d & &st.b_drives).any();

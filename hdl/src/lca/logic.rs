@@ -19,19 +19,19 @@ pub(super) fn ones(n: usize) -> V {
 }
 
 /// The first set bit of `v` in the cyclic order `p, p+1, …, n−1, 0, …` as a one-hot wire
-/// `name` (zero if `v` is zero): the bits at or above `p` if there are any, else all of
-/// them, then the lowest of those (`x & −x`). `p = None` is the fixed pointer 0. `v` is
-/// a named signal (it is read twice).
+/// `name` (zero if `v` is zero): the lowest (`x & −x`) of the bits at or above `p`
+/// (`_<name>_above`) if there are any, else of all of them. `p = None` is the fixed pointer
+/// 0. `v` is a named signal (it is read more than once).
 pub(super) fn first_from(m: &mut ModuleBuilder, name: &str, v: &V, p: Option<&V>) -> V {
     let n = v.width();
-    let pool = match p {
-        None => v.clone(),
+    let lowest = |x: &V| x & (zero(n) - x);
+    match p {
+        None => m.def(name, lowest(v)),
         Some(p) => {
-            let above = m.def(format!("{name}_above"), v & ones(n).shl_by(p));
-            m.def(format!("{name}_pool"), above.any().select(&above, v))
+            let above = m.def(format!("_{name}_above"), v & ones(n).shl_by(p));
+            m.def(name, above.any().select(lowest(&above), lowest(v)))
         }
-    };
-    m.def(name, &pool & (zero(n) - &pool))
+    }
 }
 
 /// The index of the set bit of a one-hot value (`index_bits(n)` bits; 0 for zero).
@@ -58,7 +58,7 @@ pub(super) fn scale_byte(m: &mut ModuleBuilder, name: &str, byte: &V, mult: usiz
         .map(|i| wide.shl(i))
         .reduce(|a, b| a + b)
         .expect("the multiplier is at least 1");
-    let product_name = format!("{name}_product");
+    let product_name = format!("_{name}_product");
     let product = m.def(product_name.as_str(), product);
     // The low 8 bits are the fraction the pointer drops.
     m.allow_unread(product_name);

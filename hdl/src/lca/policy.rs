@@ -58,7 +58,7 @@ impl PolicyState {
             ArbiterPolicy::Random => {
                 let (seed16, salt) = seed.expect("the random policy has seed16 and a salt");
                 let lfsr = m.reg(format!("{arb}_lfsr"), 16);
-                let seed = m.def(format!("{arb}_lfsr_seed"), seed16 ^ salt);
+                let seed = m.def(format!("_{arb}_lfsr_seed"), seed16 ^ salt);
                 let p = scale_byte(m, &format!("{arb}_p"), &lfsr.low(8), requesters);
                 let q = scale_byte(m, &format!("{arb}_q"), &lfsr.top(8), wires);
                 (Some(p), Some(q), Regs::Random { lfsr, seed })

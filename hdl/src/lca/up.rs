@@ -45,23 +45,26 @@ pub(super) fn build(
         .as_ref()
         .map(|(seed16, salt_up, _)| (seed16, salt_up));
     let pol = PolicyState::declare(m, "up", lay.policy(), d, u, seed);
-    let req = m.def("up_req", &st.a_valid & !&st.a_here);
-    let pend = m.def("up_pend", &req & !(&gnt | &rej) & ctl.up_window.repeat(d));
+    // Requests not decided yet, in the window: packets not at their LCA level.
+    let pend = m.def(
+        "up_pend",
+        &st.a_valid & !&st.a_here & !(&gnt | &rej) & ctl.up_window.repeat(d),
+    );
     let sel = first_from(m, "up_sel", &pend, pol.p.as_ref());
-    let free = m.def("up_free", !(&used | st.d_driven.when(&ctl.m_probe)));
+    let free = m.def("_up_free", !(&used | st.d_driven.when(&ctl.m_probe)));
     let avail = match dec {
         Decoder::Table { .. } => {
-            let idx = m.def("up_idx", index_of(&sel));
-            let h = m.def("up_h", st.a_lvl.row_at(&idx, lay.hb));
+            let idx = m.def("_up_idx", index_of(&sel));
+            let h = m.def("_up_h", st.a_lvl.row_at(&idx, lay.hb));
             let t_rows = m.def(
-                "a_dst",
+                "_a_dst",
                 cat((0..d).rev().map(|x| st.rx_a.part(x * lay.p1, lay.ab))),
             );
-            let t = m.def("up_t", t_rows.row_at(&idx, lay.ab));
+            let t = m.def("_up_t", t_rows.row_at(&idx, lay.ab));
             let allow = dec
-                .up(m, lay, "up_allow", &h, &t)
+                .up(m, lay, "_up_allow", &h, &t)
                 .expect("a table decoder answers up()");
-            m.def("up_avail", &allow & &free)
+            m.def("_up_avail", &allow & &free)
         }
         Decoder::Digits { .. } => free,
     };
