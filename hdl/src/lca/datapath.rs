@@ -101,8 +101,7 @@ pub(super) fn declare(m: &mut ModuleBuilder, lay: &Layout, p: &Ports, ctl: &Ctl)
                 .chain((0..u).map(|k| xp_bd.row(k, u))),
         ),
     );
-    m.comment("PASS: output o forwards input i if i->o is closed; REV: a closed i->o carries");
-    m.comment("partner(o) to partner(i) (A(x)<->C(x), B(k)<->D(k))");
+    m.comment("PASS: output o forwards input i if i->o is closed; REV: a closed i->o carries partner(o) to partner(i)");
     let xp = [&xp_ac, &xp_ad, &xp_bc, &xp_bd];
     let pass_c = m.def(
         "pass_c",

@@ -26,9 +26,13 @@ pub(super) fn first_from(m: &mut ModuleBuilder, name: &str, v: &V, p: Option<&V>
     let n = v.width();
     let lowest = |x: &V| x & (zero(n) - x);
     match p {
+        None if n == 1 => m.def(name, v),
         None => m.def(name, lowest(v)),
         Some(p) => {
-            let above = m.def(format!("_{name}_above"), v & ones(n).shl_by(p));
+            let above = m.def(
+                format!("_{}_above", name.trim_start_matches('_')),
+                v & ones(n).shl_by(p),
+            );
             m.def(name, above.any().select(lowest(&above), lowest(v)))
         }
     }

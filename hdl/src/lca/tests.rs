@@ -48,11 +48,3 @@ fn every_shape_emits_and_follows_the_style_rules() {
         assert!(issues.is_empty(), "{p:?}: {issues:?}");
     }
 }
-
-#[test]
-#[ignore]
-fn print_one() {
-    let p = SwitchParams::new(2, 2, 1, 3, SwitchTopology::Cb, ArbiterPolicy::RoundRobin).unwrap();
-    let e = emit_switch(p).unwrap();
-    println!("{}", e.modules[0].contents);
-}
