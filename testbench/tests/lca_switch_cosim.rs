@@ -107,12 +107,24 @@ fn cosim_wide_links() {
 
 #[test]
 fn cosim_pi_tables() {
-    // Switches of CB-LCAN(2, 2) and CB-LCAN(4, 2) read as Π files: the route decoder reads
-    // the ROM inputs. Every policy, each at another level; W = 2 for the last.
+    // Switches of T- and CB-LCANs read as Π files: the route decoder reads the ROM inputs.
+    // CB-LCAN(2,2), CB-LCAN(4,2): addresses are PE numbers; CB-LCAN(3,3) (n = 9) and
+    // T-LCAN(6,2) (n = 18): label digits, some of them beyond n − 1 (an empty route). Every
+    // policy; W = 2 for two of them.
+    use SwitchTopology::{Cb, Tree};
+    let cases = [
+        (Cb, 2, 2, 1, 3, 0, 3),
+        (Cb, 4, 2, 1, 3, 1, 2),
+        (Cb, 2, 2, 2, 3, 2, 1),
+        (Cb, 3, 3, 1, 2, 1, 2),
+        (Tree, 6, 2, 2, 2, 0, 2),
+        (Tree, 6, 2, 1, 2, 1, 0),
+    ];
     let mut rejections = 0;
-    for (i, policy) in POLICIES.into_iter().enumerate() {
-        let (d, width, level, switch) = [(2, 1, 0, 3), (4, 1, 1, 2), (2, 2, 2, 1)][i];
-        let (params, table) = TableSwitch::cb_as_pi(d, 2, width, 3, policy, level, switch).unwrap();
+    for (i, (kind, d, u, width, levels, level, switch)) in cases.into_iter().enumerate() {
+        let policy = POLICIES[i % 3];
+        let (params, table) =
+            TableSwitch::from_network(kind, d, u, width, levels, policy, level, switch).unwrap();
         rejections += cosim(params, level as u8, 701 + i as u64, Some(table));
     }
     assert!(rejections > 0, "no request was ever rejected");

@@ -1,5 +1,5 @@
-//! A table-routed (Π) switch for the lone-switch co-simulation: a CB-LCAN written out as a
-//! Π file and read back, one of its switches' route tables (the golden model's), and the
+//! A table-routed (Π) switch for the lone-switch co-simulation: a T- or CB-LCAN written out
+//! as a Π file and read back, one of its switches' route tables (the golden model's), and the
 //! same tables as the words the switch's `tab_dn` and `tab_up` inputs carry
 //! (`docs/protocol.md` §1, §11).
 
@@ -21,10 +21,15 @@ pub struct TableSwitch {
 }
 
 impl TableSwitch {
-    /// Switch `switch` of level `level` of CB-LCAN(`d`, `u`) with `levels` levels, read as a
-    /// Π file: the switch parameters (`pi<n>`) and its table. `d` must be a power of two
-    /// (so that label digits are the PE number's bits).
-    pub fn cb_as_pi(
+    /// Switch `switch` of level `level` of a T-LCAN (`kind` tree) or CB-LCAN (`kind` cb)
+    /// with `d` downers, `u` uppers and `levels` levels, written out as a Π file and read
+    /// back: the switch parameters (`pi<n>`) and its table. The traffic is generated for the
+    /// tree or cb switch, whose label-digit addresses must have as many bits as a PE number
+    /// of the Π network (`ab`); where the radices are powers of two they are the PE numbers,
+    /// elsewhere some exceed `n − 1` and select nothing.
+    #[allow(clippy::too_many_arguments)]
+    pub fn from_network(
+        kind: SwitchTopology,
         d: usize,
         u: usize,
         width: usize,
@@ -33,12 +38,14 @@ impl TableSwitch {
         level: usize,
         switch: usize,
     ) -> Result<(SwitchParams, TableSwitch), String> {
-        if !d.is_power_of_two() {
-            return Err(format!("d = {d} is not a power of two"));
+        let size = Size::Levels(levels);
+        let net = match kind {
+            SwitchTopology::Tree => Topology::tree(d, u, size),
+            SwitchTopology::Cb => Topology::complete_bipartite(d, u, size),
+            SwitchTopology::Table { .. } => return Err("kind must be tree or cb".into()),
         }
-        let cb =
-            Topology::complete_bipartite(d, u, Size::Levels(levels)).map_err(|e| e.to_string())?;
-        let pi = Topology::from_pi_text(&cb.to_pi_text()).map_err(|e| e.to_string())?;
+        .map_err(|e| e.to_string())?;
+        let pi = Topology::from_pi_text(&net.to_pi_text()).map_err(|e| e.to_string())?;
         if level >= levels || switch >= pi.switch_count(level) {
             return Err(format!(
                 "no switch {switch} at level {level} (levels {levels})"
@@ -54,11 +61,14 @@ impl TableSwitch {
             policy,
         )
         .map_err(|e| e.to_string())?;
-        let traffic = SwitchParams::new(d, u, width, levels, SwitchTopology::Cb, policy)
-            .map_err(|e| e.to_string())?;
+        let traffic =
+            SwitchParams::new(d, u, width, levels, kind, policy).map_err(|e| e.to_string())?;
         let (f, g) = (params.format(), traffic.format());
         if (f.hb, f.ab) != (g.hb, g.ab) {
-            return Err("the Π and CB packet formats differ".into());
+            return Err(format!(
+                "the Π network's addresses have {} bits, the {kind} labels {}",
+                f.ab, g.ab
+            ));
         }
         let table = Arc::new(RouteTable::for_switch(&pi, level, switch));
         Ok((params, TableSwitch { table, traffic }))
