@@ -86,3 +86,45 @@ fn switch_pi_tables() {
     check_all_tools(2, 2, 1, 3, SwitchTopology::Table { pes: 8 });
     check_all_tools(3, 2, 2, 3, SwitchTopology::Table { pes: 12 });
 }
+
+/// Lint (and the style rules) alone, on many more shapes: single-row digit fields, `W` above
+/// the packet sizes, `l = 1` and `l = 16`, odd `d`, Π networks whose `n` is not a power of two.
+#[test]
+fn lint_every_shape() {
+    use SwitchTopology::{Cb, Table, Tree};
+    let shapes = [
+        (2, 1, 1, 1, Tree),
+        (2, 1, 5, 2, Tree),
+        (2, 1, 16, 2, Tree),
+        (4, 2, 1, 2, Tree),
+        (4, 4, 2, 3, Tree),
+        (6, 2, 1, 4, Tree),
+        (6, 3, 2, 3, Tree),
+        (2, 2, 1, 1, Cb),
+        (2, 2, 1, 2, Cb),
+        (2, 2, 1, 16, Cb),
+        (5, 2, 1, 3, Cb),
+        (3, 1, 4, 2, Cb),
+        (3, 3, 1, 1, Table { pes: 3 }),
+        (2, 2, 1, 4, Table { pes: 16 }),
+        (5, 3, 3, 3, Table { pes: 45 }),
+    ];
+    for (d, u, width, levels, topology) in shapes {
+        for policy in POLICIES {
+            let params = SwitchParams::new(d, u, width, levels, topology, policy).unwrap();
+            let emitted = emit_switch(params).unwrap();
+            let top = emitted.top.as_str();
+            let issues = check_files(
+                emitted
+                    .modules
+                    .iter()
+                    .map(|f| (f.name.as_str(), f.contents.as_str())),
+            );
+            assert!(issues.is_empty(), "{top}: style: {issues:?}");
+            let dir = artifact_dir!(format!("lint_{top}")).unwrap();
+            emitted.write_to(dir.path()).unwrap();
+            let files: Vec<PathBuf> = emitted.modules.iter().map(|m| dir.file(&m.name)).collect();
+            lint(&files, top).unwrap_or_else(|e| panic!("{top}: lint: {e}"));
+        }
+    }
+}

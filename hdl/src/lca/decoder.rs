@@ -26,7 +26,10 @@ pub(super) enum Decoder {
         tree: bool,
         /// `level < l` (`None`: always, `l = 16`).
         lvl_ok: Option<V>,
-        /// cb: the digit's row in the address; tree: the group digit's row above digit 0.
+        /// Rows of equal digits: cb `l` (all of them), tree `l − 1` (the group digits above
+        /// digit 0; 0 if there are none, `l = 1` or `d = u`).
+        rows: usize,
+        /// The row of the switch's digit, if there is more than one row.
         idx: Option<V>,
         /// tree: `level == 0`.
         lvl0: Option<V>,
@@ -43,7 +46,7 @@ pub(super) enum Decoder {
 }
 
 /// `index` narrowed to `index_bits(rows)` bits, forced to 0 when `ok` is false unless every
-/// value of that width is a row (so that a computed row never lies outside its signal). A
+/// value of that width is a row (so that a computed row never lies outside its signal).
 /// The index is a signal: `index` itself or a wire `name` (Verilator wants a plain signal
 /// as a computed row's index).
 fn row_index(m: &mut ModuleBuilder, name: &str, index: &V, rows: usize, ok: Option<&V>) -> V {
@@ -80,18 +83,19 @@ impl Decoder {
         let lvl_ok =
             (l < 16 && !(tree && l == 1)).then(|| m.def("_lvl_ok", level.lt(&lit(4, l as u64))));
         if !tree {
-            let idx = row_index(m, "_digit_idx", level, l, lvl_ok.as_ref());
+            let idx = (l > 1).then(|| row_index(m, "_digit_idx", level, l, lvl_ok.as_ref()));
             return Decoder::Digits {
                 tree,
                 lvl_ok,
-                idx: Some(idx),
+                rows: l,
+                idx,
                 lvl0: None,
             };
         }
         let lvl0 = m.def("_lvl0", level.is(0));
         // Group digits j = 1..l-1 are rows j-1 of the address above digit 0.
-        let idx = (l > 1 && lay.bg > 0).then(|| {
-            let rows = l - 1;
+        let rows = if lay.bg > 0 { l - 1 } else { 0 };
+        let idx = (rows > 1).then(|| {
             let above = level.low(index_bits(rows)).minus(1);
             if 1 << index_bits(rows) == rows {
                 m.def("_group_idx", above)
@@ -106,6 +110,7 @@ impl Decoder {
         Decoder::Digits {
             tree,
             lvl_ok,
+            rows,
             idx,
             lvl0: Some(lvl0),
         }
@@ -128,32 +133,41 @@ impl Decoder {
                 idx,
                 ..
             } => {
-                let idx = idx.as_ref().expect("a cb decoder has a digit index");
-                let one = lit(d, 1).shl_by(&addr.row_at(idx, bd));
+                let digit = match idx {
+                    Some(idx) => addr.row_at(idx, bd),
+                    None => addr.clone(),
+                };
+                let one = lit(d, 1).shl_by(&digit);
                 lvl_ok.as_ref().map_or(one.clone(), |ok| gate(&one, ok))
             }
             Decoder::Digits {
                 tree: true,
                 lvl_ok,
+                rows,
                 idx,
                 lvl0,
             } => {
                 let lvl0 = lvl0.as_ref().expect("a tree decoder knows level 0");
                 let one = lit(d, 1).shl_by(&addr.low(bd));
                 // Group digit: the u downers g·u .. g·u + u − 1 (every downer if d = u).
-                let groups = match idx {
-                    None => lit(d, (1 << d) - 1),
-                    Some(idx) => {
-                        let hi = m.def(format!("_{name}_hi"), addr.bits(lay.ab - 1, bd));
-                        let g = m.def(format!("_{name}_group"), hi.row_at(idx, bg));
-                        cat((0..d / u).rev().map(|gi| g.is(gi as u64).repeat(u)))
-                    }
+                let groups = if *rows == 0 {
+                    lit(d, (1 << d) - 1)
+                } else {
+                    let hi = addr.bits(lay.ab - 1, bd);
+                    let g = match idx {
+                        Some(idx) => {
+                            let hi = m.def(format!("_{name}_hi"), hi);
+                            m.def(format!("_{name}_group"), hi.row_at(idx, bg))
+                        }
+                        None => m.def(format!("_{name}_group"), hi),
+                    };
+                    cat((0..d / u).rev().map(|gi| g.is(gi as u64).repeat(u)))
                 };
-                let groups = match (idx, lvl_ok) {
+                let groups = match lvl_ok {
                     // Levels 1..l exist only if l > 1.
-                    (None, _) if lay.l == 1 => zero(d),
-                    (_, Some(ok)) => gate(&groups, ok),
-                    (_, None) => groups,
+                    _ if lay.l == 1 => zero(d),
+                    Some(ok) => gate(&groups, ok),
+                    None => groups,
                 };
                 lvl0.select(one, groups)
             }

@@ -3,16 +3,18 @@
 //! - [`layout`]: sizes and field offsets derived from the parameters.
 //! - `switch`: the module's ports, step control and assembly; `datapath`: receive and
 //!   output registers, crosspoints (`xp_ac`, `xp_ad`, `xp_bc`, `xp_bd`), pass-through,
-//!   waiting winners and the commit; `decoder`: the route decoder (tree/cb digits, or Π
-//!   tables from ROM inputs); `up`, `down`: the contention arbiters (one request per
-//!   bit-time, in service order); `policy`: fixed, round-robin or random pointers;
-//!   `logic`: the shared word-level pieces (cyclic priority select, encoder).
+//!   waiting winners; `commit`: their clocked statements, the commit included; `decoder`:
+//!   the route decoder (tree/cb digits, or Π tables from ROM inputs); `up`, `down`: the
+//!   contention arbiters (one request per bit-time, in service order); `policy`: fixed,
+//!   round-robin or random pointers; `logic`: the shared word-level pieces (cyclic
+//!   priority select, encoder, pointer scaling).
 //! - [`generate`]: the switch as a netlist module and as a design of its own.
 //!
 //! One module definition serves every level: the level, the salts, the seed and (Π) the
 //! route tables are input ports. Parameters fixed at generation: `d`, `u`, `W`, `l`,
 //! topology kind, policy. Its ports and observable registers: `docs/protocol.md` §2, §11.
 
+mod commit;
 mod datapath;
 mod decoder;
 mod down;

@@ -6,6 +6,7 @@
 //! One module definition serves every switch of a network with these parameters: the
 //! level, the salts, the seed and (Π) the route tables are input ports.
 
+use super::commit;
 use super::datapath::{self, State};
 use super::decoder::Decoder;
 use super::generate::switch_module_name;
@@ -166,6 +167,6 @@ pub(super) fn switch_module(lay: &Layout) -> Module {
     let dec = Decoder::new(&mut m, lay, &p.level, tables);
     let up = up::build(&mut m, lay, &p, &ctl, &st, &dec);
     let dn = down::build(&mut m, lay, &p, &ctl, &st, &dec);
-    datapath::process(&mut m, lay, &p, &ctl, &st, &up, &dn);
+    commit::process(&mut m, lay, &p, &ctl, &st, &up, &dn);
     m.build()
 }

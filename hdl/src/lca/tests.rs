@@ -27,6 +27,11 @@ fn shapes() -> Vec<SwitchParams> {
             (2, 2, 1, 3, SwitchTopology::Table { pes: 8 }),
             (3, 2, 2, 3, SwitchTopology::Table { pes: 12 }),
             (2, 1, 16, 2, SwitchTopology::Tree),
+            (2, 1, 5, 2, SwitchTopology::Tree),
+            (4, 2, 1, 2, SwitchTopology::Tree),
+            (2, 2, 1, 1, SwitchTopology::Cb),
+            (2, 2, 1, 2, SwitchTopology::Cb),
+            (3, 3, 1, 1, SwitchTopology::Table { pes: 3 }),
         ] {
             out.push(SwitchParams::new(d, u, w, l, t, policy).unwrap());
         }
