@@ -2,12 +2,12 @@
 //! controller) as Verilog-2005, a GTKWave save file and a JSON summary.
 
 use crate::cli::common::{print_json, write_atomic};
+use crate::cli::generate::switch::PolicyArg;
 use crate::cli::topology_args::{describe, TopologyArgs};
 use crate::cli::Outcome;
 use anyhow::Context;
 use lcanet_hdl::lca_net::{network_artifacts, NetSpec};
 use lcanet_sim::lcan::cycle::network::params::NetParams;
-use lcanet_sim::lcan::cycle::ArbiterPolicy;
 use lcanet_sim::lcan::routing::Algorithm;
 use serde::Serialize;
 use std::path::PathBuf;
@@ -27,27 +27,6 @@ impl From<AlgorithmArg> for Algorithm {
         match a {
             AlgorithmArg::R1 => Algorithm::R1,
             AlgorithmArg::R2 => Algorithm::R2,
-        }
-    }
-}
-
-/// Arbiter policy on the command line.
-#[derive(Debug, Clone, Copy, clap::ValueEnum)]
-pub enum PolicyArg {
-    /// Fixed priority: requester 0 and wire 0 first.
-    Fixed,
-    /// Round-robin pointers.
-    RoundRobin,
-    /// Pointers from a 16-bit LFSR.
-    Random,
-}
-
-impl From<PolicyArg> for ArbiterPolicy {
-    fn from(p: PolicyArg) -> Self {
-        match p {
-            PolicyArg::Fixed => ArbiterPolicy::Fixed,
-            PolicyArg::RoundRobin => ArbiterPolicy::RoundRobin,
-            PolicyArg::Random => ArbiterPolicy::Random,
         }
     }
 }
