@@ -64,10 +64,13 @@ fn main() {
         topo.n(),
         topo.total_switches()
     );
-    println!("variant build_s verilate_s cpp_bytes bit_times bt_per_s rtl_s golden_s compare_s");
+    println!(
+        "variant build_s verilate_s cpp_bytes bit_times bt_per_s rtl_us golden_us compare_us (per bit-time)"
+    );
     for v in variants.split(',') {
         let how = variant(v);
-        let dir = ArtifactDir::new(&format!("net_options::{v}")).expect("a work directory");
+        let dir = ArtifactDir::new(&format!("net_options::n{}::{v}", topo.n()))
+            .expect("a work directory");
         let root = dir.file("models");
         let _ = std::fs::remove_dir_all(&root);
         let vcd = how.trace.then(|| dir.file("run.vcd"));
@@ -78,16 +81,17 @@ fn main() {
             .expect("the run completes");
         assert!(r.matched(), "{v}: {}", r.failure_text());
         let t = r.timing;
+        let per = |s: f64| 1e6 * s / r.simulated.max(1) as f64;
         println!(
-            "{v} {:.1} {:.1} {} {} {:.0} {:.2} {:.2} {:.2}",
+            "{v} {:.1} {:.1} {} {} {:.0} {:.1} {:.1} {:.1}",
             bench.build_seconds,
             bench.info.manifest.verilate_seconds,
             bench.info.manifest.cpp_bytes,
             r.simulated,
             r.bit_times_per_second(),
-            t.rtl,
-            t.golden,
-            t.compare
+            per(t.rtl),
+            per(t.golden),
+            per(t.compare)
         );
     }
 }
