@@ -4,9 +4,9 @@
 //!
 //! The model simulates the *canonical run* of `docs/interface.md` §3: `reset` in bit-time 0,
 //! `start` in bit-time 1, the load inputs constant. Its top-level outputs in bit-time `t`
-//! are read with [`NetworkModel::outputs`] (typed) or [`NetworkModel::output_values`] (one
-//! value per RTL port, in the order of [`NetworkModel::output_names`]) *before* calling
-//! `step` for bit-time `t`.
+//! are read with [`NetworkModel::outputs`] (typed) or [`NetworkModel::output_words`] (one
+//! word-level value per RTL port, in the order of [`NetworkModel::output_ports`]) *before*
+//! calling `step` for bit-time `t`.
 
 use super::super::params::{ArbiterPolicy, SwitchTopology};
 use super::super::route::RouteTable;
