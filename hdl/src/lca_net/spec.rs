@@ -1,6 +1,5 @@
-//! What a network generation needs: the topology and the validated
-//! [`NetParams`](lcanet_sim::lcan::cycle::network::params::NetParams) (shared with the golden
-//! model), and the module names they imply.
+//! What a network generation needs: the topology and the validated [`NetParams`] (shared
+//! with the golden model), and the module names they imply.
 
 use lcanet_sim::lcan::cycle::network::params::{NetParamError, NetParams};
 use lcanet_sim::lcan::cycle::{ArbiterPolicy, SwitchTopology};

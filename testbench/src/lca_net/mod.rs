@@ -2,7 +2,7 @@
 //! Verilator against the network golden model (`lcanet_sim::lcan::cycle::network`), driven
 //! bit-time by bit-time through the canonical run and compared word by word.
 //!
-//! - [`bench`]: build one Verilated model of a network and run many stimuli on it (the
+//! - [`bench`](mod@bench): build one Verilated model of a network and run many stimuli on it (the
 //!   network is generic over the permutation: destinations and messages are inputs).
 //! - [`run`]: one stimulus: every top-level output port every bit-time, every crosspoint
 //!   vector at the end of every set-up, then the pass-level and delivery checks; the time
