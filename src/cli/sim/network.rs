@@ -21,8 +21,8 @@ use std::path::PathBuf;
 #[command(
     after_help = "Permutation files: one destination per PE in PE order, '-' for a PE \
 that sends nothing, '#' comments (as `lcanet schedule`).\n\
-Networks of 512 switches or more are compiled with g++ -O3 as if --optimize were given \
-(docs/network-rtl.md, \"Large networks\"). A failing run without --vcd is repeated on a \
+Models are compiled with g++ -O1 unless --optimize asks for -O3 (docs/network-rtl.md, \
+\"Large networks\"). A failing run without --vcd is repeated on a \
 traced build and keeps that VCD."
 )]
 pub struct Args {
@@ -134,7 +134,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     }
     // Tracing costs build time: only when a VCD is asked for; a mismatch rebuilds the traced
     // variant itself to write its VCD.
-    let mut how = NetBuild::auto(&spec, args.out.vcd.is_some());
+    let mut how = NetBuild::auto(args.out.vcd.is_some());
     if args.out.optimize {
         how.optimize = args.out.speed();
     }

@@ -56,10 +56,6 @@ pub struct NetBuild {
 }
 
 impl NetBuild {
-    /// From this many switches on, [`NetBuild::auto`] compiles with `-O3`
-    /// (`docs/network-rtl.md`, "Large networks": the longer compile pays for itself).
-    pub const FAST_FROM_SWITCHES: usize = 512;
-
     /// Verilator arguments of every network build: no gate or DFG optimization across
     /// instance boundaries, so that Verilator does not specialize the switch's code for
     /// each instance (reading its parent's link vectors directly) and every instance of a
@@ -68,16 +64,13 @@ impl NetBuild {
     /// 1.45x faster; n = 32 writes 2.1 MB of C++ instead of 9.7 MB.
     pub const SHARE_ARGS: [&'static str; 2] = ["-fno-gate", "-fno-dfg"];
 
-    /// The build `lcanet sim network` uses: [`Self::SHARE_ARGS`], `-O1` for small
-    /// networks, `-O3` from [`Self::FAST_FROM_SWITCHES`] switches on.
-    pub fn auto(spec: &NetSpec, trace: bool) -> Self {
-        let optimize = if spec.topo.total_switches() >= Self::FAST_FROM_SWITCHES {
-            Optimize::Fast
-        } else {
-            Optimize::Quick
-        };
+    /// The build `lcanet sim network` uses: [`Self::SHARE_ARGS`] and `-O1` whatever the
+    /// size: at n = 1,024 the C++ (95 MB) takes minutes to compile at `-O1` already and the
+    /// run is seconds (1,525 bit-times/s), so `-O3` does not pay for itself end to end
+    /// (`--optimize` asks for it).
+    pub fn auto(trace: bool) -> Self {
         NetBuild {
-            optimize,
+            optimize: Optimize::Quick,
             trace,
             extra_args: Self::SHARE_ARGS.map(String::from).to_vec(),
         }
