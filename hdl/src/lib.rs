@@ -14,6 +14,6 @@
 // pub mod hypercube;
 // pub mod lca;
 // pub mod lca_net;
-// pub mod min;
+pub mod min;
 pub mod netlist;
 pub mod style;
