@@ -16,7 +16,7 @@ use lcanet_sim::min::{Min, Network, RunConfig};
 use lcanet_sim::perm::Permutation;
 use lcanet_sim::rng::{derive, seeded};
 use lcanet_testbench::artifact_dir;
-use lcanet_testbench::min::cosim::{default_options, run, CosimReport};
+use lcanet_testbench::min::cosim::{default_options, run, CosimReport, Fault};
 
 const SEED: u64 = 2024;
 
@@ -117,4 +117,58 @@ fn a_crafted_conflict_is_flagged_at_its_switch() {
         assert!(vcd.contains(needle), "VCD lacks {needle:?}");
     }
     assert!(vcd.contains("#"), "VCD has no time steps");
+}
+
+#[test]
+fn a_wrong_payload_bit_is_reported_with_bit_time_signal_seed_and_vcd() {
+    let min = Min::new(Network::Omega, 3).unwrap();
+    let cfg = RunConfig::atape(min, 4, 77).unwrap();
+    // PE 5's payload bit 1 of frame 2 (position m + 1) enters during t and leaves the
+    // m = 3 stages at t + 3.
+    let t = cfg.t0() + 2 * cfg.format.len() as u64 + 3 + 1;
+    let dir = artifact_dir!("din_fault").unwrap();
+    let mut opts = default_options(dir.path(), false);
+    opts.fault = Some(Fault::Din { bit_time: t, pe: 5 });
+    let r = run(&cfg, &opts).unwrap();
+    assert!(!r.matched);
+    let text = r.mismatch.clone().unwrap();
+    for needle in [
+        format!("at bit-time {}: signal `omega_atape_m3_b4.dout`", t + 3),
+        "network=omega, m=3, message_bits=4, mode=atape".to_string(),
+        "seed: 77".to_string(),
+    ] {
+        assert!(text.contains(&needle), "lacks {needle:?}: {text}");
+    }
+    // The failing run was repeated with a traced build; its VCD is kept and named.
+    let vcd = r.vcd.clone().unwrap();
+    assert!(vcd.ends_with("failure.vcd") && vcd.is_file(), "{vcd:?}");
+    assert!(text.contains(&format!("VCD: {}", vcd.display())), "{text}");
+}
+
+#[test]
+fn an_observation_bus_mismatch_names_the_switch() {
+    let min = Min::new(Network::Cube, 3).unwrap();
+    let cfg = RunConfig::atape(min, 2, 3).unwrap();
+    let t = cfg.t0() + 7;
+    let dir = artifact_dir!("crossed_fault").unwrap();
+    let mut opts = default_options(dir.path(), false);
+    opts.failure_vcd = None;
+    opts.fault = Some(Fault::ExpectedCrossed {
+        bit_time: t,
+        stage: 1,
+        switch: 2,
+    });
+    let r = run(&cfg, &opts).unwrap();
+    let text = r.mismatch.clone().unwrap();
+    assert!(
+        text.contains(&format!(
+            "at bit-time {t}: signal `cube_atape_m3_b2.sw_crossed`"
+        )),
+        "{text}"
+    );
+    assert!(
+        text.contains("first differing switch: cube_atape_m3_b2.st1_sw2.crossed"),
+        "{text}"
+    );
+    assert!(r.vcd.is_none());
 }

@@ -29,8 +29,41 @@ pub struct CosimOptions {
     pub verilog_dir: PathBuf,
     /// VCD file to write, if any.
     pub vcd: Option<PathBuf>,
+    /// Without `vcd`: where a failing run writes the VCD of a traced re-run (networks of
+    /// at most [`FAILURE_VCD_MAX_SWITCHES`] switches; larger traced builds take too long).
+    pub failure_vcd: Option<PathBuf>,
     /// C++ optimization of the Verilated model.
     pub optimize: Optimize,
+    /// A deliberate fault, for tests of the failure report (None in real runs).
+    pub fault: Option<Fault>,
+}
+
+/// The largest network (in switches, m·n/2: m = 8) whose failing run is re-run with a
+/// traced build for its VCD.
+pub const FAILURE_VCD_MAX_SWITCHES: usize = 1024;
+
+/// A deliberate fault injected into a run, so that tests can check what a failure
+/// reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fault {
+    /// Flip PE `pe`'s `din` bit driven during `bit_time` (a payload bit: the RTL then
+    /// delivers a wrong bit `m` bit-times later).
+    Din {
+        /// The bit-time.
+        bit_time: u64,
+        /// The PE.
+        pe: usize,
+    },
+    /// Flip the golden value of switch `switch`'s `crossed` bit during `bit_time`
+    /// (exercises the decoding of observation-bus mismatches to `st<s>_sw<k>`).
+    ExpectedCrossed {
+        /// The bit-time.
+        bit_time: u64,
+        /// The stage.
+        stage: u32,
+        /// The switch within the stage.
+        switch: usize,
+    },
 }
 
 /// Why a run could not be carried out (a mismatch is not an error: see
@@ -151,6 +184,7 @@ pub struct Session {
     verilog_bytes: usize,
     verilog_dir: PathBuf,
     vcd: Option<PathBuf>,
+    fault: Option<Fault>,
     build: BuildInfo,
     build_seconds: f64,
 }
@@ -227,6 +261,7 @@ impl Session {
             verilog_bytes: emitted.bytes,
             verilog_dir: emitted.dir,
             vcd: opts.vcd.clone(),
+            fault: opts.fault,
             build,
             build_seconds,
         })
@@ -249,6 +284,17 @@ impl Session {
         let t = self.t;
         let (e, w, h) = (&mut self.expected, &self.watches, &mut self.h);
         self.tl.expected_ports(t, e);
+        if let Some(Fault::ExpectedCrossed {
+            bit_time,
+            stage,
+            switch,
+        }) = self.fault
+        {
+            if bit_time == t {
+                let i = stage as usize * self.cfg.min.switches_per_stage() + switch;
+                e.sw_crossed[i / 32] ^= 1 << (i % 32);
+            }
+        }
         h.check_words(w.dout, &e.dout)?;
         h.check_words(w.dst, &e.dst)?;
         h.check(w.busy, u64::from(e.busy))?;
@@ -297,6 +343,11 @@ impl Session {
 
         let (st, ins) = (&mut self.stimulus, &self.inputs);
         self.tl.input_ports(t, st);
+        if let Some(Fault::Din { bit_time, pe }) = self.fault {
+            if bit_time == t {
+                st.din[pe / 32] ^= 1 << (pe % 32);
+            }
+        }
         model.set(ins.reset, u64::from(st.reset));
         model.set(ins.start, u64::from(st.start));
         model.set(ins.single, u64::from(st.single));
@@ -390,9 +441,8 @@ impl Session {
     }
 }
 
-/// Emits, builds and co-simulates `cfg`; compares every bit-time.
-pub fn run(cfg: &RunConfig, opts: &CosimOptions) -> Result<CosimReport, CosimError> {
-    let mut s = Session::new(cfg, opts)?;
+/// Runs a session to its end or its first mismatch.
+fn run_session(mut s: Session) -> CosimReport {
     let started = Instant::now();
     let mut mismatch = None;
     while s.bit_time() < s.end() {
@@ -402,14 +452,41 @@ pub fn run(cfg: &RunConfig, opts: &CosimOptions) -> Result<CosimReport, CosimErr
         }
     }
     let sim_seconds = started.elapsed().as_secs_f64();
-    Ok(s.report(mismatch, sim_seconds))
+    s.report(mismatch, sim_seconds)
 }
 
-/// The default directories of a run under `dir` (C++ at `-O1`).
+/// Emits, builds and co-simulates `cfg`; compares every bit-time. A failing run without
+/// a VCD is repeated with a traced build writing `opts.failure_vcd` (if set and the
+/// network has at most [`FAILURE_VCD_MAX_SWITCHES`] switches); the report then carries
+/// the re-run's mismatch, which names that VCD.
+pub fn run(cfg: &RunConfig, opts: &CosimOptions) -> Result<CosimReport, CosimError> {
+    let report = run_session(Session::new(cfg, opts)?);
+    let switches = cfg.min.m() as usize * cfg.min.switches_per_stage();
+    match (&opts.failure_vcd, &opts.vcd) {
+        (Some(path), None) if !report.matched && switches <= FAILURE_VCD_MAX_SWITCHES => {
+            let traced = CosimOptions {
+                vcd: Some(path.clone()),
+                ..opts.clone()
+            };
+            let again = run_session(Session::new(cfg, &traced)?);
+            Ok(CosimReport {
+                mismatch: again.mismatch.or(report.mismatch),
+                vcd: again.vcd,
+                ..report
+            })
+        }
+        _ => Ok(report),
+    }
+}
+
+/// The default options of a run under `dir`: Verilog in `dir/verilog`, a VCD
+/// `dir/wave.vcd` if `vcd`, else `dir/failure.vcd` for a failing run; C++ at `-O1`.
 pub fn default_options(dir: &Path, vcd: bool) -> CosimOptions {
     CosimOptions {
         verilog_dir: dir.join("verilog"),
         vcd: vcd.then(|| dir.join("wave.vcd")),
+        failure_vcd: Some(dir.join("failure.vcd")),
         optimize: Optimize::Quick,
+        fault: None,
     }
 }

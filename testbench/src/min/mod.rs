@@ -10,5 +10,5 @@
 pub mod cosim;
 pub mod emit;
 
-pub use cosim::{run, CosimError, CosimOptions, CosimReport, Session};
+pub use cosim::{run, CosimError, CosimOptions, CosimReport, Fault, Session};
 pub use emit::{emit, EmittedMin};
