@@ -8,12 +8,11 @@
 //! packed [`BitTime`](super::BitTime) and [`Stimulus`](super::timeline::Stimulus) at
 //! every bit-time. The buffers remember which frame they hold for `dst` and for each
 //! stage's switch rows, so those are repacked only when they change; payload words are
-//! cached per PE (a 64-bit word of a message serves 64 bit-times).
+//! fetched for all PEs once per 64 payload bits and packed bit-time by bit-time.
 //!
 //! [`DeliveryCheck`] is [`Timeline::check_deliveries`] in streaming form: it reads the
 //! RTL's `dout` bit-time by bit-time and checks each frame's messages when it has left.
 
-use super::frame::Payloads;
 use super::timeline::{DeliveryError, Timeline};
 
 /// 32-bit words needed for `bits` bits.
@@ -30,10 +29,6 @@ fn set_bit(words: &mut [u32], i: usize, b: bool) {
     }
 }
 
-fn get_bit(words: &[u32], i: usize) -> bool {
-    (words[i / 32] >> (i % 32)) & 1 == 1
-}
-
 /// Packs `fields[j]` of `width` bits each at `[j*width +: width]`.
 fn pack_fields(words: &mut [u32], width: usize, fields: &[usize]) {
     words.fill(0);
@@ -47,32 +42,49 @@ fn pack_fields(words: &mut [u32], width: usize, fields: &[usize]) {
     }
 }
 
-/// A per-PE cache of one 64-bit payload word: `(key, word)`, key `u64::MAX` = empty.
+/// One 64-bit word of every PE's current payload (word `w` of frame `i`'s messages,
+/// fetched once per 64 payload bits), from which a bit-time's payload bits are packed.
 #[derive(Debug, Clone)]
-struct WordCache(Vec<(u64, u64)>);
+struct PayloadWords {
+    /// `(frame, word)` held, if any.
+    key: Option<(usize, usize)>,
+    /// Per PE.
+    words: Vec<u64>,
+}
 
-impl WordCache {
+impl PayloadWords {
     fn new(n: usize) -> Self {
-        Self(vec![(u64::MAX, 0); n])
+        Self {
+            key: None,
+            words: vec![0; n],
+        }
     }
 
-    /// Bit `k` of the message `src → dst` sent in frame `i`, cached per `slot`.
-    fn bit(
+    /// Holds word `k / 64` of frame `i`'s messages (`word(q, w)` for PE `q`), then packs
+    /// bit `k % 64` of every PE's into `out` (PE `q` at bit `q`).
+    #[inline]
+    fn pack_bit(
         &mut self,
-        p: &Payloads,
-        slot: usize,
         i: usize,
-        src: usize,
-        dst: usize,
         k: usize,
-    ) -> bool {
-        let words = u64::from(p.bits().div_ceil(64));
-        let key = i as u64 * words + (k / 64) as u64;
-        let e = &mut self.0[slot];
-        if e.0 != key {
-            *e = (key, p.word(src, dst, k / 64));
+        out: &mut [u32],
+        word: impl Fn(usize, usize) -> u64,
+    ) {
+        let w = k / 64;
+        if self.key != Some((i, w)) {
+            for (q, x) in self.words.iter_mut().enumerate() {
+                *x = word(q, w);
+            }
+            self.key = Some((i, w));
         }
-        (e.1 >> (k % 64)) & 1 == 1
+        let shift = k % 64;
+        for (o, chunk) in out.iter_mut().zip(self.words.chunks(32)) {
+            let mut acc = 0u32;
+            for (b, &x) in chunk.iter().enumerate() {
+                acc |= (((x >> shift) & 1) as u32) << b;
+            }
+            *o = acc;
+        }
     }
 }
 
@@ -101,7 +113,7 @@ pub struct ExpectedPorts {
     dst_frame: Option<usize>,
     /// Per stage, the frame whose decision its rows hold (`None`: zeros, no decision).
     stage_frame: Vec<Option<usize>>,
-    payload: WordCache,
+    payload: PayloadWords,
 }
 
 /// The top-level inputs during one bit-time, as port words.
@@ -120,7 +132,7 @@ pub struct InputPorts {
     /// `first` as sampled with `start`, and its complement (driven at every other time).
     first_at_start: Vec<u32>,
     first_otherwise: Vec<u32>,
-    payload: WordCache,
+    payload: PayloadWords,
 }
 
 impl Timeline {
@@ -141,7 +153,7 @@ impl Timeline {
             sw_conflict: vec![0; words_for(switches)],
             dst_frame: None,
             stage_frame: vec![None; m],
-            payload: WordCache::new(n),
+            payload: PayloadWords::new(n),
         }
     }
 
@@ -163,7 +175,7 @@ impl Timeline {
             din: vec![0; words_for(n)],
             first_at_start: at_start,
             first_otherwise: otherwise,
-            payload: WordCache::new(n),
+            payload: PayloadWords::new(n),
         }
     }
 
@@ -198,25 +210,24 @@ impl Timeline {
             let u = t - t0 - m;
             let (i, p) = ((u / f) as usize, u % f);
             if p >= m {
+                // PE q receives the message of the source its transit delivers.
                 let (row, arrivals) = (self.row(i), &self.transit(i).arrivals);
-                for (q, &src) in arrivals.iter().enumerate() {
-                    let b =
-                        e.payload
-                            .bit(self.payloads(), q, i, src, row.dst(src), (p - m) as usize);
-                    if b {
-                        e.dout[q / 32] |= 1 << (q % 32);
-                    }
-                }
+                let payloads = self.payloads();
+                e.payload
+                    .pack_bit(i, (p - m) as usize, &mut e.dout, |q, w| {
+                        let src = arrivals[q];
+                        payloads.word(src, row.dst(src), w)
+                    });
             }
         }
 
-        e.conflict = 0;
         for s in 0..w {
             // Decision of frame i at stage s during t0 + i·F + 2s, visible after it.
             let first_visible = t0 + 2 * s as u64 + 1;
             let i =
                 (t >= first_visible).then(|| ((t - first_visible) / f).min(frames - 1) as usize);
             if i != e.stage_frame[s] {
+                let mut any = false;
                 for k in 0..half {
                     let (c, x) = match i {
                         Some(i) => {
@@ -227,13 +238,10 @@ impl Timeline {
                     };
                     set_bit(&mut e.sw_crossed, s * half + k, c);
                     set_bit(&mut e.sw_conflict, s * half + k, x);
+                    any |= x;
                 }
                 e.stage_frame[s] = i;
-            }
-            if let Some(i) = i {
-                if self.transit(i).conflict[s].contains(&true) {
-                    e.conflict |= 1 << s;
-                }
+                e.conflict = (e.conflict & !(1 << s)) | (u64::from(any) << s);
             }
         }
     }
@@ -258,18 +266,21 @@ impl Timeline {
         let payload_at = (t >= t0 && t < sending_end)
             .then(|| (((t - t0) / f) as usize, (t - t0) % f))
             .filter(|&(_, p)| p >= m);
-        inp.din.fill(0);
-        for j in 0..n {
-            let b = match payload_at {
-                Some((i, p)) => {
-                    let dst = self.row(i).dst(j);
-                    inp.payload
-                        .bit(self.payloads(), j, i, j, dst, (p - m) as usize)
+        match payload_at {
+            Some((i, p)) => {
+                let (row, payloads) = (self.row(i), self.payloads());
+                inp.payload
+                    .pack_bit(i, (p - m) as usize, &mut inp.din, |j, w| {
+                        payloads.word(j, row.dst(j), w)
+                    });
+            }
+            None => {
+                inp.din.fill(0);
+                for j in 0..n {
+                    if self.junk(t, j) {
+                        inp.din[j / 32] |= 1 << (j % 32);
+                    }
                 }
-                None => self.junk(t, j),
-            };
-            if b {
-                inp.din[j / 32] |= 1 << (j % 32);
             }
         }
     }
@@ -280,8 +291,9 @@ impl Timeline {
 /// the frame has left the network. Allocation-free per bit-time.
 #[derive(Debug, Clone)]
 pub struct DeliveryCheck {
-    /// `received[q*words + w]`: word `w` of the payload PE `q` is receiving.
+    /// `received[w*n + q]`: word `w` of the payload PE `q` is receiving.
     received: Vec<u64>,
+    n: usize,
     words: usize,
     /// `sender[q]`: who sends to `q` in the frame being checked.
     sender: Vec<usize>,
@@ -296,6 +308,7 @@ impl DeliveryCheck {
         let words = tl.payloads().bits().div_ceil(64) as usize;
         Self {
             received: vec![0; n * words],
+            n,
             words,
             sender: vec![0; n],
             checked: 0,
@@ -319,13 +332,19 @@ impl DeliveryCheck {
             return;
         }
         let k = (p - m) as usize;
-        for q in 0..n {
-            let word = &mut self.received[q * self.words + k / 64];
-            if k.is_multiple_of(64) {
-                *word = 0;
-            }
-            if get_bit(dout, q) {
-                *word |= 1 << (k % 64);
+        let row = &mut self.received[(k / 64) * n..(k / 64 + 1) * n];
+        if k.is_multiple_of(64) {
+            row.fill(0);
+        }
+        // Only the PEs receiving a 1 (words of dout beyond n bits are zero).
+        for (wi, &word) in dout.iter().enumerate().take(n.div_ceil(32)) {
+            let mut bits = word;
+            while bits != 0 {
+                let q = wi * 32 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                if q < n {
+                    row[q] |= 1u64 << (k % 64);
+                }
             }
         }
         if p + 1 == f {
@@ -350,8 +369,8 @@ impl DeliveryCheck {
                 } else {
                     (1 << valid) - 1
                 };
-                let diff =
-                    (self.received[q * self.words + w] ^ tl.payloads().word(src, q, w)) & mask;
+                let got = self.received[w * self.n + q];
+                let diff = (got ^ tl.payloads().word(src, q, w)) & mask;
                 if diff != 0 {
                     let bit = 64 * w + diff.trailing_zeros() as usize;
                     self.error = Some(DeliveryError {
