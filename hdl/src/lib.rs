@@ -14,7 +14,7 @@
 // pub mod hypercube;
 // pub mod lca;
 // pub mod lca_net;
-// pub mod min;
+pub mod min;
 pub mod netlist;
 pub mod rusthdl;
 pub mod style;

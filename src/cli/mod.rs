@@ -10,11 +10,11 @@
 pub mod common;
 pub mod diagram;
 // pub mod export_tb; (being rewritten word-level, issue 13)
-// pub mod generate; (being rewritten word-level, issue 13)
+pub mod generate;
 pub mod info;
 pub mod latin;
 pub mod schedule;
-// pub mod sim; (being rewritten word-level, issue 13)
+pub mod sim;
 pub mod topology_args;
 
 use clap::{Parser, Subcommand};
@@ -50,12 +50,12 @@ enum Command {
     Schedule(schedule::Args),
     /// Draw an LCA network (Graphviz DOT or SVG), like the papers' Figures 3-4.
     Diagram(diagram::Args),
-    // Emit synthesizable Verilog-2005 for a block or a whole network.
-    // #[command(subcommand)]
-    // Generate(generate::Command),
-    // Co-simulate emitted Verilog (Verilator) against the golden model, bit-time by bit-time.
-    // #[command(subcommand)]
-    // Sim(sim::Command),
+    /// Emit synthesizable Verilog-2005 for a block or a whole network.
+    #[command(subcommand)]
+    Generate(generate::Command),
+    /// Co-simulate emitted Verilog (Verilator) against the golden model, bit-time by bit-time.
+    #[command(subcommand)]
+    Sim(sim::Command),
     // Write a self-checking Verilog test bench (stimulus + expected outputs) for Icarus.
     // #[command(subcommand)]
     // ExportTb(export_tb::Command),
@@ -69,8 +69,8 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
         Command::Info(a) => info::run(a),
         Command::Schedule(a) => schedule::run(a),
         Command::Diagram(a) => diagram::run(a),
-        // Command::Generate(c) => generate::run(c),
-        // Command::Sim(c) => sim::run(c),
+        Command::Generate(c) => generate::run(c),
+        Command::Sim(c) => sim::run(c),
         // Command::ExportTb(c) => export_tb::run(c),
         Command::Latin(a) => latin::run(a),
     }

@@ -13,7 +13,7 @@ pub mod hex;
 // pub mod lca; (being rewritten word-level, issue 13)
 // pub mod lca_export; (being rewritten word-level, issue 13)
 // pub mod lca_net; (being rewritten word-level, issue 13)
-// pub mod min; (being rewritten word-level, issue 13)
+pub mod min;
 pub mod paths;
 pub mod tbwriter;
 pub mod tools;
