@@ -128,7 +128,8 @@ fn assemble(min: &Min, format: FrameFormat, shifter: TagShifter) -> Result<Desig
         .param("n", n)
         .param("message_bits", format.message_bits)
         .param("frame_bits", format.len());
-    let sw = switch();
+    // A bug in the fixed rust-hdl block, not in the parameters.
+    let sw = switch().map_err(|e| MinRtlError::Internal(e.to_string()))?;
     let pe = unit(m, shifter);
     let ctrl = controller(m, format.len());
     debug_assert_eq!(
@@ -217,8 +218,8 @@ fn assemble(min: &Min, format: FrameFormat, shifter: TagShifter) -> Result<Desig
                 .pin("clock", &clock)
                 .pin("reset", &reset)
                 .pin("dec", dec.bit(s as usize))
-                .pin("in", pair(&prev, src[2 * k], src[2 * k + 1]))
-                .pin("out", out.part(2 * k, 2))
+                .pin("din", pair(&prev, src[2 * k], src[2 * k + 1]))
+                .pin("dout", out.part(2 * k, 2))
                 .pin("crossed", sw_crossed.bit(i))
                 .pin("conflict", sw_conflict.bit(i));
         }

@@ -6,20 +6,16 @@ module min_switch_2x2 (
     input wire clock,
     input wire reset,
     input wire dec,
-    input wire [1:0] in,
-    output wire [1:0] out,
+    input wire [1:0] din,
+    output wire [1:0] dout,
     output wire crossed,
     output wire conflict
 );
 
-    // State: the bits leaving on ports 0 and 1, the setting, the conflict flag
     reg [1:0] out_q;
     reg crossed_q;
     reg conflict_q;
-
-    // Data through the setting: out[0] = crossed ? in[1] : in[0]
-    wire [1:0] through = crossed_q ? {in[0], in[1]} : in;
-    assign out = out_q;
+    assign dout = out_q;
     assign crossed = crossed_q;
     assign conflict = conflict_q;
 
@@ -31,18 +27,18 @@ module min_switch_2x2 (
     end
 
     always @(posedge clock) begin
+        if (crossed_q) out_q <= (din >> 1) | (din << 1);
+        else out_q <= din;
+        if (dec) begin
+            crossed_q <= din[0];
+            conflict_q <= din[0] == din[1];
+            out_q <= 2'd0;
+        end
         if (reset) begin
             out_q <= 2'd0;
             crossed_q <= 1'b0;
             conflict_q <= 1'b0;
         end
-        else if (dec) begin
-            // Tag bit-time: the upper input's tag sets the switch; the tag is consumed
-            crossed_q <= in[0];
-            conflict_q <= in[0] == in[1];
-            out_q <= 2'd0;
-        end
-        else out_q <= through;
     end
 endmodule
 

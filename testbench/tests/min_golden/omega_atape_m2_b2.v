@@ -108,8 +108,8 @@ module omega_atape_m2_b2 (
         .clock(clock),
         .reset(reset),
         .dec(ctrl_dec[0]),
-        .in({pe_tx[2], pe_tx[0]}),
-        .out(st0_out[1:0]),
+        .din({pe_tx[2], pe_tx[0]}),
+        .dout(st0_out[1:0]),
         .crossed(sw_crossed[0]),
         .conflict(sw_conflict[0])
     );
@@ -117,8 +117,8 @@ module omega_atape_m2_b2 (
         .clock(clock),
         .reset(reset),
         .dec(ctrl_dec[0]),
-        .in({pe_tx[3], pe_tx[1]}),
-        .out(st0_out[3:2]),
+        .din({pe_tx[3], pe_tx[1]}),
+        .dout(st0_out[3:2]),
         .crossed(sw_crossed[1]),
         .conflict(sw_conflict[1])
     );
@@ -130,8 +130,8 @@ module omega_atape_m2_b2 (
         .clock(clock),
         .reset(reset),
         .dec(ctrl_dec[1]),
-        .in({st0_out[2], st0_out[0]}),
-        .out(st1_out[1:0]),
+        .din({st0_out[2], st0_out[0]}),
+        .dout(st1_out[1:0]),
         .crossed(sw_crossed[2]),
         .conflict(sw_conflict[2])
     );
@@ -139,8 +139,8 @@ module omega_atape_m2_b2 (
         .clock(clock),
         .reset(reset),
         .dec(ctrl_dec[1]),
-        .in({st0_out[3], st0_out[1]}),
-        .out(st1_out[3:2]),
+        .din({st0_out[3], st0_out[1]}),
+        .dout(st1_out[3:2]),
         .crossed(sw_crossed[3]),
         .conflict(sw_conflict[3])
     );
