@@ -46,7 +46,11 @@ fn run_opts(
     };
     let rep = cosim(k, l, alg, r, &pay, &opts).unwrap();
     if let Some(m) = &rep.mismatch {
-        panic!("{name}: {m}\n  routing: {r:?}");
+        let node = rep.mismatch_node.as_ref().map(|d| d.to_string());
+        panic!(
+            "{name}: {m}\n  {}\n  routing: {r:?}",
+            node.unwrap_or_default()
+        );
     }
     // docs/hypercube.md §6: k + (k + L) + 2 for semi, k(14k + 3L + 9) for full, read
     // from the RTL's bit_time counter once done.
