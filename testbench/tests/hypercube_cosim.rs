@@ -14,7 +14,7 @@ use lcanet_sim::hypercube::timing::Algorithm;
 use lcanet_sim::perm::{PartialPermutation, Permutation};
 use lcanet_sim::rng::{derive, seeded};
 use lcanet_testbench::artifact_dir;
-use lcanet_testbench::hypercube::cosim::{cosim, CosimOptions};
+use lcanet_testbench::hypercube::cosim::{cosim, cosim_against, CosimOptions};
 use rand::Rng;
 
 fn payloads(n: usize, l: usize, seed: u64) -> Vec<u64> {
@@ -43,6 +43,7 @@ fn run_opts(
         vcd_on_mismatch: Some(dir.file("wave.vcd")),
         seed: Some(seed),
         abort_first_run_after: abort,
+        ..CosimOptions::default()
     };
     let rep = cosim(k, l, alg, r, &pay, &opts).unwrap();
     if let Some(m) = &rep.mismatch {
@@ -91,6 +92,7 @@ fn a_non_semi_contraction_reports_its_collision() {
         vcd_on_mismatch: Some(dir.file("wave.vcd")),
         seed: Some(1),
         abort_first_run_after: None,
+        ..CosimOptions::default()
     };
     let rep = cosim(3, 5, Algorithm::Semi, &r, &pay, &opts).unwrap();
     assert!(rep.matched(), "{}", rep.mismatch.unwrap());
@@ -132,4 +134,38 @@ fn random_permutations_by_algorithm_2() {
 fn reset_in_the_middle_of_a_run_then_a_clean_run() {
     let perm = Permutation::random(8, &mut seeded(7)).to_partial();
     run_opts("reset_mid_run", 3, 5, Algorithm::Full, &perm, 7, Some(60));
+}
+
+#[test]
+fn a_wrong_expectation_is_reported_with_its_bit_time_node_and_vcd() {
+    // The RTL routes payloads `pay`; the expectation is the model's trace of the same
+    // routing with node 5's payload changed in bit 2. Semi on a 3-cube: node 5's frame
+    // reaches its destination's delivery register with the start bit at phase cycle
+    // 2k + 1 = 7 (t = 8), payload bit 2 at t = 8 + 1 + 2 = 11.
+    let (k, l) = (3, 5);
+    let r = random_semi_contraction(k, &mut seeded(4));
+    let pay = payloads(8, l, 4);
+    let dest = r.dst(5).expect("node 5 sends in this routing");
+    let mut wrong = pay.clone();
+    wrong[5] ^= 0b100;
+    let p = lcanet_sim::hypercube::CubeParams::new(k, l).unwrap();
+    let trace = lcanet_sim::hypercube::cycle::simulate(p, Algorithm::Semi, &r, &wrong).unwrap();
+    let dir = artifact_dir!("wrong_expectation").unwrap();
+    let opts = CosimOptions {
+        verilog_dir: dir.path().join("verilog"),
+        vcd_on_mismatch: Some(dir.file("wave.vcd")),
+        seed: Some(4),
+        ..CosimOptions::default()
+    };
+    let rep = cosim_against(trace, &r, &pay, &opts).unwrap();
+    let m = rep
+        .mismatch
+        .expect("the comparison catches the wrong payload bit");
+    assert_eq!(m.bit_time, 11, "{m}");
+    assert_eq!(m.signal, "hypercube_k3_l5.rx_bit", "{m}");
+    let node = rep.mismatch_node.expect("a per-node vector names its node");
+    assert_eq!((node.port, node.node), ("rx_bit", dest), "{node}");
+    let vcd = m.vcd.expect("the traced rerun keeps a VCD");
+    let text = std::fs::read_to_string(vcd).unwrap();
+    assert!(text.contains("node5") && text.contains("rx_bit"));
 }

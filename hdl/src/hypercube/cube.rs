@@ -12,7 +12,9 @@ use super::control::NAMES;
 use super::controller::controller;
 use super::node::node;
 use super::{hw_params, top_name, HwParamError};
-use crate::netlist::{cat, lit, names, Design, ModuleBuilder, NetlistError, ValidationErrors, V};
+use crate::netlist::{
+    cat, elaborate, lit, names, Design, ModuleBuilder, NetlistError, ValidationErrors, V,
+};
 use lcanet_sim::hypercube::CubeParams;
 
 /// Why the cube could not be built.
@@ -21,33 +23,23 @@ pub enum CubeError {
     /// Bad parameters.
     #[error(transparent)]
     Params(#[from] HwParamError),
-    /// The netlist was rejected (a bug in lcanet's wiring).
-    #[error("internal error (a bug in lcanet): {0}")]
+    /// The netlist was rejected, or elaboration failed (a bug in lcanet's generator).
+    #[error(transparent)]
     Netlist(#[from] NetlistError),
     /// The netlist fails validation (a bug in lcanet's wiring).
     #[error("internal error (a bug in lcanet): {0}")]
     Validation(#[from] ValidationErrors),
-    /// Elaboration panicked (a width mismatch: a bug in lcanet's generator).
-    #[error("internal error (a bug in lcanet): generating the cube failed: {0}")]
-    Elaboration(String),
 }
 
 /// The netlist of a whole cube with `k` dimensions and `payload_bits`-bit payloads.
 pub fn cube_design(k: usize, payload_bits: usize) -> Result<(Design, CubeParams), CubeError> {
     let p = hw_params(k, payload_bits)?;
-    let design = std::panic::catch_unwind(|| elaborate(p)).map_err(|e| {
-        let what = e
-            .downcast_ref::<String>()
-            .cloned()
-            .or_else(|| e.downcast_ref::<&str>().map(|s| (*s).to_owned()))
-            .unwrap_or_else(|| "a panic without a message".to_owned());
-        CubeError::Elaboration(what)
-    })??;
+    let design = elaborate(&format!("the {k}-cube"), || build(p))??;
     design.validate()?;
     Ok((design, p))
 }
 
-fn elaborate(p: CubeParams) -> Result<Design, NetlistError> {
+fn build(p: CubeParams) -> Result<Design, NetlistError> {
     let (k, n, l) = (p.k(), p.n(), p.payload_bits());
     let top = top_name(p);
     let mut design = Design::new(&top);

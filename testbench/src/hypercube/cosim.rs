@@ -60,6 +60,8 @@ pub struct CosimOptions {
     /// First run the same routing for this many bit times unchecked, assert `reset` for
     /// one bit time, and only then run and check (exercises `reset` mid-run).
     pub abort_first_run_after: Option<u64>,
+    /// C++ optimization of the model (`Quick` by default, see [`model_options`]).
+    pub optimize: Optimize,
 }
 
 /// The first node whose row of a mismatching output vector differs.
@@ -104,6 +106,10 @@ pub struct CosimReport {
     pub build: CacheOutcome,
     /// Time to emit and build (or find) the model.
     pub build_time: Duration,
+    /// Of the build (when it was built, not found), the seconds Verilator took.
+    pub verilate_seconds: f64,
+    /// Bytes of C++ Verilator wrote for the cube (recorded when the model was built).
+    pub cpp_bytes: u64,
     /// Time of the bit-time loop.
     pub sim_time: Duration,
 }
@@ -130,11 +136,11 @@ impl CosimReport {
 
 /// Verilator options of the co-simulation (chosen by measurement, `docs/hypercube.md`
 /// §11): no public signals (only top ports are compared), tracing only when a VCD is
-/// wanted, the bridge's quick C++ optimization (`-O1`).
-pub fn model_options(trace: bool) -> ModelOptions {
+/// wanted, the C++ optimization asked for (`Quick`, `-O1`, unless `--optimize`).
+pub fn model_options(trace: bool, optimize: Optimize) -> ModelOptions {
     ModelOptions {
         trace,
-        optimize: Optimize::Quick,
+        optimize,
         ..ModelOptions::default()
     }
 }
@@ -161,7 +167,28 @@ pub fn cosim(
 ) -> Result<CosimReport, CosimError> {
     let params = lcanet_hdl::hypercube::hw_params(k, payload_bits).map_err(CubeError::from)?;
     let trace = simulate(params, algorithm, routing, payloads)?;
-    let first = run(params, trace, routing, payloads, opts, opts.vcd.as_deref())?;
+    cosim_against(trace, routing, payloads, opts)
+}
+
+/// Drives the cube of `expected.params` with `routing` and `payloads` under
+/// `expected.algorithm` and compares it with `expected` at every bit time. [`cosim`]
+/// passes the golden model's trace of the same input; a trace of another input shows
+/// what a mismatch report looks like.
+pub fn cosim_against(
+    expected: CycleTrace,
+    routing: &PartialPermutation,
+    payloads: &[u64],
+    opts: &CosimOptions,
+) -> Result<CosimReport, CosimError> {
+    let params = expected.params;
+    let first = run(
+        params,
+        expected,
+        routing,
+        payloads,
+        opts,
+        opts.vcd.as_deref(),
+    )?;
     match (&first.mismatch, &opts.vcd, &opts.vcd_on_mismatch) {
         (Some(_), None, Some(vcd)) => run(params, first.trace, routing, payloads, opts, Some(vcd)),
         _ => Ok(first),
@@ -209,7 +236,8 @@ fn run(
     let expected = trace.port_words();
     let t0 = Instant::now();
     let design = emit_cube(k, l, &opts.verilog_dir)?;
-    let (mut model, info) = build_model(&design, &model_options(vcd.is_some()), vcd)?;
+    let (mut model, info) =
+        build_model(&design, &model_options(vcd.is_some(), opts.optimize), vcd)?;
     let build_time = t0.elapsed();
 
     let clock = model.input("clock")?;
@@ -334,6 +362,8 @@ fn run(
         stats,
         build: info.outcome,
         build_time,
+        verilate_seconds: info.manifest.verilate_seconds,
+        cpp_bytes: info.manifest.cpp_bytes,
         sim_time,
     })
 }
