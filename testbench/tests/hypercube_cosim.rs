@@ -1,6 +1,9 @@
 //! The emitted k-cube co-simulated in Verilator against the cycle-level golden model,
-//! every output at every bit time: semi-contractions and packings (Algorithm 1), a
-//! non-semi-contraction (collision), random permutations (Algorithm 2), a reset mid-run.
+//! every output vector at every bit time, for k = 1..6: semi-contractions, packings and
+//! the identity (Algorithm 1), a non-semi-contraction (collision), random and partial
+//! permutations and the identity (Algorithm 2), a reset mid-run, and a wrong expectation
+//! (the comparison fails at the right bit time and node). The 1024-node cube is opt-in
+//! (`--ignored`).
 //!
 //! The RTL's bit-serial enumerations are observable through the packings they steer: in
 //! steps 3 and 5 of every loop a frame arrives at the node its enumeration value names,
@@ -168,4 +171,42 @@ fn a_wrong_expectation_is_reported_with_its_bit_time_node_and_vcd() {
     let vcd = m.vcd.expect("the traced rerun keeps a VCD");
     let text = std::fs::read_to_string(vcd).unwrap();
     assert!(text.contains("node5") && text.contains("rx_bit"));
+}
+
+#[test]
+fn the_identity_under_both_algorithms() {
+    // Every node keeps its message: Algorithm 1 sends every frame to itself (no dimension
+    // crossed), Algorithm 2 crosses nothing, enumerates no doubles and packs nothing.
+    for k in 1..=6 {
+        let n = 1 << k;
+        let id = PartialPermutation::new((0..n).map(Some).collect()).unwrap();
+        let seed = 200 + k as u64;
+        run(
+            &format!("identity_semi_k{k}"),
+            k,
+            5,
+            Algorithm::Semi,
+            &id,
+            seed,
+        );
+        run(
+            &format!("identity_full_k{k}"),
+            k,
+            5,
+            Algorithm::Full,
+            &id,
+            seed,
+        );
+    }
+}
+
+/// The 1024-node cube under Algorithm 2 (the end-to-end target of `docs/hypercube.md`
+/// §11: a cold build takes about a minute on a 2-core machine). Opt-in:
+/// `cargo test -p lcanet-testbench --test hypercube_cosim -- --ignored`.
+#[test]
+#[ignore = "builds a 1024-node cube (about a minute cold)"]
+fn a_random_permutation_on_the_1024_node_cube() {
+    let k = 10;
+    let perm = Permutation::random(1 << k, &mut seeded(1)).to_partial();
+    run("full_k10", k, 8, Algorithm::Full, &perm, 1);
 }

@@ -288,7 +288,7 @@ fn run(
         m.set(start, u64::from(t == 0));
         m.eval();
         if t >= first_checked {
-            let g = trace.global(t);
+            let g = expected.global(t);
             let globals = [
                 (w_done, u64::from(g.done)),
                 (w_coll, u64::from(g.collision)),

@@ -8,7 +8,7 @@
 //! node. The values are the trace's ([`CycleTrace::node`], [`CycleTrace::global`]):
 //! this is a change of representation, not a second model.
 
-use super::CycleTrace;
+use super::{CycleTrace, GlobalOutputs};
 
 /// The expected top-level output vectors of a run.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -29,6 +29,8 @@ pub struct PortWords {
     last: u64,
     /// Bit times of the run.
     total: u64,
+    /// First bit time at which some node's collision flag reads 1.
+    first_collision: Option<u64>,
 }
 
 /// Words of 32 bits needed for `bits` bits.
@@ -93,6 +95,7 @@ impl PortWords {
             rx_payload,
             last,
             total: trace.total,
+            first_collision: trace.collision_at.iter().flatten().copied().min(),
         }
     }
 
@@ -130,6 +133,18 @@ impl PortWords {
     }
 }
 
+impl PortWords {
+    /// The global outputs `done`, `bit_time`, `collision` at bit time `t` (as
+    /// [`CycleTrace::global`], without looking at every node).
+    pub fn global(&self, t: u64) -> GlobalOutputs {
+        GlobalOutputs {
+            done: t > self.total,
+            bit_time: t.saturating_sub(1).min(self.total),
+            collision: self.first_collision.is_some_and(|c| t >= c),
+        }
+    }
+}
+
 impl CycleTrace {
     /// The run's expected outputs as the top module's vectors.
     pub fn port_words(&self) -> PortWords {
@@ -160,6 +175,7 @@ mod tests {
         let pw = trace.port_words();
         let (n, l) = (trace.params.n(), trace.params.payload_bits());
         for t in 0..=trace.total + 3 {
+            assert_eq!(pw.global(t), trace.global(t), "t = {t}");
             for x in 0..n {
                 let o = trace.node(t, x);
                 assert_eq!(bit(pw.rx_bit(t), x), o.rx_bit, "t = {t}, node {x}");
