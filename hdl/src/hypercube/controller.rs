@@ -140,16 +140,20 @@ pub fn controller(p: CubeParams) -> Module {
     };
     m.always(|pr| {
         pr.comment("The dimension selector: the bit being sent in a routing phase");
-        pr.if_(&ctl.c_start, |pr| {
-            pr.load(&sel_r, rdv.select(onehot(k - 1), onehot(0)))
-        })
-        .elif(&ctl.c_addr, |pr| {
-            pr.if_(rdv, |pr| pr.load(&sel_r, down(&sel_r)))
-                .elif(pack0 & at(k), |pr| pr.load(&sel_r, onehot(k - 1)))
-                .else_(|pr| pr.load(&sel_r, up(&sel_r)));
-        })
-        .elif(&ctl.c_body & pack0, |pr| pr.load(&sel_r, down(&sel_r)))
-        .else_(|pr| pr.load(&sel_r, zero(k)));
+        // The first dimension: k-1 descending (rdv), 0 ascending (the same when k = 1).
+        let first = if k == 1 {
+            onehot(0)
+        } else {
+            rdv.select(onehot(k - 1), onehot(0))
+        };
+        pr.if_(&ctl.c_start, |pr| pr.load(&sel_r, first))
+            .elif(&ctl.c_addr, |pr| {
+                pr.if_(rdv, |pr| pr.load(&sel_r, down(&sel_r)))
+                    .elif(pack0 & at(k), |pr| pr.load(&sel_r, onehot(k - 1)))
+                    .else_(|pr| pr.load(&sel_r, up(&sel_r)));
+            })
+            .elif(&ctl.c_body & pack0, |pr| pr.load(&sel_r, down(&sel_r)))
+            .else_(|pr| pr.load(&sel_r, zero(k)));
         pr.comment("Sequencing");
         pr.if_(&reset, |pr| {
             pr.load(&phase, lit(3, Phase::Idle as u64));
