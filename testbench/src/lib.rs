@@ -9,7 +9,7 @@ pub mod artifacts;
 pub mod bridge;
 pub mod harness;
 pub mod hex;
-// pub mod hypercube; (being rewritten word-level, issue 13)
+pub mod hypercube;
 // pub mod lca; (being rewritten word-level, issue 13)
 // pub mod lca_export; (being rewritten word-level, issue 13)
 // pub mod lca_net; (being rewritten word-level, issue 13)
