@@ -116,6 +116,16 @@ fn bad_message_bits_write_nothing() {
             &["--message-bits", "1 ≤ bits ≤ 4096"],
         );
         assert!(!out.exists());
+        for sim in [
+            &["sim", "ataape"][..],
+            &["sim", "min", "--perm", "identity"],
+        ] {
+            let mut args = sim.to_vec();
+            args.extend(["--network", "cube", "--m", "2", "--message-bits", bits]);
+            args.extend(["--seed", "1", "--work-dir", out.to_str().unwrap()]);
+            rejects(&args, &["--message-bits", "1 ≤ bits ≤ 4096"]);
+            assert!(!out.exists());
+        }
     }
 }
 
@@ -216,6 +226,22 @@ fn generate_min_writes_the_network_and_its_summary() {
     assert_eq!(v["switches"], 12);
     assert_eq!(v["tag_bits"], serde_json::json!([2, 1, 0]));
     assert_eq!(v["atape_bit_times"], 8 * (3 + 5) + 3);
+    // Switch, ATAPE unit, controller, top: one definition each.
+    assert_eq!(v["modules"], 4);
+    let names: Vec<&str> = v["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f.as_str().unwrap().rsplit('/').next().unwrap())
+        .collect();
+    for name in [
+        "min_switch_2x2.v",
+        "atape_unit_m3_tap2_rot1.v",
+        "atape_ctrl_m3_f8.v",
+        "omega_atape_m3_b5.v",
+    ] {
+        assert!(names.contains(&name), "{names:?}");
+    }
     for f in v["files"].as_array().unwrap() {
         assert!(Path::new(f.as_str().unwrap()).is_file(), "{f}");
     }
@@ -225,4 +251,74 @@ fn generate_min_writes_the_network_and_its_summary() {
         .filter(|e| e.file_name().to_string_lossy().starts_with('.'))
         .collect();
     assert!(leftovers.is_empty(), "temporary files left: {leftovers:?}");
+}
+
+#[test]
+fn sim_ataape_json_reports_an_exact_run() {
+    let dir = scratch("sim_ataape");
+    let work = dir.join("work");
+    let o = lcanet(&[
+        "sim",
+        "ataape",
+        "--network",
+        "cube",
+        "--m",
+        "2",
+        "--message-bits",
+        "3",
+        "--seed",
+        "5",
+        "--work-dir",
+        work.to_str().unwrap(),
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["match"], true, "{v}");
+    assert_eq!(v["seed"], 5);
+    assert_eq!(v["top"], "cube_atape_m2_b3");
+    // n·F + m = 4·5 + 2 bit-times, no conflict, n² messages.
+    assert_eq!(v["bit_times"], 22);
+    assert_eq!(v["bound"], 22);
+    assert_eq!(v["conflicts"], 0);
+    assert_eq!(v["messages_checked"], 16);
+    assert!(v["bit_times_per_second"].as_f64().unwrap() > 0.0);
+    assert!(work.join("cube_atape_m2_b3.f").is_file());
+}
+
+#[test]
+fn sim_min_json_reports_predicted_conflicts() {
+    let dir = scratch("sim_min");
+    // Baseline m = 2: bit reversal is its Latin square's first row (admissible); in the
+    // identity PEs 0 and 1 share switch 0 of stage 0 and both want the upper output
+    // (destination bit 1 is 0 for 0 and 1).
+    let reversal = dir.join("reversal.perm");
+    std::fs::write(&reversal, "0 2 1 3\n").unwrap();
+    let identity = dir.join("identity.perm");
+    std::fs::write(&identity, "0 1 2 3\n").unwrap();
+    for (file, admissible) in [(&reversal, true), (&identity, false)] {
+        let o = lcanet(&[
+            "sim",
+            "min",
+            "--network",
+            "baseline",
+            "--m",
+            "2",
+            "--perm",
+            file.to_str().unwrap(),
+            "--seed",
+            "1",
+            "--work-dir",
+            dir.join("work").to_str().unwrap(),
+            "--json",
+        ]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert_eq!(v["match"], true, "{v}");
+        assert_eq!(v["admissible"], admissible, "{v}");
+        assert_eq!(v["frames"], 1);
+        assert_eq!(v["conflicts"], v["expected_conflicts"]);
+        assert_eq!(v["conflicts"] == 0, admissible, "{v}");
+        assert_eq!(v["flagged"].as_array().unwrap().is_empty(), admissible);
+    }
 }

@@ -11,10 +11,10 @@
 #![warn(missing_docs)]
 
 // Being rewritten word-level (issue 13); each is re-enabled as it lands:
-// pub mod hypercube;
+pub mod hypercube;
 pub mod lca;
 pub mod lca_net;
-// pub mod min;
+pub mod min;
 pub mod netlist;
 pub mod rusthdl;
 pub mod style;

@@ -9,11 +9,11 @@ pub mod artifacts;
 pub mod bridge;
 pub mod harness;
 pub mod hex;
-// pub mod hypercube; (being rewritten word-level, issue 13)
+pub mod hypercube;
 pub mod lca;
 pub mod lca_export;
 pub mod lca_net;
-// pub mod min; (being rewritten word-level, issue 13)
+pub mod min;
 pub mod paths;
 pub mod tbwriter;
 pub mod tools;

@@ -109,7 +109,8 @@ pub fn translate<B: Block>(name: &str, block: &mut B) -> Result<Module, Translat
     }
     let mut w = Walker::new(&sigs, &mut m);
     let process = w.block(&code).map_err(err)?;
-    let outputs = w.finish().map_err(err)?;
+    let order: Vec<String> = probe.atoms.iter().map(|a| a.0.clone()).collect();
+    let outputs = w.finish(&order).map_err(err)?;
     for (port, value) in outputs {
         m.assign(&port, value);
     }

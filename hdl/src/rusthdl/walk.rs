@@ -60,10 +60,13 @@ impl<'a> Walker<'a> {
         }
     }
 
-    /// The final value of every output port (each must have been assigned).
-    pub fn finish(self) -> Res<Vec<(V, V)>> {
+    /// The final value of every output port in `order` (each must have been assigned).
+    pub fn finish(self, order: &[String]) -> Res<Vec<(V, V)>> {
         let mut out = Vec::new();
-        for (name, s) in self.sigs {
+        for name in order {
+            let Some(s) = self.sigs.get(name) else {
+                continue;
+            };
             if s.kind == SigKind::Output {
                 let value = self
                     .env

@@ -120,7 +120,7 @@ impl Timeline {
         self.cfg.format.len() as u64
     }
 
-    fn junk(&self, t: u64, j: usize) -> bool {
+    pub(super) fn junk(&self, t: u64, j: usize) -> bool {
         splitmix64(self.junk_key ^ splitmix64(t.wrapping_mul(1 << 20) ^ j as u64)) & 1 == 1
     }
 

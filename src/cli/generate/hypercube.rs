@@ -5,6 +5,7 @@
 use crate::cli::common::{ensure_dir, print_json};
 use anyhow::Context;
 use lcanet_hdl::hypercube::cube::cube_design;
+use lcanet_hdl::hypercube::node_name;
 use lcanet_sim::hypercube::timing::{total_bit_times, Algorithm};
 use std::path::PathBuf;
 
@@ -58,7 +59,7 @@ pub fn run(args: Args) -> anyhow::Result<crate::cli::Outcome> {
     let written = emitted
         .write_to(&args.out)
         .with_context(|| format!("writing into {}", args.out.display()))?;
-    let node_module = format!("hc_node_k{}_l{}", p.k(), p.payload_bits());
+    let node_module = node_name(p);
     let yosys_node = if args.yosys {
         let files: Vec<PathBuf> = emitted
             .modules

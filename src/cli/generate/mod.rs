@@ -1,7 +1,7 @@
 //! `lcanet generate ...`: one module per target.
 
-// pub mod hypercube; (being rewritten word-level, issue 13)
-// pub mod min; (being rewritten word-level, issue 13)
+pub mod hypercube;
+pub mod min;
 pub mod network;
 pub mod switch;
 
@@ -12,10 +12,10 @@ pub enum Command {
     Switch(switch::Args),
     /// A whole LCA network (T-LCAN, CB-LCAN or a Π file) that routes permutations by itself (R1 or R2).
     Network(network::Args),
-    // A k-cube of pipelined bit-serial routers running Kuszmaul's Algorithm 1/2.
-    // Hypercube(hypercube::Args),
-    // A baseline, omega or indirect binary n-cube network of 2x2 self-routing switches with ATAPE units.
-    // Min(min::Args),
+    /// A k-cube of pipelined bit-serial routers running Kuszmaul's Algorithm 1/2.
+    Hypercube(hypercube::Args),
+    /// A baseline, omega or indirect binary n-cube network of 2x2 self-routing switches with ATAPE units.
+    Min(min::Args),
 }
 
 /// Runs one target.
@@ -23,7 +23,7 @@ pub fn run(command: Command) -> anyhow::Result<super::Outcome> {
     match command {
         Command::Switch(a) => switch::run(a),
         Command::Network(a) => network::run(a),
-        // Command::Hypercube(a) => hypercube::run(a),
-        // Command::Min(a) => min::run(a),
+        Command::Hypercube(a) => hypercube::run(a),
+        Command::Min(a) => min::run(a),
     }
 }

@@ -2,7 +2,7 @@
 //! an emitted MIN in Verilator, compared with the golden timeline every bit-time
 //! (docs/min.md §4, §7). Exit code 2 when RTL and model differ.
 
-use crate::cli::common::{print_json, SeedArg};
+use crate::cli::common::{print_json, CosimArgs, SeedArg};
 use crate::cli::latin::MinArgs;
 use crate::cli::Outcome;
 use anyhow::Context;
@@ -19,15 +19,11 @@ pub struct RunArgs {
     pub message_bits: u32,
     #[command(flatten)]
     pub seed: SeedArg,
-    /// Write a VCD waveform of the RTL to FILE.
-    #[arg(long, value_name = "FILE")]
-    pub vcd: Option<PathBuf>,
+    #[command(flatten)]
+    pub out: CosimArgs,
     /// Directory for the emitted Verilog (default: under target/lcanet-artifacts).
     #[arg(long, value_name = "DIR")]
     pub work_dir: Option<PathBuf>,
-    /// Print one JSON document.
-    #[arg(long)]
-    pub json: bool,
 }
 
 /// Arguments of `lcanet sim ataape`.
@@ -35,7 +31,7 @@ pub struct RunArgs {
 #[command(after_help = "\
 Examples:
   lcanet sim ataape --network omega --m 3 --seed 1
-  lcanet sim ataape --network cube --m 8 --message-bits 16 --seed 7 --json
+  lcanet sim ataape --network cube --m 8 --message-bits 16 --seed 7 --optimize --json
   lcanet sim ataape --network baseline --m 2 --vcd atape.vcd
 
 Every PE j sends its n messages in the order of column j of the network's Latin square
@@ -49,16 +45,22 @@ pub struct Args {
 
 /// Resolves the work directory and runs the co-simulation.
 pub(crate) fn execute(cfg: &RunConfig, args: &RunArgs, name: &str) -> anyhow::Result<CosimReport> {
-    let verilog_dir = match &args.work_dir {
-        Some(d) => d.clone(),
-        None => ArtifactDir::new(&format!("cli::{name}"))
-            .context("creating the work directory")?
-            .path()
-            .join("verilog"),
+    // A failing run without --vcd is repeated traced, writing failure.vcd beside the
+    // Verilog directory (inside it with --work-dir).
+    let (verilog_dir, failure_vcd) = match &args.work_dir {
+        Some(d) => (d.clone(), d.join("failure.vcd")),
+        None => {
+            let dir =
+                ArtifactDir::new(&format!("cli::{name}")).context("creating the work directory")?;
+            (dir.path().join("verilog"), dir.path().join("failure.vcd"))
+        }
     };
     let opts = CosimOptions {
         verilog_dir,
-        vcd: args.vcd.clone(),
+        vcd: args.out.vcd.clone(),
+        failure_vcd: Some(failure_vcd),
+        optimize: args.out.speed(),
+        fault: None,
     };
     cosim(cfg, &opts).context("co-simulation could not run")
 }
@@ -134,5 +136,5 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         RunConfig::atape(min, args.run.message_bits, seed).context("invalid --message-bits")?;
     let name = format!("sim_ataape_{}_m{}", min.network(), min.m());
     let r = execute(&cfg, &args.run, &name)?;
-    finish(&r, seed, (), args.run.json)
+    finish(&r, seed, (), args.run.out.json)
 }

@@ -1,8 +1,8 @@
 //! `lcanet sim ...`: one module per target.
 
-// pub mod ataape; (being rewritten word-level, issue 13)
-// pub mod hypercube; (being rewritten word-level, issue 13)
-// pub mod min; (being rewritten word-level, issue 13)
+pub mod ataape;
+pub mod hypercube;
+pub mod min;
 pub mod network;
 pub mod switch;
 
@@ -13,12 +13,12 @@ pub enum Command {
     Switch(switch::Args),
     /// Route a permutation through a whole LCA network (R1 or R2), compared every bit-time.
     Network(network::Args),
-    // Route a semi-contraction (Algorithm 1) or any permutation (Algorithm 2) on a k-cube.
-    // Hypercube(hypercube::Args),
-    // All-to-all personalized exchange through a self-routing MIN, frame by frame.
-    // Ataape(ataape::Args),
-    // One permutation through a self-routing MIN; conflicts compared with the admissibility check.
-    // Min(min::Args),
+    /// Route a semi-contraction (Algorithm 1) or any permutation (Algorithm 2) on a k-cube.
+    Hypercube(hypercube::Args),
+    /// All-to-all personalized exchange through a self-routing MIN, frame by frame.
+    Ataape(ataape::Args),
+    /// One permutation through a self-routing MIN; conflicts compared with the admissibility check.
+    Min(min::Args),
 }
 
 /// Runs one target.
@@ -26,8 +26,8 @@ pub fn run(command: Command) -> anyhow::Result<super::Outcome> {
     match command {
         Command::Switch(a) => switch::run(a),
         Command::Network(a) => network::run(a),
-        // Command::Hypercube(a) => hypercube::run(a),
-        // Command::Ataape(a) => ataape::run(a),
-        // Command::Min(a) => min::run(a),
+        Command::Hypercube(a) => hypercube::run(a),
+        Command::Ataape(a) => ataape::run(a),
+        Command::Min(a) => min::run(a),
     }
 }
