@@ -12,8 +12,8 @@
 
 // Being rewritten word-level (issue 13); each is re-enabled as it lands:
 pub mod hypercube;
-// pub mod lca;
-// pub mod lca_net;
+pub mod lca;
+pub mod lca_net;
 pub mod min;
 pub mod netlist;
 pub mod rusthdl;

@@ -9,7 +9,7 @@
 
 pub mod common;
 pub mod diagram;
-// pub mod export_tb; (being rewritten word-level, issue 13)
+pub mod export_tb;
 pub mod generate;
 pub mod info;
 pub mod latin;
@@ -56,9 +56,9 @@ enum Command {
     /// Co-simulate emitted Verilog (Verilator) against the golden model, bit-time by bit-time.
     #[command(subcommand)]
     Sim(sim::Command),
-    // Write a self-checking Verilog test bench (stimulus + expected outputs) for Icarus.
-    // #[command(subcommand)]
-    // ExportTb(export_tb::Command),
+    /// Write a self-checking Verilog test bench (stimulus + expected outputs) for Icarus.
+    #[command(subcommand)]
+    ExportTb(export_tb::Command),
     /// Print the Latin square of admissible permutations used for all-to-all exchange.
     Latin(latin::Args),
 }
@@ -71,7 +71,7 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
         Command::Diagram(a) => diagram::run(a),
         Command::Generate(c) => generate::run(c),
         Command::Sim(c) => sim::run(c),
-        // Command::ExportTb(c) => export_tb::run(c),
+        Command::ExportTb(c) => export_tb::run(c),
         Command::Latin(a) => latin::run(a),
     }
 }

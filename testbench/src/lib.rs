@@ -10,9 +10,9 @@ pub mod bridge;
 pub mod harness;
 pub mod hex;
 pub mod hypercube;
-// pub mod lca; (being rewritten word-level, issue 13)
-// pub mod lca_export; (being rewritten word-level, issue 13)
-// pub mod lca_net; (being rewritten word-level, issue 13)
+pub mod lca;
+pub mod lca_export;
+pub mod lca_net;
 pub mod min;
 pub mod paths;
 pub mod tbwriter;

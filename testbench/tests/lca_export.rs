@@ -41,16 +41,17 @@ fn exported_bench_passes_in_icarus_and_catches_mutations() {
     assert!(good.passed(), "{}", good.stdout);
     assert!(good.stdout.contains("PASS"), "{}", good.stdout);
 
-    // One predicted bit flipped: `sent_0` (port index 2+4+16+32+4 = 58) at bit-time 40.
+    // One predicted bit flipped: bit 0 of `sent` (output port 6) at bit-time 40.
     let flip = Mutation::FlipOutput {
-        port: 58,
+        port: 6,
+        bit: 0,
         bit_time: 40,
     };
     let bad = run(&spec, &dst, 9, Some(flip), "flip");
     assert!(!bad.passed(), "{}", bad.stdout);
     assert!(
         bad.stdout
-            .contains("FAIL bit-time 39 signal lcan_tree_d2_u1_l2_w1_m4_r1_rr.sent_0"),
+            .contains("FAIL bit-time 39 signal lcan_tree_d2_u1_l2_w1_m4_r1_rr.sent"),
         "{}",
         bad.stdout
     );
@@ -70,10 +71,7 @@ fn exported_bench_passes_for_cb_with_random_arbiters() {
     assert!(out.passed(), "{}", out.stdout);
 }
 
-/// R2 networks. Regression test for the zero-delay loop Icarus used to run into in the
-/// first `PROBE` bit-time (the switch's `always @(*)` and its `dn`/`dec` children glitching
-/// each other through default-then-override assignments); the rust-hdl adapter now makes
-/// every combinational block assign each visible signal once (docs/decisions/comb-blocks.md).
+/// R2 networks (the `PROBE` mode in Icarus).
 #[test]
 fn exported_bench_passes_for_r2() {
     let topo = Topology::tree(2, 1, Size::Levels(2)).unwrap();

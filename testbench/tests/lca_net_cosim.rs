@@ -7,8 +7,7 @@ use lcanet_sim::lcan::cycle::ArbiterPolicy;
 use lcanet_sim::lcan::routing::Algorithm;
 use lcanet_sim::lcan::{Size, Topology};
 use lcanet_testbench::artifact_dir;
-use lcanet_testbench::lca::BuildSpeed;
-use lcanet_testbench::lca_net::{NetBench, PermKind, Stimulus};
+use lcanet_testbench::lca_net::{NetBench, NetBuild, PermKind, Stimulus};
 
 /// Builds the network once and runs every permutation kind with `seeds` seeds each.
 fn cosim(
@@ -22,8 +21,7 @@ fn cosim(
 ) {
     let spec = NetSpec::new(topo.clone(), alg, pol, w, m).unwrap();
     let dir = artifact_dir!(name.to_string()).unwrap();
-    // Untraced: a much faster build; a failing run rebuilds with tracing for its VCD.
-    let bench = NetBench::build_with(spec, &dir.file("rtl"), BuildSpeed::QuickBuild, false)
+    let bench = NetBench::build(spec, &dir.file("rtl"), NetBuild::quick())
         .unwrap_or_else(|e| panic!("{name}: {e}"));
     for kind in [PermKind::Random, PermKind::Identity, PermKind::WorstCase] {
         for &seed in seeds {
@@ -222,10 +220,9 @@ fn injected_bugs_are_caught() {
     let topo = tree(2, 1, 3);
     let spec = NetSpec::new(topo.clone(), R1, Fixed, 1, 4).unwrap();
     let dir = artifact_dir!("injected_bugs").unwrap();
-    let bench =
-        NetBench::build_with(spec, &dir.file("rtl"), BuildSpeed::QuickBuild, false).unwrap();
+    let bench = NetBench::build(spec, &dir.file("rtl"), NetBuild::quick()).unwrap();
     let stim = Stimulus::new(&topo, &PermKind::Random, 4, 1).unwrap();
-    let names = lcanet_sim::lcan::cycle::network::NetworkModel::new(
+    let ports = lcanet_sim::lcan::cycle::network::NetworkModel::new(
         &topo,
         &bench.spec.net,
         &stim.destinations(),
@@ -233,15 +230,19 @@ fn injected_bugs_are_caught() {
         1,
     )
     .unwrap()
-    .output_names();
-    let port = names.iter().position(|n| n == "valid_2").unwrap();
-    let flip = Mutation::FlipOutput { port, bit_time: 20 };
+    .output_ports();
+    let port = ports.iter().position(|p| p.name == "valid").unwrap();
+    let flip = Mutation::FlipOutput {
+        port,
+        bit: 2,
+        bit_time: 20,
+    };
     let vcd = dir.file("flip.vcd");
     let r = bench.run(&stim, None, Some(&vcd), Some(flip)).unwrap();
     match &r.verdict {
         NetVerdict::Mismatch(m) => {
             assert_eq!(m.bit_time, 20, "{m}");
-            assert!(m.signal.ends_with(".valid_2"), "{m}");
+            assert!(m.signal.ends_with(".valid"), "{m}");
             assert_eq!(m.vcd.as_deref(), Some(vcd.as_path()), "{m}");
             assert!(vcd.exists());
         }

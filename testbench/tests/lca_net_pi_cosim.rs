@@ -11,8 +11,7 @@ use lcanet_sim::lcan::cycle::ArbiterPolicy;
 use lcanet_sim::lcan::routing::Algorithm;
 use lcanet_sim::lcan::Topology;
 use lcanet_testbench::artifact_dir;
-use lcanet_testbench::lca::BuildSpeed;
-use lcanet_testbench::lca_net::{NetBench, PermKind, Stimulus};
+use lcanet_testbench::lca_net::{NetBench, NetBuild, PermKind, Stimulus};
 
 const IRREGULAR16: &str = include_str!("../../docs/examples/irregular16.pi");
 const SKEWED8: &str = include_str!("../../docs/examples/skewed8.pi");
@@ -26,7 +25,7 @@ fn cosim(name: &str, topo: Topology, alg: Algorithm, pol: ArbiterPolicy, seeds: 
     let m = 4;
     let spec = NetSpec::new(topo.clone(), alg, pol, 1, m).unwrap();
     let dir = artifact_dir!(name.to_string()).unwrap();
-    let bench = NetBench::build_with(spec, &dir.file("rtl"), BuildSpeed::QuickBuild, false)
+    let bench = NetBench::build(spec, &dir.file("rtl"), NetBuild::quick())
         .unwrap_or_else(|e| panic!("{name}: {e}"));
     let mut runs = vec![(PermKind::Identity, seeds[0])];
     runs.extend(seeds.iter().map(|&s| (PermKind::Random, s)));

@@ -1,6 +1,5 @@
-//! What a network generation needs: the topology and the validated
-//! [`NetParams`](lcanet_sim::lcan::cycle::network::params::NetParams) (shared with the golden
-//! model), and the module names they imply.
+//! What a network generation needs: the topology and the validated [`NetParams`] (shared
+//! with the golden model), and the module names they imply.
 
 use lcanet_sim::lcan::cycle::network::params::{NetParamError, NetParams};
 use lcanet_sim::lcan::cycle::{ArbiterPolicy, SwitchTopology};
@@ -98,9 +97,25 @@ impl NetSpec {
         )
     }
 
-    /// The fabric-only design's top: `lca_fabric_<shape>_<policy>`.
-    pub fn fabric_name(&self) -> String {
-        format!("lca_fabric_{}_{}", self.shape_tag(), self.policy_tag())
+    /// Whether the arbiters are random (the top has a `seed` input).
+    pub fn random(&self) -> bool {
+        self.policy() == ArbiterPolicy::Random
+    }
+
+    /// The PE interface module: `lcan_<shape>_m<M>_<r1|r2>_pe` (the policy does not change
+    /// it).
+    pub fn pe_module_name(&self) -> String {
+        format!(
+            "lcan_{}_m{}_{}_pe",
+            self.shape_tag(),
+            self.net.msg_bits,
+            self.net.algorithm.name()
+        )
+    }
+
+    /// The controller module: `<top>_ctrl`.
+    pub fn ctrl_module_name(&self) -> String {
+        format!("{}_ctrl", self.network_name())
     }
 
     /// The network's top: `lcan_<shape>_m<M>_<r1|r2>_<policy>`.

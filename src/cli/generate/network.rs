@@ -88,7 +88,7 @@ pub struct Summary {
     pub dir: PathBuf,
     /// Files written.
     pub files: Vec<String>,
-    /// The GTKWave save file.
+    /// The GTKWave save file (its translate filter files are beside it).
     pub gtkw: String,
     /// The parameters (with packet format and derived lengths).
     pub params: NetParams,
@@ -102,7 +102,8 @@ pub struct Summary {
     pub verilog_bytes: usize,
     /// Bytes of the top module's file.
     pub top_bytes: usize,
-    /// `top_bytes / switches`: what one more switch instance costs in text.
+    /// `top_bytes / switches`: what one more switch instance costs in text (the top also
+    /// holds the PE interfaces and the controller).
     pub bytes_per_switch: f64,
     /// Generation time (build, validate, emit), seconds.
     pub generate_seconds: f64,
@@ -121,14 +122,21 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let written = emitted
         .write_to(&args.out)
         .context("writing the Verilog files")?;
-    let gtkw = format!("{}.gtkw", emitted.top);
-    write_atomic(&args.out.join(&gtkw), art.gtkw.as_bytes())?;
+    let gtkw_path = art
+        .gtkw
+        .write_to(&args.out, &emitted.top, None)
+        .with_context(|| format!("writing the GTKWave files into {}", args.out.display()))?;
+    let gtkw = gtkw_path
+        .file_name()
+        .map_or_else(String::new, |f| f.to_string_lossy().into_owned());
     let summary_name = format!("{}.json", emitted.top);
     let mut files: Vec<String> = written
         .iter()
         .filter_map(|p| p.file_name().map(|f| f.to_string_lossy().into_owned()))
         .collect();
+    files.push(emitted.file_list.name.clone());
     files.push(gtkw.clone());
+    files.extend(art.gtkw.filters.iter().map(|f| f.file.clone()));
     files.push(summary_name.clone());
     let top_bytes = emitted.modules.last().map_or(0, |m| m.contents.len());
     let switches = spec.topo.total_switches();

@@ -3,16 +3,16 @@
 pub mod ataape;
 pub mod hypercube;
 pub mod min;
-// pub mod network; (being rewritten word-level, issue 13)
-// pub mod switch; (being rewritten word-level, issue 13)
+pub mod network;
+pub mod switch;
 
 /// Targets of `lcanet sim`.
 #[derive(Debug, clap::Subcommand)]
 pub enum Command {
-    // Random legal traffic through one LCA switch, in set-up and pass-through modes.
-    // Switch(switch::Args),
-    // Route a permutation through a whole LCA network (R1 or R2), compared every bit-time.
-    // Network(network::Args),
+    /// Random legal traffic through one LCA switch, in set-up and pass-through modes.
+    Switch(switch::Args),
+    /// Route a permutation through a whole LCA network (R1 or R2), compared every bit-time.
+    Network(network::Args),
     /// Route a semi-contraction (Algorithm 1) or any permutation (Algorithm 2) on a k-cube.
     Hypercube(hypercube::Args),
     /// All-to-all personalized exchange through a self-routing MIN, frame by frame.
@@ -24,8 +24,8 @@ pub enum Command {
 /// Runs one target.
 pub fn run(command: Command) -> anyhow::Result<super::Outcome> {
     match command {
-        // Command::Switch(a) => switch::run(a),
-        // Command::Network(a) => network::run(a),
+        Command::Switch(a) => switch::run(a),
+        Command::Network(a) => network::run(a),
         Command::Hypercube(a) => hypercube::run(a),
         Command::Ataape(a) => ataape::run(a),
         Command::Min(a) => min::run(a),

@@ -85,7 +85,8 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         seed,
         bit_times: args.cycles,
         vcd: args.out.vcd.clone(),
-        build: args.out.speed(),
+        optimize: args.out.speed(),
+        table: None,
     };
     let dir = ArtifactDir::new(&format!("cli::sim_switch::{}", seed))
         .context("creating the work directory")?;
