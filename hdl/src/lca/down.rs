@@ -24,7 +24,7 @@ use super::layout::Layout;
 use super::logic::{first_from, gate};
 use super::policy::PolicyState;
 use super::switch::{Ctl, Ports};
-use crate::netlist::{cat, lit, zero, ModuleBuilder, V};
+use crate::netlist::{cat, lit, or_all, zero, ModuleBuilder, V};
 
 /// The DOWN arbiter's step outcome registers.
 pub(super) struct DnArb {
@@ -79,45 +79,35 @@ pub(super) fn build(
         "_dn_cand",
         (&ctl.m_down & claims.any()).select(&claims, &pend),
     );
-    // Keys of the claims S(0..u), D(0..u): {~h, s}, smallest first (DOWN only). A chain
-    // keeps {any, smallest key} of the candidate claims so far, one wire per claim; the
-    // claims holding the smallest key stay.
+    // Keys of the claims S(0..u), D(0..u): {~h, s}, smallest first (DOWN only). Every pair
+    // is compared at once (a short path; a running minimum would be fewer comparators but a
+    // long chain): a claim is beaten if a candidate claim has a smaller key.
     let claim_key = |k: usize, s_slot: bool| {
         let (h_at, s_at) = if s_slot { (p1 + ab, p1) } else { (2 * ab, ab) };
         cat([!rx_b_row(k).part(h_at, hb), rx_b_row(k).part(s_at, ab)])
     };
-    let kb = lay.kb;
-    let claims: Vec<(String, V, V)> = (0..u)
-        .map(|k| (format!("s{k}"), claim_key(k, true), cand.bit(k)))
-        .chain((0..u).map(|k| (format!("d{k}"), claim_key(k, false), cand.bit(u + d + k))))
-        .collect();
-    let mut least: Option<V> = None;
-    for (i, (name, key, c)) in claims.iter().enumerate() {
-        let next = match &least {
-            None => cat([c.clone(), key.clone()]),
-            Some(prev) => {
-                let take = c & (!prev.top(1) | key.lt(&prev.low(kb)));
-                if i + 1 == claims.len() {
-                    // The last step needs only the key.
-                    take.select(key, prev.low(kb))
-                } else {
-                    take.select(cat([c.clone(), key.clone()]), prev)
-                }
-            }
-        };
-        least = Some(m.def(format!("_dn_least_{name}"), next));
-    }
-    let least = least.expect("a switch has at least one upper");
-    let smallest = |key: &V| key.eq(&least) | !&ctl.m_down;
-    let first = m.def(
-        "_dn_first",
-        &cand
-            & cat([
-                cat(claims[u..].iter().rev().map(|(_, k, _)| smallest(k))),
-                lit(d, (1 << d) - 1),
-                cat(claims[..u].iter().rev().map(|(_, k, _)| smallest(k))),
-            ]),
+    let key = m.def(
+        "_dn_key",
+        cat((0..u)
+            .rev()
+            .map(|k| claim_key(k, false))
+            .chain((0..u).rev().map(|k| claim_key(k, true)))),
     );
+    let kb = lay.kb;
+    let claims = cat([cand.bits(n - 1, u + d), cand.bits(u - 1, 0)]);
+    let beaten = m.def(
+        "_dn_beaten",
+        cat((0..2 * u).rev().map(|i| {
+            or_all(
+                1,
+                (0..2 * u)
+                    .filter(|&j| j != i)
+                    .map(|j| claims.bit(j) & key.row(j, kb).lt(&key.row(i, kb))),
+            )
+        })),
+    );
+    let beaten_slots = cat([beaten.bits(2 * u - 1, u), zero(d), beaten.bits(u - 1, 0)]);
+    let first = m.def("_dn_first", &cand & !beaten_slots.when(&ctl.m_down));
     let (f_s, f_x, f_d) = (
         first.bits(u - 1, 0),
         first.bits(u + d - 1, u),

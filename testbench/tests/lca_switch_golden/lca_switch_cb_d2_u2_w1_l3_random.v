@@ -111,11 +111,9 @@ module lca_switch_cb_d2_u2_w1_l3_random (
     wire dn_q = _dn_q_product[8];
     wire [5:0] dn_pend = {m_down ? {rx_b[23], rx_b[8]} : ({rx_b[20], rx_b[5]} & {2{m_probe}}), ({win[17], win[8]} & {2{serve_win}}) | (a_valid & a_here & {2{m_probe}}), {rx_b[29], rx_b[14]} & {2{m_down}}} & ~(dn_gnt | dn_rej) & {6{dn_window}};
     wire [5:0] _dn_cand = (m_down & |(dn_pend & 6'd51)) ? (dn_pend & 6'd51) : dn_pend;
-    wire [5:0] _dn_least_s0 = {_dn_cand[0], ~rx_b[13:12], rx_b[11:9]};
-    wire [5:0] _dn_least_s1 = (_dn_cand[1] & (~_dn_least_s0[5] | ({~rx_b[28:27], rx_b[26:24]} < _dn_least_s0[4:0]))) ? {_dn_cand[1], ~rx_b[28:27], rx_b[26:24]} : _dn_least_s0;
-    wire [5:0] _dn_least_d0 = (_dn_cand[4] & (~_dn_least_s1[5] | ({~rx_b[7:6], rx_b[5:3]} < _dn_least_s1[4:0]))) ? {_dn_cand[4], ~rx_b[7:6], rx_b[5:3]} : _dn_least_s1;
-    wire [4:0] _dn_least_d1 = (_dn_cand[5] & (~_dn_least_d0[5] | ({~rx_b[22:21], rx_b[20:18]} < _dn_least_d0[4:0]))) ? {~rx_b[22:21], rx_b[20:18]} : _dn_least_d0[4:0];
-    wire [5:0] _dn_first = _dn_cand & {({~rx_b[22:21], rx_b[20:18]} == _dn_least_d1) | ~m_down, ({~rx_b[7:6], rx_b[5:3]} == _dn_least_d1) | ~m_down, 2'd3, ({~rx_b[28:27], rx_b[26:24]} == _dn_least_d1) | ~m_down, ({~rx_b[13:12], rx_b[11:9]} == _dn_least_d1) | ~m_down};
+    wire [19:0] _dn_key = {~rx_b[22:21], rx_b[20:18], ~rx_b[7:6], rx_b[5:3], ~rx_b[28:27], rx_b[26:24], ~rx_b[13:12], rx_b[11:9]};
+    wire [3:0] _dn_beaten = {(_dn_cand[0] & (_dn_key[4:0] < _dn_key[19:15])) | (_dn_cand[1] & (_dn_key[9:5] < _dn_key[19:15])) | (_dn_cand[4] & (_dn_key[14:10] < _dn_key[19:15])), (_dn_cand[0] & (_dn_key[4:0] < _dn_key[14:10])) | (_dn_cand[1] & (_dn_key[9:5] < _dn_key[14:10])) | (_dn_cand[5] & (_dn_key[19:15] < _dn_key[14:10])), (_dn_cand[0] & (_dn_key[4:0] < _dn_key[9:5])) | (_dn_cand[4] & (_dn_key[14:10] < _dn_key[9:5])) | (_dn_cand[5] & (_dn_key[19:15] < _dn_key[9:5])), (_dn_cand[1] & (_dn_key[9:5] < _dn_key[4:0])) | (_dn_cand[4] & (_dn_key[14:10] < _dn_key[4:0])) | (_dn_cand[5] & (_dn_key[19:15] < _dn_key[4:0]))};
+    wire [5:0] _dn_first = _dn_cand & ~(m_down ? {_dn_beaten[3:2], 2'd0, _dn_beaten[1:0]} : 6'd0);
     wire [3:0] _dn_rq = {_dn_first[3:2], _dn_first[1:0] | _dn_first[5:4]};
     wire [3:0] _dn_rsel_above = _dn_rq & (4'd15 << dn_p);
     wire [3:0] _dn_rsel = |_dn_rsel_above ? (_dn_rsel_above & (4'd0 - _dn_rsel_above)) : (_dn_rq & (4'd0 - _dn_rq));

@@ -85,9 +85,9 @@ module lca_switch_tree_d2_u1_w1_l1_fixed (
     reg [1:0] dn_used_c;
     wire [3:0] dn_pend = {m_down ? rx_b[3] : (rx_b[2] & m_probe), ({win[7], win[3]} & {2{serve_win}}) | (a_valid & a_here & {2{m_probe}}), rx_b[6] & m_down} & ~(dn_gnt | dn_rej) & {4{dn_window}};
     wire [3:0] _dn_cand = (m_down & |(dn_pend & 4'd9)) ? (dn_pend & 4'd9) : dn_pend;
-    wire [2:0] _dn_least_s0 = {_dn_cand[0], ~rx_b[5], rx_b[4]};
-    wire [1:0] _dn_least_d0 = (_dn_cand[3] & (~_dn_least_s0[2] | ({~rx_b[2], rx_b[1]} < _dn_least_s0[1:0]))) ? {~rx_b[2], rx_b[1]} : _dn_least_s0[1:0];
-    wire [3:0] _dn_first = _dn_cand & {({~rx_b[2], rx_b[1]} == _dn_least_d0) | ~m_down, 2'd3, ({~rx_b[5], rx_b[4]} == _dn_least_d0) | ~m_down};
+    wire [3:0] _dn_key = {~rx_b[2], rx_b[1], ~rx_b[5], rx_b[4]};
+    wire [1:0] _dn_beaten = {_dn_cand[0] & (_dn_key[1:0] < _dn_key[3:2]), _dn_cand[3] & (_dn_key[3:2] < _dn_key[1:0])};
+    wire [3:0] _dn_first = _dn_cand & ~(m_down ? {_dn_beaten[1], 2'd0, _dn_beaten[0]} : 4'd0);
     wire [2:0] _dn_rq = {_dn_first[2:1], _dn_first[0] | _dn_first[3]};
     wire [2:0] _dn_rsel = _dn_rq & (3'd0 - _dn_rq);
     wire [3:0] dn_sel = {_dn_first[3] & _dn_rsel[0] & ~_dn_first[0], _dn_first[2:1] & _dn_rsel[2:1], _dn_first[0] & _dn_rsel[0]};
