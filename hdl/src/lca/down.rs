@@ -79,7 +79,9 @@ pub(super) fn build(
         "_dn_cand",
         (&ctl.m_down & claims.any()).select(&claims, &pend),
     );
-    // Keys of the claims S(0..u), D(0..u): {~h, s}, smallest first (DOWN only).
+    // Keys of the claims S(0..u), D(0..u): {~h, s}, smallest first (DOWN only). Every pair
+    // is compared at once (a short path; a running minimum would be fewer comparators but a
+    // long chain): a claim is beaten if a candidate claim has a smaller key.
     let claim_key = |k: usize, s_slot: bool| {
         let (h_at, s_at) = if s_slot { (p1 + ab, p1) } else { (2 * ab, ab) };
         cat([!rx_b_row(k).part(h_at, hb), rx_b_row(k).part(s_at, ab)])

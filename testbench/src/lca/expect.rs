@@ -143,3 +143,45 @@ pub fn dn_outcome(o: &StepOutcome, lay: &Layout, out: &mut [Bits; 4]) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use lcanet_sim::lcan::cycle::{ArbiterPolicy, SwitchParams, SwitchTopology};
+
+    #[test]
+    fn bits_put_across_words() {
+        let mut b = Bits::new(70);
+        b.put(30, 0b1011, 4);
+        assert_eq!(b.words(), &[0xC000_0000, 0x2, 0]);
+        assert!(b.get(30) && b.get(31) && !b.get(32) && b.get(33));
+        b.clear();
+        assert_eq!(b.words(), &[0, 0, 0]);
+    }
+
+    #[test]
+    fn down_outcome_rows_follow_the_slot_numbering() {
+        // d = 2, u = 1: slots S(0) = 0, X(0) = 1, X(1) = 2, D(0) = 3.
+        let p = SwitchParams::new(2, 1, 1, 3, SwitchTopology::Tree, ArbiterPolicy::Fixed).unwrap();
+        let lay = Layout::new(p);
+        let mut o = StepOutcome::idle(2, 1);
+        o.down[0] = SlotOutcome::Granted([Some(1), None]); // S(0) on up-wire A(1)
+        o.down[2] = SlotOutcome::Granted([Some(0), Some(1)]); // X(1): A(0) -> C(1)
+        o.down[3] = SlotOutcome::Rejected; // D(0)
+        o.up[1] = SlotOutcome::Granted([Some(0), None]);
+        let mut dn = [Bits::new(4), Bits::new(4), Bits::new(6), Bits::new(6)];
+        dn_outcome(&o, &lay, &mut dn);
+        assert_eq!(dn[0].words()[0], 0b0101, "granted: S(0), X(1)");
+        assert_eq!(dn[1].words()[0], 0b1000, "rejected: D(0)");
+        // dn_ch0 rows S(0), X(0), X(1): S(0) took A(1), X(1) took A(0).
+        assert_eq!(dn[2].words()[0], 0b01_00_10);
+        // dn_ch1 rows X(0), X(1), D(0): X(1) took C(1).
+        assert_eq!(dn[3].words()[0], 0b00_10_00);
+        let mut up = [Bits::new(2), Bits::new(2), Bits::new(2)];
+        up_outcome(&o, &lay, &mut up);
+        assert_eq!(
+            (up[0].words()[0], up[1].words()[0], up[2].words()[0]),
+            (0b10, 0, 0b10)
+        );
+    }
+}

@@ -89,3 +89,55 @@ impl TableSwitch {
         (dn, up)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rom_words_hold_the_table_rows() {
+        let (params, t) =
+            TableSwitch::from_network(SwitchTopology::Cb, 2, 2, 1, 3, ArbiterPolicy::Fixed, 1, 2)
+                .unwrap();
+        assert_eq!(params.topology, SwitchTopology::Table { pes: 8 });
+        let lay = Layout::new(params);
+        let (dn, up) = t.rom_words(&lay);
+        assert_eq!((dn.width(), up.width()), (8 * 2, 3 * 8 * 2));
+        for pe in 0..8u64 {
+            for x in 0..2 {
+                let want = t.table.down(pe) >> x & 1 == 1;
+                assert_eq!(dn.get(pe as usize * 2 + x), want, "down_rom[{pe}] bit {x}");
+            }
+            for h in 0..3u64 {
+                for k in 0..2 {
+                    let want = t.table.up(h, pe) >> k & 1 == 1;
+                    assert_eq!(up.get(((h * 8 + pe) * 2) as usize + k), want);
+                }
+            }
+        }
+        // A level-1 switch reaches 4 PEs below it and routes up at level 2 only.
+        assert_eq!((0..8).filter(|&p| t.table.down(p) != 0).count(), 4);
+        assert!((0..8).all(|p| t.table.up(1, p) == 0));
+    }
+
+    #[test]
+    fn mismatched_address_widths_are_refused() {
+        // T-LCAN(4,2), l = 3: labels have 4 bits (2 + 1 + 1), and n = 16 also needs 4: fine.
+        assert!(TableSwitch::from_network(
+            SwitchTopology::Tree,
+            4,
+            2,
+            1,
+            3,
+            ArbiterPolicy::Fixed,
+            0,
+            0
+        )
+        .is_ok());
+        // CB-LCAN(3,3), l = 3: labels 3 × 2 = 6 bits, n = 27 needs 5.
+        let err =
+            TableSwitch::from_network(SwitchTopology::Cb, 3, 3, 1, 3, ArbiterPolicy::Fixed, 0, 0)
+                .unwrap_err();
+        assert!(err.contains("5 bits, the cb labels 6"), "{err}");
+    }
+}
