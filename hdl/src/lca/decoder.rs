@@ -190,8 +190,13 @@ impl Decoder {
         let (l, u, n) = (lay.l, lay.u, *n);
         let h_ok = (1 << lay.hb != l).then(|| h.lt(&lit(lay.hb, l as u64)));
         let t_ok = (1 << lay.ab != n).then(|| t.lt(&lit(lay.ab, n as u64)));
-        let h_idx = row_index(m, &format!("_{name}_level_row"), h, l, h_ok.as_ref());
-        let rows = m.def(format!("_{name}_rows"), tab_up.row_at(&h_idx, n * u));
+        // One level: the table is one row, read whole (an index would be unread).
+        let rows = if l == 1 {
+            tab_up.clone()
+        } else {
+            let h_idx = row_index(m, &format!("_{name}_level_row"), h, l, h_ok.as_ref());
+            m.def(format!("_{name}_rows"), tab_up.row_at(&h_idx, n * u))
+        };
         let t_idx = row_index(m, &format!("_{name}_dst_row"), t, n, t_ok.as_ref());
         let row = rows.row_at(&t_idx, u);
         let oks: Vec<V> = h_ok.into_iter().chain(t_ok).collect();

@@ -308,6 +308,14 @@ impl Expr {
                 if iw != index_bits(width / row) {
                     return Err(bad("the index must have exactly max(1, clog2(rows)) bits"));
                 }
+                if width == *row {
+                    return Err(bad("a signal of one row is read whole, not indexed"));
+                }
+                if !matches!(**index, Expr::Signal(_) | Expr::Slice { .. }) {
+                    return Err(bad(
+                        "the index must be a signal or a slice (Verilator widens an expression in a part-select base)",
+                    ));
+                }
                 Ok(*row)
             }
             Expr::Const { width, words } => {

@@ -223,8 +223,10 @@ impl V {
         self.part(0, width)
     }
 
-    /// Row `index` (a computed value of exactly `max(1, clog2(rows))` bits) of a signal
-    /// made of rows of `width` bits: `signal[index*width +: width]`.
+    /// Row `index` of a signal made of rows of `width` bits: `signal[index*width +: width]`.
+    /// The index is a signal or a slice of one (name a computed index with `def` first:
+    /// Verilator widens an expression inside a part-select base) of exactly
+    /// `max(1, clog2(rows))` bits. A signal of one row is returned whole.
     pub fn row_at(&self, index: &V, width: usize) -> V {
         let Expr::Signal(name) = &self.e else {
             panic!(
@@ -238,6 +240,14 @@ impl V {
             self.w,
             index.w
         );
+        assert!(
+            matches!(index.e, Expr::Signal(_) | Expr::Slice { .. }),
+            "lcanet-hdl bug: the row index `{}` of `{name}` is an expression; name it (a wire) first",
+            index.e
+        );
+        if self.w == width {
+            return self.clone();
+        }
         V {
             e: Expr::Row {
                 signal: name.clone(),
