@@ -112,6 +112,9 @@ fn check_module(m: &ModuleText<'_>, issues: &mut Vec<StyleIssue>) {
     let mut one_bit_regs = Vec::new();
     // Declared names, for the bit-split check.
     let mut declared: Vec<String> = Vec::new();
+    // Inside the always block, `reg`/`integer` declarations are the process's temporaries
+    // and loop variables (values within one pass), not flip-flops.
+    let mut in_always = false;
     for raw in &m.lines {
         let line = strip_comment(raw).trim();
         if line.is_empty() {
@@ -119,6 +122,9 @@ fn check_module(m: &ModuleText<'_>, issues: &mut Vec<StyleIssue>) {
         }
         let first = line.split_whitespace().next().unwrap_or("");
         // Declarations (ANSI ports and body declarations).
+        if in_always && matches!(first, "reg" | "integer") {
+            continue;
+        }
         if matches!(first, "input" | "output" | "reg" | "wire") {
             let decl = line.trim_end_matches([',', ';']);
             let decl = decl.split('=').next().unwrap_or(decl);
@@ -138,6 +144,7 @@ fn check_module(m: &ModuleText<'_>, issues: &mut Vec<StyleIssue>) {
         }
         if first == "always" {
             always += 1;
+            in_always = true;
             let compact: String = line.chars().filter(|c| !c.is_whitespace()).collect();
             if !compact.starts_with("always@(posedgeclock)") {
                 push(format!(

@@ -6,7 +6,7 @@
 //! set-up end, and the pass-level result against `routing::route`. One Verilator build per
 //! network and generation parameters, shared by all its stimuli.
 
-use lcanet_hdl::lca_net::NetSpec;
+use lcanet_hdl::lca_net::{NetSpec, Structure};
 use lcanet_sim::lcan::cycle::ArbiterPolicy;
 use lcanet_sim::lcan::routing::Algorithm;
 use lcanet_sim::lcan::Topology;
@@ -20,10 +20,19 @@ fn pi(text: &str) -> Topology {
     Topology::from_pi_text(text).unwrap()
 }
 
-/// Builds the network once; runs the identity and a random permutation per seed.
+/// Builds the network once; runs the identity and a random permutation per seed. Names
+/// ending in `_rows` write the switches as rows (one module per level), the others as
+/// instances.
 fn cosim(name: &str, topo: Topology, alg: Algorithm, pol: ArbiterPolicy, seeds: &[u64]) {
     let m = 4;
-    let spec = NetSpec::new(topo.clone(), alg, pol, 1, m).unwrap();
+    let structure = if name.ends_with("_rows") {
+        Structure::Rows
+    } else {
+        Structure::Instances
+    };
+    let spec = NetSpec::new(topo.clone(), alg, pol, 1, m)
+        .unwrap()
+        .with_structure(structure);
     let dir = artifact_dir!(name.to_string()).unwrap();
     let bench = NetBench::build(spec, &dir.file("rtl"), NetBuild::quick())
         .unwrap_or_else(|e| panic!("{name}: {e}"));
@@ -62,9 +71,9 @@ fn pi_irregular16_r1_fixed() {
 }
 
 #[test]
-fn pi_irregular16_r1_random() {
+fn pi_irregular16_r1_random_rows() {
     cosim(
-        "pi_irregular16_r1_random",
+        "pi_irregular16_r1_random_rows",
         pi(IRREGULAR16),
         R1,
         Random,
@@ -89,8 +98,14 @@ fn pi_skewed8_r1_rr() {
 }
 
 #[test]
-fn pi_skewed8_r2_fixed() {
-    cosim("pi_skewed8_r2_fixed", pi(SKEWED8), R2, Fixed, &[10, 11, 12]);
+fn pi_skewed8_r2_fixed_rows() {
+    cosim(
+        "pi_skewed8_r2_fixed_rows",
+        pi(SKEWED8),
+        R2,
+        Fixed,
+        &[10, 11, 12],
+    );
 }
 
 #[test]

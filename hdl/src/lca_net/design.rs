@@ -30,6 +30,7 @@ pub(crate) fn header(design: &mut Design, spec: &NetSpec) {
         .param("levels", spec.topo.levels())
         .param("n", spec.topo.n())
         .param("switches", spec.topo.total_switches())
+        .param("structure", spec.structure.name())
         .param("width", spec.width())
         .param("message_bits", spec.net.msg_bits)
         .param("arbiter", spec.policy())

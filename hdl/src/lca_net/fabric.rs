@@ -13,10 +13,16 @@
 //!
 //! Every switch reads the broadcast `ctl_*` nets and `clock`; the random policy also reads
 //! `seed16` and gets the constant salts `splitmix64(2g + a) as u16` (`g` its global index).
+//!
+//! [`Structure::Rows`]: instead of one instance per switch, each level is one instance
+//! `lvl<i>` of the switch module replicated as rows ([`crate::netlist::replicate`]): its
+//! row ports are the level's switches' ports side by side (switch `j` at row `j`), so
+//! `c`, `d` are `lvl<i>_dn`, `lvl<i>_up` themselves and `a`, `b` the switches' links in order.
 
 use super::controller::CTL_SIGNALS;
 use super::rom::rom_instance;
-use crate::netlist::{cat, lit, names, zero, Module, ModuleBuilder, V};
+use super::spec::Structure;
+use crate::netlist::{cat, lit, names, replicate, zero, Design, Module, ModuleBuilder, V};
 use lcanet_sim::lcan::{DownEnd, Topology};
 use lcanet_sim::rng::splitmix64;
 
@@ -35,6 +41,29 @@ pub struct FabricWiring<'a> {
     /// Π networks: the route ROM module of each switch, by global index (empty for tree
     /// and cb). Switch `lvl<i>_sw<j>` gets an instance `lvl<i>_sw<j>_rom` of it.
     pub roms: &'a [Module],
+    /// Instances or rows.
+    pub structure: Structure,
+}
+
+/// The ports every switch of a level shares when the level is written as rows.
+pub const SHARED_PORTS: [&str; 7] = [
+    "level",
+    "ctl_init",
+    "ctl_mode",
+    "ctl_last",
+    "ctl_clear",
+    "ctl_level",
+    "seed16",
+];
+
+/// The instance name of level `i` written as rows: `lvl<i>`.
+pub fn level_instance(level: usize) -> String {
+    format!("lvl{level}")
+}
+
+/// The module of `count` switches as rows: `<switch>_x<count>`.
+pub fn rows_module_name(switch: &str, count: usize) -> String {
+    format!("{switch}_x{count}")
 }
 
 /// The instance name of switch `(level, sw)`: `lvl<level>_sw<sw>`.
@@ -77,9 +106,14 @@ fn gather(v: &[&V], rows: &[(usize, usize)], w: usize) -> V {
         .map(|(vi, first, count)| v[vi].part(first * w, count * w)))
 }
 
-/// Adds every switch of the fabric to `m` and wires them; returns `lvl0_dn`, the PEs'
-/// down-wires (PE `p` at row `p` of `W` bits).
-pub fn add_fabric(m: &mut ModuleBuilder, f: &FabricWiring<'_>) -> V {
+/// Adds every switch of the fabric to `m` (and, for [`Structure::Rows`], each level's rows
+/// module to `design`) and wires them; returns `lvl0_dn`, the PEs' down-wires (PE `p` at row
+/// `p` of `W` bits).
+pub fn add_fabric(
+    design: &mut Design,
+    m: &mut ModuleBuilder,
+    f: &FabricWiring<'_>,
+) -> Result<V, String> {
     let topo = f.topo;
     let (d, u, w, levels) = (topo.d(), topo.u(), f.width, topo.levels());
     let clock = m.clock();
@@ -97,7 +131,10 @@ pub fn add_fabric(m: &mut ModuleBuilder, f: &FabricWiring<'_>) -> V {
     m.allow_unread(up_links(levels - 1));
     for level in 0..levels {
         m.comment(format!("Level {level}"));
-        for sw in 0..topo.switch_count(level) {
+        let count = topo.switch_count(level);
+        // The pins of every switch of the level, in order (rows: gathered into one instance).
+        let mut rows: Vec<Vec<(&str, V)>> = Vec::with_capacity(count);
+        for sw in 0..count {
             let inst = switch_instance(level, sw);
             let g = topo.global_index(level, sw);
             let rom = f.roms.get(g).map(|r| {
@@ -132,29 +169,71 @@ pub fn add_fabric(m: &mut ModuleBuilder, f: &FabricWiring<'_>) -> V {
                     .collect();
                 gather(&src, &rows, w)
             };
-            let mut b_inst = m
-                .instance(inst, f.switch)
-                .pin("clock", &clock)
-                .pin("a", a)
-                .pin("b", b)
-                .pin("level", lit(4, level as u64));
-            for (&(name, _), v) in CTL_SIGNALS.iter().zip(&ctl) {
-                b_inst = b_inst.pin(name, v);
-            }
-            if let Some(seed) = f.seed16 {
+            let mut pins: Vec<(&str, V)> = vec![("a", a), ("b", b)];
+            if f.seed16.is_some() {
                 let (su, sd) = salts(g);
-                b_inst = b_inst
-                    .pin("seed16", seed)
-                    .pin("salt_up", lit(16, u64::from(su)))
-                    .pin("salt_dn", lit(16, u64::from(sd)));
+                pins.push(("salt_up", lit(16, u64::from(su))));
+                pins.push(("salt_dn", lit(16, u64::from(sd))));
             }
             if let Some(outs) = rom {
-                b_inst = b_inst.pin("tab_dn", &outs[0]).pin("tab_up", &outs[1]);
+                pins.push(("tab_dn", outs[0].clone()));
+                pins.push(("tab_up", outs[1].clone()));
             }
-            let _ = b_inst
-                .pin("c", dn[level].row(sw, d * w))
-                .pin("d", up[level].row(sw, u * w));
+            pins.push(("c", dn[level].row(sw, d * w)));
+            pins.push(("d", up[level].row(sw, u * w)));
+            match f.structure {
+                Structure::Instances => {
+                    let b = m.instance(inst, f.switch);
+                    let _ = shared_pins(b, &clock, level, &ctl, f.seed16).pins(pins);
+                }
+                Structure::Rows => rows.push(pins),
+            }
+        }
+        if f.structure == Structure::Rows {
+            // A level of one switch is that switch (a loop of one row would select parts
+            // of one-bit registers, which Verilog cannot).
+            let module = if count == 1 {
+                f.switch.clone()
+            } else {
+                let name = rows_module_name(&f.switch.name, count);
+                let module =
+                    replicate(f.switch, count, &SHARED_PORTS, &name).map_err(|e| e.to_string())?;
+                design
+                    .add_module(module.clone())
+                    .map_err(|e| e.to_string())?;
+                module
+            };
+            let b = m.instance(level_instance(level), &module);
+            let mut b = shared_pins(b, &clock, level, &ctl, f.seed16);
+            // Row j of every row port is switch j's pin: concatenate, last switch first.
+            let names: Vec<&str> = rows[0].iter().map(|(n, _)| *n).collect();
+            for (k, port) in names.into_iter().enumerate() {
+                let value = match port {
+                    "c" => dn[level].clone(),
+                    "d" => up[level].clone(),
+                    _ => cat(rows.iter().rev().map(|r| r[k].1.clone())),
+                };
+                b = b.pin(port, value);
+            }
         }
     }
-    dn[0].clone()
+    Ok(dn[0].clone())
+}
+
+/// Connects what every switch of a level shares: clock, level, broadcast control, seed.
+fn shared_pins<'b>(
+    b: crate::netlist::InstanceBuilder<'b>,
+    clock: &V,
+    level: usize,
+    ctl: &[V],
+    seed16: Option<&V>,
+) -> crate::netlist::InstanceBuilder<'b> {
+    let mut b = b.pin("clock", clock).pin("level", lit(4, level as u64));
+    for (&(name, _), v) in CTL_SIGNALS.iter().zip(ctl) {
+        b = b.pin(name, v);
+    }
+    if let Some(seed) = seed16 {
+        b = b.pin("seed16", seed);
+    }
+    b
 }

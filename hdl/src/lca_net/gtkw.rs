@@ -9,9 +9,10 @@
 //! through translate filter `^1` (phase names) or `^2` (mode names).
 
 use super::controller::{CTL_SIGNALS, MODES, PHASES};
-use super::fabric::{down_links, switch_instance, up_links};
+use super::fabric::{down_links, level_instance, switch_instance, up_links};
 use super::network::pe_instance;
 use super::spec::NetSpec;
+use super::spec::Structure;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -223,10 +224,17 @@ pub fn network_gtkw(spec: &NetSpec) -> GtkwFiles {
             Trace::new(up_links(level), count * u * w),
             Trace::new(down_links(level), count * d * w),
         ];
-        for sw in 0..count.min(MAX_DETAILED) {
-            let i = switch_instance(level, sw);
+        // Instances: the first switches one by one; rows: the level's vectors (switch j
+        // at row j of each).
+        let scopes: Vec<(String, usize)> = match spec.structure {
+            Structure::Instances => (0..count.min(MAX_DETAILED))
+                .map(|sw| (switch_instance(level, sw), 1))
+                .collect(),
+            Structure::Rows => vec![(level_instance(level), count)],
+        };
+        for (i, rows) in scopes {
             for (port, width) in [("a", d * w), ("b", u * w), ("c", d * w), ("d", u * w)] {
-                t.push(Trace::new(format!("{i}.{port}"), width));
+                t.push(Trace::new(format!("{i}.{port}"), rows * width));
             }
             for (xp, width) in [
                 ("xp_ac", d * d),
@@ -234,7 +242,7 @@ pub fn network_gtkw(spec: &NetSpec) -> GtkwFiles {
                 ("xp_bc", u * d),
                 ("xp_bd", u * u),
             ] {
-                t.push(Trace::new(format!("{i}.{xp}"), width));
+                t.push(Trace::new(format!("{i}.{xp}"), rows * width));
             }
         }
         groups.push(Group {

@@ -24,7 +24,7 @@ pub mod tables;
 pub use design::{network_artifacts, NetArtifacts, NetGenError};
 pub use gtkw::{network_gtkw, GtkwFiles};
 pub use network::network_design;
-pub use spec::{NetSpec, SpecError};
+pub use spec::{NetSpec, SpecError, Structure};
 
 #[cfg(test)]
 mod tests;

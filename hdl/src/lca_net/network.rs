@@ -1,6 +1,7 @@
 //! The whole network as one design (`docs/interface.md`): the top module's vector ports,
-//! the controller `ctrl`, the PE interfaces `pe<p>` and the switch fabric `lvl<i>_sw<j>`
-//! (with `lvl<i>_sw<j>_rom` in a Π network); one module definition per distinct block.
+//! the controller `ctrl`, the PE interfaces `pe<p>` and the switch fabric: `lvl<i>_sw<j>`
+//! (with `lvl<i>_sw<j>_rom` in a Π network), or one `lvl<i>` per level written as rows
+//! ([`super::Structure`]); one module definition per distinct block.
 //!
 //! Inside the top, quantities are network-wide vectors with PE `p` at row `p`: `pe_up` (the
 //! PEs' up-wires), `lvl0_dn` (their down-wires), `pe_pend`, `pe_hot` (level-major: PE `p`
@@ -113,6 +114,7 @@ fn build(spec: &NetSpec) -> Result<Design, NetGenError> {
 
     t.comment("Switch fabric");
     let pe_dn = add_fabric(
+        &mut design,
         &mut t,
         &FabricWiring {
             topo: &spec.topo,
@@ -121,8 +123,10 @@ fn build(spec: &NetSpec) -> Result<Design, NetGenError> {
             pe_up: &pe_up,
             seed16: seed16.as_ref(),
             roms: &roms,
+            structure: spec.structure,
         },
-    );
+    )
+    .map_err(|e| NetGenError::Netlist(crate::netlist::NetlistError::Internal(e)))?;
 
     t.comment("PE interfaces");
     let f = &net.fmt;

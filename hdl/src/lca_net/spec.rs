@@ -35,6 +35,41 @@ pub fn pi_table_bits(topo: &Topology, hb: usize) -> usize {
     topo.total_switches() * n * (d + l * u) + n * n * hb
 }
 
+/// How the switches of a network are written (`docs/network-rtl.md`, "Structure").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Structure {
+    /// One instance `lvl<i>_sw<j>` of the switch module per switch: every switch has its
+    /// own scope in GTKWave.
+    Instances,
+    /// One module per level, `lvl<i>`, holding the level's switches as rows of one loop
+    /// (switch `j` is row `j` of every vector): the switch's logic once per level instead of
+    /// once per switch, which Verilator builds in a fraction of the time and memory.
+    Rows,
+}
+
+impl Structure {
+    /// Networks with more switches than this are written as rows by default.
+    pub const AUTO_ROWS_ABOVE: usize = 256;
+
+    /// Instances up to [`Structure::AUTO_ROWS_ABOVE`] switches, rows above.
+    pub fn auto(switches: usize) -> Self {
+        if switches > Self::AUTO_ROWS_ABOVE {
+            Structure::Rows
+        } else {
+            Structure::Instances
+        }
+    }
+
+    /// `instances` or `rows`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Structure::Instances => "instances",
+            Structure::Rows => "rows",
+        }
+    }
+}
+
 /// A network to generate.
 #[derive(Debug, Clone)]
 pub struct NetSpec {
@@ -42,6 +77,8 @@ pub struct NetSpec {
     pub topo: Topology,
     /// Its hardware parameters.
     pub net: NetParams,
+    /// How its switches are written ([`Structure::auto`] unless chosen).
+    pub structure: Structure,
 }
 
 impl NetSpec {
@@ -63,7 +100,18 @@ impl NetSpec {
                 });
             }
         }
-        Ok(NetSpec { topo, net })
+        let structure = Structure::auto(topo.total_switches());
+        Ok(NetSpec {
+            topo,
+            net,
+            structure,
+        })
+    }
+
+    /// The same network with its switches written as `structure`.
+    pub fn with_structure(mut self, structure: Structure) -> Self {
+        self.structure = structure;
+        self
     }
 
     /// Link width `W`.

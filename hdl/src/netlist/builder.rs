@@ -253,6 +253,14 @@ impl InstanceBuilder<'_> {
         self
     }
 
+    /// Connects each `(port, value)` in order.
+    pub fn pins<'p>(mut self, pins: impl IntoIterator<Item = (&'p str, V)>) -> Self {
+        for (port, v) in pins {
+            self = self.pin(port, v);
+        }
+        self
+    }
+
     /// Connects `port` to an expression built by hand (validation checks it).
     pub fn pin_expr(self, port: impl Into<String>, expr: Expr) -> Self {
         self.inst.pins.push(Pin {

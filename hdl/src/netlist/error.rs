@@ -220,8 +220,9 @@ pub enum ValidationError {
         /// Module.
         module: String,
     },
-    /// The clocked process loads something that is not a register.
-    #[error("module `{module}`: {site} loads {kind} `{name}`; only registers are loaded in the clocked process")]
+    /// The clocked process loads (`<=`) something that is not a register, or gives a value
+    /// (`=`) to something that is not a temporary.
+    #[error("module `{module}`: {site} assigns {kind} `{name}`; this statement may only assign a {expected}")]
     LoadsNonRegister {
         /// Module.
         module: String,
@@ -231,6 +232,28 @@ pub enum ValidationError {
         name: String,
         /// What it is.
         kind: &'static str,
+        /// What the statement assigns: "register" (`<=`) or "temporary" (`=`).
+        expected: &'static str,
+    },
+    /// A loop variable used outside the `for` that declares it.
+    #[error("module `{module}`: {site} uses loop variable `{var}` outside its `for`")]
+    LoopVarOutside {
+        /// Module.
+        module: String,
+        /// Where.
+        site: Site,
+        /// The variable.
+        var: String,
+    },
+    /// A `for` reusing the variable of an enclosing `for`.
+    #[error("module `{module}`: {site} reuses the variable `{var}` of an enclosing `for`")]
+    LoopVarReused {
+        /// Module.
+        module: String,
+        /// Where.
+        site: Site,
+        /// The variable.
+        var: String,
     },
     /// The two sides of an assign differ in width.
     #[error("module `{module}`: {site}: left side is {lhs_width} bits wide, right side {rhs_width} bits")]

@@ -116,6 +116,23 @@ pub enum Expr {
         /// Bits per row.
         width: usize,
     },
+    /// `signal[t1*s1 + t2*s2 + … + offset +: width]`: a part at a computed position. Each
+    /// term is a loop variable ([`Expr::LoopVar`]) or a signal or slice, times a stride;
+    /// this is how a block replicated as rows reads and loads row `j` of its state
+    /// ([`crate::netlist::replicate`]).
+    Part {
+        /// The signal.
+        signal: String,
+        /// `(index, stride)` terms of the position.
+        terms: Vec<(Expr, usize)>,
+        /// Constant part of the position.
+        offset: usize,
+        /// Bits selected.
+        width: usize,
+    },
+    /// The integer variable of an enclosing `for` statement; only inside a [`Expr::Part`]
+    /// position.
+    LoopVar(String),
     /// A constant: `width` bits of `words` (64-bit words, least significant first; bits
     /// above `width` must be zero).
     Const {
@@ -216,6 +233,15 @@ pub enum WidthError {
     /// A condition wider than one bit.
     #[error("the condition of `?:` is {0} bits wide; it must be 1 bit")]
     Condition(usize),
+    /// A computed part with a position term that is not a loop variable, signal or slice.
+    #[error("part of `{signal}`: a position term must be a loop variable, a signal or a slice")]
+    BadPart {
+        /// The signal.
+        signal: String,
+    },
+    /// A loop variable outside a part's position.
+    #[error("loop variable `{0}` used as a value (it may only position a part)")]
+    LoopVar(String),
 }
 
 /// `max(1, ⌈log2 n⌉)`: bits of an index that names `n` things.
@@ -318,6 +344,32 @@ impl Expr {
                 }
                 Ok(*row)
             }
+            Expr::Part {
+                signal,
+                terms,
+                width,
+                ..
+            } => {
+                sig(signal)?;
+                for (t, _) in terms {
+                    match t {
+                        Expr::LoopVar(_) => {}
+                        Expr::Signal(_) | Expr::Slice { .. } => {
+                            t.width(width_of)?;
+                        }
+                        _ => {
+                            return Err(WidthError::BadPart {
+                                signal: signal.clone(),
+                            })
+                        }
+                    }
+                }
+                if *width == 0 {
+                    return Err(WidthError::Empty);
+                }
+                Ok(*width)
+            }
+            Expr::LoopVar(v) => Err(WidthError::LoopVar(v.clone())),
             Expr::Const { width, words } => {
                 if *width == 0 || significant_bits(words) > *width {
                     return Err(WidthError::BadConst {
@@ -383,7 +435,11 @@ impl Expr {
                 f(signal);
                 index.for_each_signal(f);
             }
-            Expr::Const { .. } => {}
+            Expr::Part { signal, terms, .. } => {
+                f(signal);
+                terms.iter().for_each(|(t, _)| t.for_each_signal(f));
+            }
+            Expr::Const { .. } | Expr::LoopVar(_) => {}
             Expr::Concat(parts) => parts.iter().for_each(|p| p.for_each_signal(f)),
             Expr::Repeat { expr, .. } | Expr::Unary { arg: expr, .. } => expr.for_each_signal(f),
             Expr::Binary { lhs, rhs, .. } => {
@@ -411,7 +467,7 @@ impl Expr {
     /// Whether the expression can be the target of a register load (`<=`): an lvalue or a
     /// row selection.
     pub fn is_register_target(&self) -> bool {
-        matches!(self, Expr::Row { .. }) || self.is_lvalue()
+        matches!(self, Expr::Row { .. } | Expr::Part { .. }) || self.is_lvalue()
     }
 
     /// Writes the expression as Verilog. `width_of` gives the declared width of a signal;
@@ -448,6 +504,34 @@ impl Expr {
                 }
                 out.push(']');
             }
+            Expr::Part {
+                signal,
+                terms,
+                offset,
+                width,
+            } => {
+                out.push_str(signal);
+                out.push('[');
+                let mut first = true;
+                for (t, stride) in terms {
+                    if !first {
+                        out.push_str(" + ");
+                    }
+                    first = false;
+                    t.write(out, width_of, false);
+                    if *stride != 1 {
+                        let _ = write!(out, "*{stride}");
+                    }
+                }
+                if *offset != 0 || first {
+                    if !first {
+                        out.push_str(" + ");
+                    }
+                    let _ = write!(out, "{offset}");
+                }
+                let _ = write!(out, " +: {width}]");
+            }
+            Expr::LoopVar(v) => out.push_str(v),
             Expr::Const { width, words } => write_constant(out, *width, words),
             Expr::Concat(parts) => {
                 out.push('{');
@@ -532,11 +616,59 @@ pub(crate) fn significant_bits(words: &[u64]) -> usize {
         .map_or(0, |(i, w)| i * 64 + 64 - w.leading_zeros() as usize)
 }
 
+/// The widest literal written as one number; wider constants are written as a
+/// replication of zeros or a concatenation of parts (Verilator refuses literals over
+/// 65,536 bits, and the long lines help no reader).
+const MAX_LITERAL_BITS: usize = 1024;
+
 /// `1'b0`/`1'b1` for one bit, `W'dN` up to 32 bits, `W'h…` above, every hex digit written.
 /// A value too wide for `width` (rejected by validation) is written in full so that
 /// messages show it.
 fn write_constant(out: &mut String, width: usize, words: &[u64]) {
-    let digits = width.max(significant_bits(words));
+    let significant = significant_bits(words);
+    if width > MAX_LITERAL_BITS && significant <= width {
+        if significant == 0 {
+            // Replications of at most 8,192 bits (Verilator's --replication-limit).
+            const REPLICATION: usize = 8192;
+            if width <= REPLICATION {
+                let _ = write!(out, "{{{width}{{1'b0}}}}");
+                return;
+            }
+            out.push('{');
+            let mut left = width;
+            while left > 0 {
+                let part = left.min(REPLICATION);
+                let _ = write!(out, "{{{part}{{1'b0}}}}");
+                left -= part;
+                if left > 0 {
+                    out.push_str(", ");
+                }
+            }
+            out.push('}');
+            return;
+        }
+        // Most significant part first.
+        out.push('{');
+        let mut hi = width;
+        while hi > 0 {
+            let lo = hi.saturating_sub(MAX_LITERAL_BITS);
+            let part: Vec<u64> = (0..(hi - lo).div_ceil(64))
+                .map(|k| {
+                    (0..64)
+                        .filter(|&b| lo + k * 64 + b < hi && word_bit(words, lo + k * 64 + b))
+                        .fold(0u64, |acc, b| acc | 1 << b)
+                })
+                .collect();
+            write_constant(out, hi - lo, &part);
+            if lo > 0 {
+                out.push_str(", ");
+            }
+            hi = lo;
+        }
+        out.push('}');
+        return;
+    }
+    let digits = width.max(significant);
     if digits == 1 {
         let _ = write!(out, "{width}'b{}", u8::from(word_bit(words, 0)));
     } else if digits <= 32 {
@@ -676,6 +808,21 @@ mod tests {
             Err(WidthError::BadConst { .. })
         ));
         assert!(matches!(w(&"nope".into()), Err(WidthError::Unknown(_))));
+    }
+
+    #[test]
+    fn wide_constants_are_replications_or_concatenations() {
+        assert_eq!(v(&Expr::zeros(5000)), "{5000{1'b0}}");
+        assert_eq!(
+            v(&Expr::zeros(20000)),
+            "{{8192{1'b0}}, {8192{1'b0}}, {3616{1'b0}}}"
+        );
+        let mut words = vec![0u64; 2000usize.div_ceil(64)];
+        words[0] = 1;
+        let text = v(&Expr::constant_words(2000, words));
+        assert!(text.starts_with("{1024'h0"), "{text}");
+        assert!(text.contains(", 976'h0"), "{text}");
+        assert!(text.ends_with("01}"), "{text}");
     }
 
     #[test]

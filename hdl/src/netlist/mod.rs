@@ -20,6 +20,7 @@ mod expr;
 mod ident;
 pub mod keywords;
 mod module;
+mod rows;
 mod validate;
 mod value;
 
@@ -32,4 +33,5 @@ pub use ident::{check_identifier, IdentIssue, MAX_IDENTIFIER_LEN};
 pub use module::{
     Assign, Body, Direction, Instance, Item, Module, Net, Pin, Port, Reg, Stmt, CLOCK,
 };
+pub use rows::{replicate, RowsError, ROW};
 pub use value::{and_all, cat, flag, lit, lit_words, or_all, zero, V};

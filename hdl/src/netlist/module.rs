@@ -97,6 +97,9 @@ pub struct Body {
     pub items: Vec<Item>,
     /// The statements of `always @(posedge clock)` (empty: the module has no register).
     pub process: Vec<Stmt>,
+    /// Temporaries of the process: variables declared in its named block, given values by
+    /// [`Stmt::Let`] (`=`) before they are read in the same pass; never flip-flops.
+    pub temps: Vec<Net>,
     /// Wires, registers and input ports that may be left (partly) unread. Emission wraps
     /// their declaration in `verilator lint_off UNUSEDSIGNAL` comments.
     pub allow_unread: BTreeSet<String>,
@@ -232,4 +235,22 @@ pub enum Stmt {
     },
     /// A `// comment` line.
     Comment(String),
+    /// `for (var = 0; var < count; var = var + 1) begin … end` (`var` an integer declared in
+    /// the process's named block; it positions parts, [`Expr::Part`]).
+    For {
+        /// The loop variable.
+        var: String,
+        /// Iterations.
+        count: usize,
+        /// The body.
+        body: Vec<Stmt>,
+    },
+    /// `target = value;`: a value for a temporary (or a slice of one), read later in the
+    /// same pass of the process.
+    Let {
+        /// A temporary or a slice of one.
+        target: Expr,
+        /// Its value.
+        value: Expr,
+    },
 }

@@ -149,6 +149,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         seed: Some(seed),
         abort_first_run_after: None,
         optimize: args.out.speed(),
+        models_root: None,
     };
     let result = cosim(args.k, args.payload_bits, algorithm, &r, &payloads, &opts);
     let _ = std::fs::remove_dir_all(&dir);

@@ -14,7 +14,10 @@
 //! sampled), so the VCD shows bit time `t` at `10·t` ns (plus `10·` the cycles of an
 //! aborted first run, see [`CosimOptions::abort_first_run_after`]).
 
-use crate::bridge::{build_model, BridgeError, CacheOutcome, Design, ModelOptions, Optimize};
+use crate::bridge::{
+    build_in, build_model, BridgeError, CacheOutcome, Design, Model, ModelLibrary, ModelOptions,
+    Optimize,
+};
 use crate::harness::{Harness, Mismatch, RunInfo, Stats, Watch};
 use crate::hex::words_to_hex;
 use lcanet_hdl::hypercube::cube::{cube_design, CubeError};
@@ -62,6 +65,10 @@ pub struct CosimOptions {
     pub abort_first_run_after: Option<u64>,
     /// C++ optimization of the model (`Quick` by default, see [`model_options`]).
     pub optimize: Optimize,
+    /// Build (or find) the model under this directory instead of the default cache (a
+    /// fresh directory measures a cold build; the Verilator runtime stays in the default
+    /// cache).
+    pub models_root: Option<PathBuf>,
 }
 
 /// The first node whose row of a mismatching output vector differs.
@@ -196,7 +203,11 @@ pub fn cosim_against(
 }
 
 /// Words of the input vectors: `send[N]`, `dest[N*k]`, `payload[N*L]`.
-fn stimulus(p: CubeParams, routing: &PartialPermutation, payloads: &[u64]) -> [Vec<u32>; 3] {
+pub(super) fn stimulus(
+    p: CubeParams,
+    routing: &PartialPermutation,
+    payloads: &[u64],
+) -> [Vec<u32>; 3] {
     let (n, k, l) = (p.n(), p.k(), p.payload_bits());
     let mut send = vec![0u32; words_for(n)];
     let mut dest = vec![0u32; words_for(n * k)];
@@ -236,8 +247,15 @@ fn run(
     let expected = trace.port_words();
     let t0 = Instant::now();
     let design = emit_cube(k, l, &opts.verilog_dir)?;
-    let (mut model, info) =
-        build_model(&design, &model_options(vcd.is_some(), opts.optimize), vcd)?;
+    let options = model_options(vcd.is_some(), opts.optimize);
+    let (mut model, info) = match &opts.models_root {
+        None => build_model(&design, &options, vcd)?,
+        Some(root) => {
+            let info = build_in(root, &design, &options)?;
+            let lib = ModelLibrary::load(&info)?;
+            (Model::new(&lib, vcd)?, info)
+        }
+    };
     let build_time = t0.elapsed();
 
     let clock = model.input("clock")?;

@@ -8,11 +8,14 @@
 //!   vector at the end of every set-up, then the pass-level and delivery checks; the time
 //!   spent in the RTL, the golden model and the comparison.
 //! - [`stimulus`]: permutations (random, identity, 002's worst case, a file) and messages.
+//! - [`alone`]: the golden model alone and the Verilated model alone (for `bench cosim`).
 
+pub mod alone;
 pub mod bench;
 pub mod run;
 pub mod stimulus;
 
+pub use alone::Timed;
 pub use bench::{model_options, NetBench, NetBuild, NetCosimError, ProgressFn, PROGRESS_EVERY};
 pub use run::{NetReport, NetTiming, NetVerdict};
 pub use stimulus::{PermKind, Stimulus};

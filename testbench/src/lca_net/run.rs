@@ -13,9 +13,12 @@ use super::bench::{NetBench, NetCosimError, PROGRESS_EVERY};
 use super::stimulus::Stimulus;
 use crate::bridge::{InputId, Model, ModelLibrary};
 use crate::harness::{Harness, Mismatch, RunInfo, Watch};
+use lcanet_hdl::lca_net::fabric::{level_instance, switch_instance};
+use lcanet_hdl::lca_net::Structure;
 use lcanet_sim::lcan::cycle::network::{Mutation, NetworkModel, PortWords};
 use lcanet_sim::lcan::routing::{route, Config, Conflict};
 use serde::Serialize;
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
@@ -129,7 +132,7 @@ fn check(
 }
 
 /// Drives input `id` with `words` (64-bit, least significant first).
-fn drive(model: &mut Model, id: InputId, width: usize, words: &[u64], buf: &mut [u32]) {
+pub(super) fn drive(model: &mut Model, id: InputId, width: usize, words: &[u64], buf: &mut [u32]) {
     if width <= 64 {
         model.set(id, words[0]);
         return;
@@ -252,7 +255,7 @@ impl NetBench {
                     timing.golden += (tc - tb).as_secs_f64();
                     for (i, c) in outs.iter().enumerate() {
                         if let Err(m) = check(&mut h, c, expect.get(i), &mut buf32) {
-                            break 'run NetVerdict::Mismatch(m);
+                            break 'run NetVerdict::Mismatch(self.locate(m, &out_ports[i].name));
                         }
                     }
                     h.finish_bit_time();
@@ -268,14 +271,14 @@ impl NetBench {
                 let tc = Instant::now();
                 for (i, c) in outs.iter().enumerate() {
                     if let Err(m) = check(&mut h, c, expect.get(i), &mut buf32) {
-                        break 'run NetVerdict::Mismatch(m);
+                        break 'run NetVerdict::Mismatch(self.locate(m, &out_ports[i].name));
                     }
                 }
                 if golden.is_setup_end() {
-                    for (g, which, c) in &xps {
-                        golden.crosspoint_words(*g, *which, &mut xbuf);
+                    for (gs, which, c) in &xps {
+                        golden.crosspoint_rows(gs.clone(), *which, &mut xbuf);
                         if let Err(m) = check(&mut h, c, &xbuf, &mut buf32) {
-                            break 'run NetVerdict::Mismatch(m);
+                            break 'run NetVerdict::Mismatch(self.locate_row(m, gs, c.width));
                         }
                     }
                 }
@@ -327,28 +330,69 @@ impl NetBench {
         Ok(report)
     }
 
-    /// `(global switch, vector, watch)` of every crosspoint vector (`xp_ac`, `xp_ad`,
-    /// `xp_bc`, `xp_bd`) of every switch.
+    /// Names the PE whose field of a network-wide port differs (`valid`, `sent`: a bit per
+    /// PE; `rmsg`: `M` bits per PE).
+    fn locate(&self, mut m: Box<Mismatch>, port: &str) -> Box<Mismatch> {
+        let row = match port {
+            "valid" | "sent" => Some(1),
+            "rmsg" => Some(self.spec.net.msg_bits),
+            _ => None,
+        };
+        if let Some(p) = row.and_then(|w| m.first_differing_row(w)) {
+            m.signal = format!("{} (first differing PE: {p})", m.signal);
+        }
+        m
+    }
+
+    /// Names the switch whose row of a level's crosspoint vector differs.
+    fn locate_row(&self, mut m: Box<Mismatch>, gs: &Range<usize>, width: usize) -> Box<Mismatch> {
+        if gs.len() > 1 {
+            if let Some(j) = m.first_differing_row(width / gs.len()) {
+                let (level, sw) = self.spec.topo.from_global(gs.start + j);
+                m.signal = format!(
+                    "{} (row {j}: switch {})",
+                    m.signal,
+                    switch_instance(level, sw)
+                );
+            }
+        }
+        m
+    }
+
+    /// `(global switches, vector, watch)` of every crosspoint vector (`xp_ac`, `xp_ad`,
+    /// `xp_bc`, `xp_bd`): one switch's in `lvl<i>_sw<j>`, or a whole level's rows in
+    /// `lvl<i>` ([`Structure::Rows`]).
     fn crosspoint_watches(
         &self,
         h: &mut Harness,
-    ) -> Result<Vec<(usize, usize, Compared)>, NetCosimError> {
+    ) -> Result<Vec<(Range<usize>, usize, Compared)>, NetCosimError> {
         let topo = &self.spec.topo;
         let (d, u) = (topo.d(), topo.u());
+        let vectors = [
+            ("xp_ac", d * d),
+            ("xp_ad", d * u),
+            ("xp_bc", u * d),
+            ("xp_bd", u * u),
+        ];
         let mut v = Vec::with_capacity(4 * topo.total_switches());
-        for g in 0..topo.total_switches() {
-            let (level, j) = topo.from_global(g);
-            for (which, (name, width)) in [
-                ("xp_ac", d * d),
-                ("xp_ad", d * u),
-                ("xp_bc", u * d),
-                ("xp_bd", u * u),
-            ]
-            .into_iter()
-            .enumerate()
-            {
-                let watch = h.watch(&format!("{}.lvl{level}_sw{j}.{name}", self.top))?;
-                v.push((g, which, Compared { watch, width }));
+        let mut add = |h: &mut Harness, scope: String, gs: Range<usize>| {
+            for (which, (name, width)) in vectors.into_iter().enumerate() {
+                let watch = h.watch(&format!("{}.{scope}.{name}", self.top))?;
+                let width = width * gs.len();
+                v.push((gs.clone(), which, Compared { watch, width }));
+            }
+            Ok::<(), NetCosimError>(())
+        };
+        for level in 0..topo.levels() {
+            let first = topo.global_index(level, 0);
+            let count = topo.switch_count(level);
+            match self.spec.structure {
+                Structure::Instances => {
+                    for j in 0..count {
+                        add(h, switch_instance(level, j), first + j..first + j + 1)?;
+                    }
+                }
+                Structure::Rows => add(h, level_instance(level), first..first + count)?,
             }
         }
         Ok(v)

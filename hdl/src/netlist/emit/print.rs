@@ -169,9 +169,64 @@ fn body(design: &Design, m: &Module, b: &Body, out: &mut String) {
         let _ = writeln!(out, "{INDENT}end");
     }
     if !b.process.is_empty() {
-        let _ = writeln!(out, "\n{INDENT}always @(posedge {CLOCK}) begin");
+        let mut loops = Vec::new();
+        loop_vars(&b.process, &mut loops);
+        if loops.is_empty() && b.temps.is_empty() {
+            let _ = writeln!(out, "\n{INDENT}always @(posedge {CLOCK}) begin");
+        } else {
+            // Loop variables and temporaries live in the block: values within one pass,
+            // never flip-flops.
+            let _ = writeln!(
+                out,
+                "\n{INDENT}always @(posedge {CLOCK}) begin : {PROCESS_BLOCK}"
+            );
+            for v in &loops {
+                let _ = writeln!(out, "{INDENT}{INDENT}integer {v};");
+            }
+            for t in &b.temps {
+                let wrap = b.allow_unread.contains(&t.name);
+                if wrap {
+                    let _ = writeln!(out, "{INDENT}{INDENT}{LINT_OFF_UNUSED}");
+                }
+                let _ = writeln!(out, "{INDENT}{INDENT}reg{} {};", range(t.width), t.name);
+                if wrap {
+                    let _ = writeln!(out, "{INDENT}{INDENT}{LINT_ON_UNUSED}");
+                }
+            }
+        }
+        let temp_widths: HashMap<&str, usize> =
+            b.temps.iter().map(|t| (t.name.as_str(), t.width)).collect();
+        let width_of = |name: &str| width_of(name).or_else(|| temp_widths.get(name).copied());
         stmts(&b.process, 2, &width_of, out);
         let _ = writeln!(out, "{INDENT}end");
+    }
+}
+
+/// The name of the process's block when it declares loop variables or temporaries.
+const PROCESS_BLOCK: &str = "update";
+
+/// The variables of every `for` in `list`, in order, once each.
+fn loop_vars<'a>(list: &'a [Stmt], out: &mut Vec<&'a str>) {
+    for s in list {
+        match s {
+            Stmt::For { var, body, .. } => {
+                if !out.contains(&var.as_str()) {
+                    out.push(var);
+                }
+                loop_vars(body, out);
+            }
+            Stmt::If { then, els, .. } => {
+                loop_vars(then, out);
+                loop_vars(els, out);
+            }
+            Stmt::Case { arms, default, .. } => {
+                for (_, body) in arms {
+                    loop_vars(body, out);
+                }
+                loop_vars(default, out);
+            }
+            _ => {}
+        }
     }
 }
 
@@ -248,6 +303,21 @@ fn stmt(s: &Stmt, level: usize, width_of: &dyn Fn(&str) -> Option<usize>, out: &
             value.write_verilog(out, width_of);
             out.push_str(";\n");
         }
+        Stmt::Let { target, value } => {
+            target.write_verilog(out, width_of);
+            out.push_str(" = ");
+            value.write_verilog(out, width_of);
+            out.push_str(";\n");
+        }
+        Stmt::For { var, count, body } => {
+            let _ = writeln!(
+                out,
+                "for ({var} = 0; {var} < {count}; {var} = {var} + 1) begin"
+            );
+            stmts(body, level + 1, width_of, out);
+            indent(level, out);
+            out.push_str("end\n");
+        }
         Stmt::If { cond, then, els } => {
             out.push_str("if (");
             cond.write_verilog(out, width_of);
@@ -298,7 +368,7 @@ fn stmt(s: &Stmt, level: usize, width_of: &dyn Fn(&str) -> Option<usize>, out: &
 fn branch(body: &[Stmt], level: usize, width_of: &dyn Fn(&str) -> Option<usize>, out: &mut String) {
     match body {
         [] => out.push_str(" ;\n"),
-        [one @ Stmt::Load { .. }] => {
+        [one @ (Stmt::Load { .. } | Stmt::Let { .. })] => {
             out.push(' ');
             stmt(one, level, width_of, out);
         }

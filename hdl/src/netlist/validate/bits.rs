@@ -14,6 +14,8 @@ pub(super) enum SigKind {
     Net,
     /// Register (loaded by the clocked process only).
     Reg,
+    /// Temporary of the process (a value within one pass, not a flip-flop).
+    Temp,
 }
 
 impl SigKind {
@@ -23,6 +25,7 @@ impl SigKind {
             SigKind::Output => "output port",
             SigKind::Net => "wire",
             SigKind::Reg => "register",
+            SigKind::Temp => "temporary",
         }
     }
 }

@@ -143,6 +143,22 @@ impl<'a> Checker<'a> {
                 self.duplicate(name, first, noun);
             }
         }
+        for t in &body.temps {
+            self.ident("temporary", &t.name);
+            if t.width == 0 {
+                self.err(ValidationError::ZeroWidth {
+                    module: self.module.to_owned(),
+                    kind: "temporary",
+                    name: t.name.clone(),
+                });
+            }
+            if instances.contains_key(t.name.as_str()) {
+                self.duplicate(&t.name, "instance", "temporary");
+            } else if let Err(i) = self.table.add(&t.name, t.width, SigKind::Temp) {
+                let first = self.table.sigs[i].kind.noun();
+                self.duplicate(&t.name, first, "temporary");
+            }
+        }
         self.unread_ok = vec![false; self.table.sigs.len()];
         for name in &body.allow_unread {
             let found = self.table.by_name.get(name.as_str()).copied();
@@ -411,7 +427,7 @@ impl<'a> Checker<'a> {
 
     fn process(&mut self, m: &'a Module) {
         let has_regs = m.body.regs().next().is_some();
-        if m.body.process.is_empty() && !has_regs {
+        if m.body.process.is_empty() && !has_regs && m.body.temps.is_empty() {
             return;
         }
         if !matches!(m.port(CLOCK), Some(p) if p.direction == Direction::Input && p.width == 1) {
@@ -424,10 +440,11 @@ impl<'a> Checker<'a> {
         let off = self.table.sigs[i].offset;
         self.read[off] = true;
         let mut n = 0;
-        self.stmts(&m.body.process, &mut n);
+        let mut loops = Vec::new();
+        self.stmts(&m.body.process, &mut n, &mut loops);
     }
 
-    fn stmts(&mut self, stmts: &[Stmt], n: &mut usize) {
+    fn stmts(&mut self, stmts: &[Stmt], n: &mut usize, loops: &mut Vec<String>) {
         for s in stmts {
             *n += 1;
             let index = *n;
@@ -437,7 +454,28 @@ impl<'a> Checker<'a> {
             };
             match s {
                 Stmt::Comment(_) => {}
-                Stmt::Load { target, value } => self.load(target, value, &site),
+                Stmt::Load { target, value } => {
+                    self.loop_vars(target, loops, &site);
+                    self.loop_vars(value, loops, &site);
+                    self.load(target, value, &site, SigKind::Reg)
+                }
+                Stmt::Let { target, value } => {
+                    self.loop_vars(target, loops, &site);
+                    self.loop_vars(value, loops, &site);
+                    self.load(target, value, &site, SigKind::Temp)
+                }
+                Stmt::For { var, body, .. } => {
+                    if loops.contains(var) {
+                        self.err(ValidationError::LoopVarReused {
+                            module: self.module.to_owned(),
+                            site: site(),
+                            var: var.clone(),
+                        });
+                    }
+                    loops.push(var.clone());
+                    self.stmts(body, n, loops);
+                    loops.pop();
+                }
                 Stmt::If { cond, then, els } => {
                     if let Some(w) = self.width(cond, &site) {
                         if w != 1 {
@@ -450,8 +488,8 @@ impl<'a> Checker<'a> {
                         }
                         self.read_expr(cond, &site);
                     }
-                    self.stmts(then, n);
-                    self.stmts(els, n);
+                    self.stmts(then, n, loops);
+                    self.stmts(els, n, loops);
                 }
                 Stmt::Case {
                     subject,
@@ -474,16 +512,34 @@ impl<'a> Checker<'a> {
                                     });
                                 }
                             }
-                            self.stmts(body, n);
+                            self.stmts(body, n, loops);
                         }
                     }
-                    self.stmts(default, n);
+                    self.stmts(default, n, loops);
                 }
             }
         }
     }
 
-    fn load(&mut self, target: &Expr, value: &Expr, site: &dyn Fn() -> Site) {
+    /// Every loop variable `e` uses must belong to an enclosing `for`.
+    fn loop_vars(&mut self, e: &Expr, loops: &[String], site: &dyn Fn() -> Site) {
+        let mut bad = Vec::new();
+        each_loop_var(e, &mut |v| {
+            if !loops.iter().any(|l| l == v) {
+                bad.push(v.to_owned());
+            }
+        });
+        for var in bad {
+            self.err(ValidationError::LoopVarOutside {
+                module: self.module.to_owned(),
+                site: site(),
+                var,
+            });
+        }
+    }
+
+    /// A load (`<=`, of a register) or a let (`=`, of a temporary), as `kind` says.
+    fn load(&mut self, target: &Expr, value: &Expr, site: &dyn Fn() -> Site, kind: SigKind) {
         if !target.is_register_target() {
             self.err(ValidationError::NotAssignable {
                 module: self.module.to_owned(),
@@ -510,25 +566,32 @@ impl<'a> Checker<'a> {
                 self.read_expr(index, site);
                 self.lvalue_bits(&Expr::sig(signal.as_str()))
             }
+            Expr::Part { signal, terms, .. } => {
+                for (t, _) in terms {
+                    self.read_expr(t, site);
+                }
+                self.lvalue_bits(&Expr::sig(signal.as_str()))
+            }
             t => self.lvalue_bits(t),
         }
         .unwrap_or_default();
-        let mut not_regs: Vec<&str> = Vec::new();
+        let mut wrong: Vec<&str> = Vec::new();
         for &b in &bits {
             let sig = &self.table.sigs[self.table.owner(b)];
-            if sig.kind == SigKind::Reg {
+            if sig.kind == kind {
                 self.driver[b] = 1;
-            } else if !not_regs.contains(&sig.name) {
-                not_regs.push(sig.name);
+            } else if !wrong.contains(&sig.name) {
+                wrong.push(sig.name);
             }
         }
-        for name in not_regs {
-            let kind = self.kind(name).map_or("signal", SigKind::noun);
+        for name in wrong {
+            let found = self.kind(name).map_or("signal", SigKind::noun);
             self.err(ValidationError::LoadsNonRegister {
                 module: self.module.to_owned(),
                 site: site(),
                 name: name.to_owned(),
-                kind,
+                kind: found,
+                expected: kind.noun(),
             });
         }
     }
@@ -541,7 +604,10 @@ impl<'a> Checker<'a> {
         for &b in bits {
             let sig = self.table.owner(b);
             let bit = b - self.table.sigs[sig].offset;
-            if matches!(self.table.sigs[sig].kind, SigKind::Input | SigKind::Reg) {
+            if matches!(
+                self.table.sigs[sig].kind,
+                SigKind::Input | SigKind::Reg | SigKind::Temp
+            ) {
                 wrong.entry(sig).or_default().push(bit);
             } else if self.driver[b] != 0 {
                 twice.entry((sig, self.driver[b])).or_default().push(bit);
@@ -660,7 +726,13 @@ fn collect_reads(e: &Expr, table: &SigTable<'_>, out: &mut Vec<(usize, usize)>, 
             whole(signal, out, clock);
             collect_reads(index, table, out, clock);
         }
-        Expr::Const { .. } => {}
+        Expr::Part { signal, terms, .. } => {
+            whole(signal, out, clock);
+            for (t, _) in terms {
+                collect_reads(t, table, out, clock);
+            }
+        }
+        Expr::Const { .. } | Expr::LoopVar(_) => {}
         Expr::Concat(parts) => parts
             .iter()
             .for_each(|p| collect_reads(p, table, out, clock)),
@@ -679,10 +751,35 @@ fn collect_reads(e: &Expr, table: &SigTable<'_>, out: &mut Vec<(usize, usize)>, 
     }
 }
 
+/// Calls `f` on every loop variable in `e`.
+fn each_loop_var<'e>(e: &'e Expr, f: &mut impl FnMut(&'e str)) {
+    match e {
+        Expr::LoopVar(v) => f(v),
+        Expr::Part { terms, .. } => terms.iter().for_each(|(t, _)| each_loop_var(t, f)),
+        Expr::Row { index, .. } => each_loop_var(index, f),
+        Expr::Concat(parts) => parts.iter().for_each(|p| each_loop_var(p, f)),
+        Expr::Repeat { expr, .. } | Expr::Unary { arg: expr, .. } => each_loop_var(expr, f),
+        Expr::Binary { lhs, rhs, .. } => {
+            each_loop_var(lhs, f);
+            each_loop_var(rhs, f);
+        }
+        Expr::Mux { cond, then, els } => {
+            each_loop_var(cond, f);
+            each_loop_var(then, f);
+            each_loop_var(els, f);
+        }
+        Expr::Signal(_) | Expr::Slice { .. } | Expr::Const { .. } => {}
+    }
+}
+
 /// A statement as one line of text, for messages.
 fn stmt_text(s: &Stmt) -> String {
     match s {
         Stmt::Load { target, value } => format!("{target} <= {value};"),
+        Stmt::Let { target, value } => format!("{target} = {value};"),
+        Stmt::For { var, count, .. } => {
+            format!("for ({var} = 0; {var} < {count}; {var} = {var} + 1)")
+        }
         Stmt::If { cond, .. } => format!("if ({cond})"),
         Stmt::Case { subject, .. } => format!("case ({subject})"),
         Stmt::Comment(c) => format!("// {c}"),

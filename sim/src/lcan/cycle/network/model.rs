@@ -441,6 +441,13 @@ impl NetworkModel {
     /// (`k·d + x`), 3 `xp_bd` (`k·u + k'`); written into `out` (zeroed first, at least
     /// `⌈bits/64⌉` words).
     pub fn crosspoint_words(&self, g: usize, which: usize, out: &mut [u64]) {
+        self.crosspoint_rows(g..g + 1, which, out);
+    }
+
+    /// Crosspoint vector `which` (as [`NetworkModel::crosspoint_words`]) of the switches
+    /// with global indices `gs`, side by side: switch `gs.start + j` at row `j` (the layout
+    /// of a level written as rows).
+    pub fn crosspoint_rows(&self, gs: std::ops::Range<usize>, which: usize, out: &mut [u64]) {
         let (d, u) = (self.np.switch.d, self.np.switch.u);
         let (rows, cols, i0, o0) = match which {
             0 => (d, d, 0, 0),
@@ -449,12 +456,15 @@ impl NetworkModel {
             _ => (u, u, d, d),
         };
         out.fill(0);
-        let xp = self.switches[g].crosspoints();
-        for r in 0..rows {
-            for c in 0..cols {
-                if xp.is_closed(i0 + r, o0 + c) {
-                    let bit = r * cols + c;
-                    out[bit / 64] |= 1 << (bit % 64);
+        let per = rows * cols;
+        for (j, g) in gs.enumerate() {
+            let xp = self.switches[g].crosspoints();
+            for r in 0..rows {
+                for c in 0..cols {
+                    if xp.is_closed(i0 + r, o0 + c) {
+                        let bit = j * per + r * cols + c;
+                        out[bit / 64] |= 1 << (bit % 64);
+                    }
                 }
             }
         }
