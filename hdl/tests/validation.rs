@@ -561,7 +561,75 @@ fn cases() -> Vec<Case> {
                 });
             }),
             |e| matches!(e, E::LoadsNonRegister { kind: "wire", .. }),
-            &["statement #1", "`n`", "only registers"],
+            &["statement #1", "`n`", "may only assign a register"],
+        ),
+        (
+            "a let of a register",
+            {
+                let mut d = Design::new("reg2");
+                let mut m = reg2();
+                m.body.process.push(Stmt::Let {
+                    target: "r".into(),
+                    value: "d".into(),
+                });
+                d.add_module(m).expect("new");
+                d
+            },
+            |e| {
+                matches!(
+                    e,
+                    E::LoadsNonRegister {
+                        kind: "register",
+                        expected: "temporary",
+                        ..
+                    }
+                )
+            },
+            &["`r = d;`", "may only assign a temporary"],
+        ),
+        (
+            "a loop variable outside its loop",
+            {
+                let mut d = Design::new("reg2");
+                let mut m = reg2();
+                m.body.process = vec![Stmt::Load {
+                    target: Expr::Part {
+                        signal: "r".into(),
+                        terms: vec![(Expr::LoopVar("j".into()), 1)],
+                        offset: 0,
+                        width: 2,
+                    },
+                    value: "d".into(),
+                }];
+                d.add_module(m).expect("new");
+                d
+            },
+            |e| matches!(e, E::LoopVarOutside { .. }),
+            &["loop variable `j` outside its `for`"],
+        ),
+        (
+            "a computed part positioned by an expression",
+            {
+                let mut d = Design::new("reg2");
+                let mut m = reg2();
+                m.body.process = vec![Stmt::For {
+                    var: "j".into(),
+                    count: 1,
+                    body: vec![Stmt::Load {
+                        target: "r".into(),
+                        value: Expr::Part {
+                            signal: "d".into(),
+                            terms: vec![(bin(BinaryOp::Add, "d".into(), "d".into()), 1)],
+                            offset: 0,
+                            width: 2,
+                        },
+                    }],
+                }];
+                d.add_module(m).expect("new");
+                d
+            },
+            |e| matches!(e, E::BadExpr { .. }),
+            &["a position term must be a loop variable, a signal or a slice"],
         ),
         (
             "an assign drives a register",

@@ -14,13 +14,6 @@ use lcanet_testbench::bridge::{
 };
 use rand::{Rng, SeedableRng};
 
-/// The hierarchy's observed signals: every variable of the stages, `mid` of the top.
-fn hier_public() -> ModelOptions {
-    ModelOptions::default()
-        .with_public("stage", "*")
-        .with_public("hier", "mid")
-}
-
 #[test]
 fn counter_counts_like_rust() {
     let design = Design::new([data("counter.v")], "counter");
@@ -153,7 +146,15 @@ fn ports_of_every_width_round_trip() {
 
 #[test]
 fn internal_signals_by_hierarchical_name() {
-    let (mut m, _) = build_model(&hier_design(), &hier_public(), None).unwrap();
+    let (mut m, _) = build_model(
+        &hier_design(),
+        &ModelOptions {
+            trace: false,
+            ..common::hier_observed()
+        },
+        None,
+    )
+    .unwrap();
     let (clk, rst, din) = (
         m.input("clk").unwrap(),
         m.input("rst").unwrap(),

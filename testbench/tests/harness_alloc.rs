@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use common::{hier_design, u128_words, HierGolden};
 use lcanet_testbench::artifact_dir;
-use lcanet_testbench::bridge::{build_model, ModelOptions};
+use lcanet_testbench::bridge::build_model;
 use lcanet_testbench::harness::{Harness, RunInfo};
 
 struct Counting;
@@ -40,7 +40,7 @@ fn per_bit_time_path_does_not_allocate() {
     let dir = artifact_dir!("no_alloc").unwrap();
     let (model, _) = build_model(
         &hier_design(),
-        &ModelOptions::default(),
+        &common::hier_observed(),
         Some(&dir.file("wave.vcd")),
     )
     .unwrap();
