@@ -1,0 +1,518 @@
+//! GTKWave save files (`.gtkw`) and the translate filter files they reference, for every
+//! system: named groups of traces, each trace one vector of the VCD (never single bits of a
+//! quantity), phase and mode codes shown by name.
+//!
+//! Signal paths are the VCD's (Verilator's): `TOP.<top>.<instance>.<signal>`, vectors
+//! written `name[msb:lsb]`. Groups use GTKWave's flags (`@800200` opens a group, `@1000200`
+//! closes it); `@22` shows a vector in hex, `@28` a bit or a vector in binary (masks,
+//! one-hot rows, crosspoints), `@2024` a vector in decimal through translate filter `^k`,
+//! a file of `<code> <name>` lines.
+//!
+//! [`Scope`] builds traces whose widths are read off the elaborated [`Module`] itself, so a
+//! save file cannot drift from the RTL it describes. The systems' save files:
+//! `lca::gtkw` (one switch), `lca_net::gtkw` (a network), `hypercube::gtkw`, `min::gtkw`.
+
+use crate::netlist::{Design, Module};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// At most this many instances of a kind (PE interfaces, switches of a level or stage,
+/// nodes) get traces of their own; the system-wide vectors show all of them.
+pub const MAX_DETAILED: usize = 8;
+
+/// How a trace is shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Show {
+    /// Hex (one bit: binary).
+    Hex,
+    /// Binary: masks, one-hot rows, crosspoints.
+    Binary,
+    /// Decimal through translate filter file `k` (1-based: `filters[k - 1]`).
+    Named(usize),
+}
+
+/// One signal in a group.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Trace {
+    /// Hierarchical name below `TOP.<top>` (`lvl0_sw0.c`, `ctl_mode`).
+    pub path: String,
+    /// Width in bits.
+    pub width: usize,
+    /// Display.
+    pub show: Show,
+}
+
+impl Trace {
+    /// A trace of `path`, `width` bits, in hex.
+    pub fn new(path: impl Into<String>, width: usize) -> Self {
+        Trace {
+            path: path.into(),
+            width,
+            show: Show::Hex,
+        }
+    }
+
+    /// Shown by name through filter `k` (1-based).
+    pub fn named(mut self, k: usize) -> Self {
+        self.show = Show::Named(k);
+        self
+    }
+
+    /// Shown in binary.
+    pub fn binary(mut self) -> Self {
+        self.show = Show::Binary;
+        self
+    }
+}
+
+/// A named group of traces.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Group {
+    /// Shown as the group's title.
+    pub name: String,
+    /// Its signals, in order.
+    pub traces: Vec<Trace>,
+}
+
+impl Group {
+    /// A group called `name`.
+    pub fn new(name: impl Into<String>, traces: Vec<Trace>) -> Self {
+        Group {
+            name: name.into(),
+            traces,
+        }
+    }
+}
+
+/// A translate filter file: `<decimal value> <name>` per line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Filter {
+    /// File name (written beside the `.gtkw`).
+    pub file: String,
+    /// Contents.
+    pub text: String,
+}
+
+/// A filter naming codes `0, 1, 2, ..` by `names`.
+pub fn filter(file: &str, names: &[&str]) -> Filter {
+    filter_codes(
+        file,
+        names
+            .iter()
+            .enumerate()
+            .map(|(code, &name)| (code as u64, name)),
+    )
+}
+
+/// A filter naming the given codes.
+pub fn filter_codes<'a>(file: &str, codes: impl IntoIterator<Item = (u64, &'a str)>) -> Filter {
+    let mut text = String::from("# GTKWave translate filter written by lcanet\n");
+    for (code, name) in codes {
+        let _ = writeln!(text, "{code} {name}");
+    }
+    Filter {
+        file: file.to_string(),
+        text,
+    }
+}
+
+/// A save file and its filters.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GtkwFiles {
+    /// The top module (first level below `TOP`).
+    pub top: String,
+    /// The groups.
+    pub groups: Vec<Group>,
+    /// Filter `k` is `filters[k - 1]`.
+    pub filters: Vec<Filter>,
+}
+
+impl GtkwFiles {
+    /// The save file's text; filters are referenced as `filter_dir/<file>` and the VCD as
+    /// `dumpfile` if given.
+    pub fn save_text(&self, filter_dir: &Path, dumpfile: Option<&Path>) -> String {
+        let mut s = String::new();
+        s.push_str("[*] GTKWave save file written by lcanet (one bit-time = 10 time units)\n");
+        if let Some(f) = dumpfile {
+            let _ = writeln!(s, "[dumpfile] \"{}\"", f.display());
+        }
+        s.push_str("[timestart] 0\n[sst_expanded] 1\n[signals_width] 300\n");
+        for g in &self.groups {
+            let _ = writeln!(s, "@800200\n-{}", g.name);
+            for t in &g.traces {
+                match t.show {
+                    Show::Named(k) => {
+                        let path = filter_dir.join(&self.filters[k - 1].file);
+                        let _ = writeln!(s, "^{k} {}\n@2024", path.display());
+                    }
+                    Show::Hex if t.width > 1 => s.push_str("@22\n"),
+                    Show::Hex | Show::Binary => s.push_str("@28\n"),
+                }
+                let _ = write!(s, "TOP.{}.{}", self.top, t.path);
+                if t.width > 1 {
+                    let _ = write!(s, "[{}:0]", t.width - 1);
+                }
+                s.push('\n');
+            }
+            let _ = writeln!(s, "@1000200\n-{}", g.name);
+        }
+        s
+    }
+
+    /// Checks every trace against `design`: its path must name instances from the top
+    /// down to a port, wire or register of the trace's width, and a named trace must use
+    /// a filter that exists. Returns the problems found (empty: the save file fits).
+    pub fn mismatches(&self, design: &Design) -> Vec<String> {
+        let mut problems = Vec::new();
+        let Some(top) = design.module(&self.top) else {
+            return vec![format!("the design has no module `{}`", self.top)];
+        };
+        'traces: for t in self.groups.iter().flat_map(|g| &g.traces) {
+            if let Show::Named(k) = t.show {
+                if k == 0 || k > self.filters.len() {
+                    problems.push(format!("{}: filter {k} does not exist", t.path));
+                }
+            }
+            let mut module = top;
+            let mut parts: Vec<&str> = t.path.split('.').collect();
+            let signal = parts.pop().unwrap_or_default();
+            for inst in parts {
+                let found = module
+                    .body
+                    .instances()
+                    .find(|i| i.name == inst)
+                    .and_then(|i| design.module(&i.module));
+                match found {
+                    Some(m) => module = m,
+                    None => {
+                        problems.push(format!("{}: no instance `{inst}`", t.path));
+                        continue 'traces;
+                    }
+                }
+            }
+            match Scope::new(module, "").width(signal) {
+                Some(w) if w == t.width => {}
+                Some(w) => problems.push(format!("{}: {} bits, the RTL has {w}", t.path, t.width)),
+                None => problems.push(format!(
+                    "{}: no signal `{signal}` in `{}`",
+                    t.path, module.name
+                )),
+            }
+        }
+        problems
+    }
+
+    /// Writes `<stem>.gtkw` and the filter files into `dir` (created if missing; filters
+    /// referenced by absolute path, so GTKWave can be started anywhere); returns the save
+    /// file's path. Each file goes to a temporary name first and is renamed once all were
+    /// written, so a failure leaves no half-written file.
+    pub fn write_to(
+        &self,
+        dir: &Path,
+        stem: &str,
+        dumpfile: Option<&Path>,
+    ) -> std::io::Result<PathBuf> {
+        std::fs::create_dir_all(dir)?;
+        let abs = std::fs::canonicalize(dir)?;
+        let path = abs.join(format!("{stem}.gtkw"));
+        let mut files: Vec<(PathBuf, &[u8])> = self
+            .filters
+            .iter()
+            .map(|f| (abs.join(&f.file), f.text.as_bytes()))
+            .collect();
+        let save = self.save_text(&abs, dumpfile);
+        files.push((path.clone(), save.as_bytes()));
+        let tmp = |p: &Path| {
+            let name = p.file_name().unwrap_or_default().to_string_lossy();
+            p.with_file_name(format!(".{name}.lcanet-tmp"))
+        };
+        let written = files
+            .iter()
+            .try_for_each(|(p, text)| std::fs::write(tmp(p), text));
+        let renamed = written.and_then(|()| {
+            files
+                .iter()
+                .try_for_each(|(p, _)| std::fs::rename(tmp(p), p))
+        });
+        if let Err(e) = renamed {
+            for (p, _) in &files {
+                let _ = std::fs::remove_file(tmp(p));
+            }
+            return Err(e);
+        }
+        Ok(path)
+    }
+
+    /// Writes the save file beside `vcd` (`run.vcd` → `run.gtkw`, filters in the same
+    /// directory), naming `vcd` (made absolute) as its dump file.
+    pub fn write_beside(&self, vcd: &Path) -> std::io::Result<PathBuf> {
+        let vcd = std::path::absolute(vcd)?;
+        let dir = vcd.parent().unwrap_or(Path::new("/"));
+        let stem = vcd
+            .file_stem()
+            .map_or_else(|| "waves".into(), |s| s.to_string_lossy());
+        self.write_to(dir, &stem, Some(&vcd))
+    }
+}
+
+/// A trace names a signal its module does not have: a bug in a save file's description
+/// (the RTL was renamed, or the list was written against another variant).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("internal error (a bug in lcanet): the GTKWave save file shows `{signal}`, which module `{module}` does not have")]
+pub struct MissingSignal {
+    /// The module.
+    pub module: String,
+    /// The signal asked for.
+    pub signal: String,
+}
+
+/// The signals of one instance (or of the top), with the widths its module declares.
+#[derive(Debug, Clone, Copy)]
+pub struct Scope<'a> {
+    module: &'a Module,
+    prefix: &'a str,
+}
+
+impl<'a> Scope<'a> {
+    /// The instance at `prefix` below the top (`""` for the top itself, `ctrl`, `node3`)
+    /// of `module`.
+    pub fn new(module: &'a Module, prefix: &'a str) -> Self {
+        Scope { module, prefix }
+    }
+
+    /// The width of `name`, a port, wire or register of the module (`None` if it has none).
+    pub fn width(&self, name: &str) -> Option<usize> {
+        let m = self.module;
+        m.port(name).map(|p| p.width).or_else(|| {
+            m.body
+                .regs()
+                .find(|r| r.name == name)
+                .map(|r| r.width)
+                .or_else(|| {
+                    m.body
+                        .wires()
+                        .find(|(w, _)| w.name == name)
+                        .map(|(w, _)| w.width)
+                })
+        })
+    }
+
+    /// Whether the module has `name`.
+    pub fn has(&self, name: &str) -> bool {
+        self.width(name).is_some()
+    }
+
+    /// The trace of `name` (hex), an error if the module has no such signal.
+    pub fn trace(&self, name: &str) -> Result<Trace, MissingSignal> {
+        let width = self.width(name).ok_or_else(|| MissingSignal {
+            module: self.module.name.clone(),
+            signal: name.to_string(),
+        })?;
+        let path = if self.prefix.is_empty() {
+            name.to_string()
+        } else {
+            format!("{}.{name}", self.prefix)
+        };
+        Ok(Trace::new(path, width))
+    }
+
+    /// The traces of `names`, in order, in hex.
+    pub fn traces(&self, names: &[&str]) -> Result<Vec<Trace>, MissingSignal> {
+        names.iter().map(|n| self.trace(n)).collect()
+    }
+
+    /// The traces of `names`, in order, in binary.
+    pub fn binary(&self, names: &[&str]) -> Result<Vec<Trace>, MissingSignal> {
+        names.iter().map(|n| Ok(self.trace(n)?.binary())).collect()
+    }
+
+    /// The traces of those of `names` the module has (signals that exist only in some
+    /// variants of a block, such as an arbiter policy's registers).
+    pub fn present(&self, names: &[&str]) -> Vec<Trace> {
+        names.iter().filter_map(|n| self.trace(n).ok()).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::netlist::ModuleBuilder;
+
+    fn files() -> GtkwFiles {
+        GtkwFiles {
+            top: "top_m".into(),
+            groups: vec![
+                Group::new(
+                    "control",
+                    vec![
+                        Trace::new("clock", 1),
+                        Trace::new("phase", 3).named(1),
+                        Trace::new("count", 10),
+                    ],
+                ),
+                Group::new("state", vec![Trace::new("u0.xp", 16).binary()]),
+            ],
+            filters: vec![filter("phase.txt", &["IDLE", "RUN"])],
+        }
+    }
+
+    #[test]
+    fn save_text_groups_vectors_and_references_filters() {
+        let text = files().save_text(Path::new("/f"), Some(Path::new("/w/run.vcd")));
+        let want = "\
+[*] GTKWave save file written by lcanet (one bit-time = 10 time units)
+[dumpfile] \"/w/run.vcd\"
+[timestart] 0
+[sst_expanded] 1
+[signals_width] 300
+@800200
+-control
+@28
+TOP.top_m.clock
+^1 /f/phase.txt
+@2024
+TOP.top_m.phase[2:0]
+@22
+TOP.top_m.count[9:0]
+@1000200
+-control
+@800200
+-state
+@28
+TOP.top_m.u0.xp[15:0]
+@1000200
+-state
+";
+        assert_eq!(text, want);
+        let no_dump = files().save_text(Path::new("/f"), None);
+        assert!(!no_dump.contains("[dumpfile]"), "{no_dump}");
+    }
+
+    #[test]
+    fn filters_list_codes_and_names() {
+        assert_eq!(
+            filter("m.txt", &["IDLE", "UP"]).text,
+            "# GTKWave translate filter written by lcanet\n0 IDLE\n1 UP\n"
+        );
+        let f = filter_codes("p.txt", [(7, "rdv"), (2, "cross")]);
+        assert!(f.text.ends_with("7 rdv\n2 cross\n"), "{}", f.text);
+        assert_eq!(f.file, "p.txt");
+    }
+
+    #[test]
+    fn write_beside_puts_save_file_and_filters_next_to_the_vcd() {
+        let dir = std::env::temp_dir().join(format!("lcanet-gtkw-unit-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let vcd = dir.join("run.vcd");
+        let path = files().write_beside(&vcd).unwrap();
+        let abs = std::fs::canonicalize(&dir).unwrap();
+        assert_eq!(path, abs.join("run.gtkw"));
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.contains(&format!("[dumpfile] \"{}\"", vcd.display())));
+        assert!(text.contains(&format!("^1 {}", abs.join("phase.txt").display())));
+        assert!(std::fs::read_to_string(abs.join("phase.txt"))
+            .unwrap()
+            .contains("1 RUN"));
+        let names: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(names.len(), 2, "no temporary file is left: {names:?}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn write_to_an_unwritable_place_fails_and_writes_nothing() {
+        let dir = std::env::temp_dir().join(format!("lcanet-gtkw-bad-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        // A directory where the save file should go: its rename fails.
+        std::fs::create_dir_all(dir.join("x.gtkw").join("inner")).unwrap();
+        assert!(files().write_to(&dir, "x", None).is_err());
+        let mut names: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        // The filter was renamed before the failure (complete); no temporary file is left.
+        assert_eq!(names, ["phase.txt", "x.gtkw"], "{names:?}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    fn block() -> Module {
+        let mut b = ModuleBuilder::new("blk");
+        b.clock();
+        let a = b.input("a", 4);
+        let r = b.reg("state", 6);
+        let w = b.def("sum", a.zext(6) ^ &r);
+        let o = b.output("o", 6);
+        b.assign(&o, &w);
+        b.always(|p| p.load(&r, &w));
+        b.build()
+    }
+
+    #[test]
+    fn scopes_take_widths_from_the_module() {
+        let m = block();
+        let top = Scope::new(&m, "");
+        let inst = Scope::new(&m, "u3");
+        assert_eq!(top.trace("a").unwrap(), Trace::new("a", 4));
+        assert_eq!(inst.trace("state").unwrap(), Trace::new("u3.state", 6));
+        assert_eq!(
+            inst.binary(&["sum"]).unwrap(),
+            [Trace::new("u3.sum", 6).binary()]
+        );
+        assert_eq!(top.present(&["o", "nope"]), [Trace::new("o", 6)]);
+        assert!(top.has("clock") && !top.has("nope"));
+        let e = top.traces(&["a", "nope"]).unwrap_err();
+        assert_eq!(e.signal, "nope");
+        assert!(e.to_string().contains("module `blk` does not have"), "{e}");
+    }
+
+    #[test]
+    fn mismatches_name_missing_instances_signals_widths_and_filters() {
+        let blk = block();
+        let mut t = ModuleBuilder::new("top_m");
+        let clock = t.clock();
+        let a = t.input("a", 4);
+        let o = t.output("o", 6);
+        t.instance("u0", &blk)
+            .pin("clock", &clock)
+            .pin("a", &a)
+            .pin("o", &o);
+        let mut design = Design::new("top_m");
+        design.add_module(blk).unwrap();
+        design.add_module(t.build()).unwrap();
+        let mut f = GtkwFiles {
+            top: "top_m".into(),
+            groups: vec![Group::new(
+                "g",
+                vec![
+                    Trace::new("a", 4),
+                    Trace::new("u0.state", 6),
+                    Trace::new("u0.sum", 6).named(1),
+                ],
+            )],
+            filters: vec![filter("f.txt", &["ZERO"])],
+        };
+        assert_eq!(f.mismatches(&design), Vec::<String>::new());
+        f.groups[0].traces.extend([
+            Trace::new("u1.state", 6),
+            Trace::new("u0.nope", 1),
+            Trace::new("u0.state", 5),
+            Trace::new("o", 6).named(2),
+        ]);
+        assert_eq!(
+            f.mismatches(&design),
+            [
+                "u1.state: no instance `u1`",
+                "u0.nope: no signal `nope` in `blk`",
+                "u0.state: 5 bits, the RTL has 6",
+                "o: filter 2 does not exist",
+            ]
+        );
+        f.top = "other".into();
+        assert_eq!(f.mismatches(&design), ["the design has no module `other`"]);
+    }
+}
