@@ -173,29 +173,24 @@ impl GtkwFiles {
                     problems.push(format!("{}: filter {k} does not exist", t.path));
                 }
             }
-            let mut module = top;
+            let mut scope = Scope::new(top, "");
             let mut parts: Vec<&str> = t.path.split('.').collect();
             let signal = parts.pop().unwrap_or_default();
             for inst in parts {
-                let found = module
-                    .body
-                    .instances()
-                    .find(|i| i.name == inst)
-                    .and_then(|i| design.module(&i.module));
-                match found {
-                    Some(m) => module = m,
-                    None => {
+                match scope.within(design, inst) {
+                    Ok(s) => scope = s,
+                    Err(_) => {
                         problems.push(format!("{}: no instance `{inst}`", t.path));
                         continue 'traces;
                     }
                 }
             }
-            match Scope::new(module, "").width(signal) {
+            match scope.width(signal) {
                 Some(w) if w == t.width => {}
                 Some(w) => problems.push(format!("{}: {} bits, the RTL has {w}", t.path, t.width)),
                 None => problems.push(format!(
                     "{}: no signal `{signal}` in `{}`",
-                    t.path, module.name
+                    t.path, scope.module.name
                 )),
             }
         }
@@ -255,29 +250,65 @@ impl GtkwFiles {
     }
 }
 
-/// A trace names a signal its module does not have: a bug in a save file's description
-/// (the RTL was renamed, or the list was written against another variant).
+/// A trace names a signal (or an instance) its module does not have: a bug in a save
+/// file's description (the RTL was renamed, or the list was written against another
+/// variant).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("internal error (a bug in lcanet): the GTKWave save file shows `{signal}`, which module `{module}` does not have")]
 pub struct MissingSignal {
     /// The module.
     pub module: String,
-    /// The signal asked for.
+    /// The signal or instance asked for.
     pub signal: String,
 }
 
 /// The signals of one instance (or of the top), with the widths its module declares.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct Scope<'a> {
     module: &'a Module,
-    prefix: &'a str,
+    prefix: String,
 }
 
 impl<'a> Scope<'a> {
     /// The instance at `prefix` below the top (`""` for the top itself, `ctrl`, `node3`)
     /// of `module`.
-    pub fn new(module: &'a Module, prefix: &'a str) -> Self {
-        Scope { module, prefix }
+    pub fn new(module: &'a Module, prefix: impl Into<String>) -> Self {
+        Scope {
+            module,
+            prefix: prefix.into(),
+        }
+    }
+
+    /// The top of `design`.
+    pub fn top(design: &'a Design) -> Result<Self, MissingSignal> {
+        let module = design.module(design.top()).ok_or_else(|| MissingSignal {
+            module: design.top().to_string(),
+            signal: "(its definition)".into(),
+        })?;
+        Ok(Scope::new(module, ""))
+    }
+
+    /// The instance `name` of this scope's module, its module found in `design`.
+    pub fn within(&self, design: &'a Design, name: &str) -> Result<Self, MissingSignal> {
+        let module = self
+            .module
+            .body
+            .instances()
+            .find(|i| i.name == name)
+            .and_then(|i| design.module(&i.module))
+            .ok_or_else(|| MissingSignal {
+                module: self.module.name.clone(),
+                signal: name.to_string(),
+            })?;
+        Ok(Scope::new(module, self.path(name)))
+    }
+
+    fn path(&self, name: &str) -> String {
+        if self.prefix.is_empty() {
+            name.to_string()
+        } else {
+            format!("{}.{name}", self.prefix)
+        }
     }
 
     /// The width of `name`, a port, wire or register of the module (`None` if it has none).
@@ -308,12 +339,7 @@ impl<'a> Scope<'a> {
             module: self.module.name.clone(),
             signal: name.to_string(),
         })?;
-        let path = if self.prefix.is_empty() {
-            name.to_string()
-        } else {
-            format!("{}.{name}", self.prefix)
-        };
-        Ok(Trace::new(path, width))
+        Ok(Trace::new(self.path(name), width))
     }
 
     /// The traces of `names`, in order, in hex.
@@ -514,5 +540,9 @@ TOP.top_m.u0.xp[15:0]
         );
         f.top = "other".into();
         assert_eq!(f.mismatches(&design), ["the design has no module `other`"]);
+        let top = Scope::top(&design).unwrap();
+        let u0 = top.within(&design, "u0").unwrap();
+        assert_eq!(u0.trace("state").unwrap(), Trace::new("u0.state", 6));
+        assert_eq!(top.within(&design, "u9").unwrap_err().signal, "u9");
     }
 }
