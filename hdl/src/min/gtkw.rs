@@ -3,10 +3,11 @@
 //! the units and the stages' decision strobes `dec`), the PE-facing vectors (PE `j` at row
 //! `j`), the first [`MAX_DETAILED`] ATAPE units (destination and tag shift register), the
 //! switch-state buses (`sw_crossed`, `sw_conflict`: stage `s`, switch `k` at bit
-//! `s·n/2 + k`), and one group per stage: its output positions and its first switches'
-//! inputs, outputs, setting and conflict flag. Masks and serial bit vectors are shown in
-//! binary. The controller has no phase code (its state is `run`, `drain`, `frame`, `pos`),
-//! so no translate filter is needed. Widths are those of the elaborated modules.
+//! `s·n/2 + k`), and one group per stage: its output positions `st<s>_out` and its first
+//! switches' inputs, outputs, setting and conflict flag. Masks and serial bit vectors are
+//! shown in binary. The controller has no phase code (its state is `run`, `drain`,
+//! `frame`, `pos`), so no translate filter is needed. Widths are those of the elaborated
+//! modules.
 
 use super::{stage_net, switch_instance};
 use crate::gtkw::{Group, GtkwFiles, MissingSignal, Scope, MAX_DETAILED};
@@ -35,12 +36,9 @@ pub fn min_gtkw(design: &Design, min: &Min) -> Result<GtkwFiles, MissingSignal> 
         t.extend(pe.binary(&["din", "tx"])?);
         groups.push(Group::new(format!("PE {j} ATAPE unit"), t));
     }
-    let stage_nets: Vec<String> = (0..min.m()).map(stage_net).collect();
-    let mut buses = top.binary(&["conflict", "sw_crossed", "sw_conflict"])?;
-    buses.extend(top.binary(&stage_nets.iter().map(String::as_str).collect::<Vec<_>>())?);
     groups.push(Group::new(
-        "stages (switch k of stage s at bit s*n/2 + k)",
-        buses,
+        "switch states (switch k of stage s at bit s*n/2 + k)",
+        top.binary(&["conflict", "sw_crossed", "sw_conflict"])?,
     ));
     for s in 0..min.m() {
         let mut t = vec![top.trace(&stage_net(s))?.binary()];
