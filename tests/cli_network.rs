@@ -205,6 +205,11 @@ fn sim_network_matches_reports_time_and_writes_waveforms() {
     );
     assert!(std::fs::metadata(&vcd).unwrap().len() > 0);
     let gtkw_path = std::path::PathBuf::from(s["gtkw"].as_str().unwrap());
+    assert_eq!(
+        gtkw_path,
+        std::path::absolute(vcd.with_extension("gtkw")).unwrap(),
+        "the save file sits beside the VCD"
+    );
     let gtkw = std::fs::read_to_string(&gtkw_path).unwrap();
     let filter = gtkw_path.with_file_name("lcan_phase.txt");
     assert!(gtkw.contains(&format!("^1 {}", filter.display())), "{gtkw}");
