@@ -1,8 +1,9 @@
-//! Small word-level building blocks of the switch: the cyclic priority select both arbiters
-//! share (`docs/routing.md` §2, "the first … in the cyclic order `p, p+1, …`"), a one-hot
-//! to index encoder, the random policy's pointer scaling, and a gate for lanes.
+//! Small word-level building blocks of the switch: the cyclic order both arbiters share
+//! (`docs/routing.md` §2, "the first … in the cyclic order `p, p+1, …`") and the select of
+//! the first set bit in an order, a one-hot to index encoder, the random policy's pointer
+//! scaling, constant masks, and a gate for lanes.
 
-use crate::netlist::{cat, index_bits, lit, zero, ModuleBuilder, V};
+use crate::netlist::{cat, index_bits, lit, lit_words, zero, ModuleBuilder, V};
 
 /// `v` where `c` holds, else zero; a plain AND for one bit.
 pub(super) fn gate(v: &V, c: &V) -> V {
@@ -18,24 +19,69 @@ pub(super) fn ones(n: usize) -> V {
     lit(n, if n == 64 { u64::MAX } else { (1 << n) - 1 })
 }
 
-/// The first set bit of `v` in the cyclic order `p, p+1, …, n−1, 0, …` as a one-hot wire
-/// `name` (zero if `v` is zero): the lowest (`x & −x`) of the bits at or above `p`
-/// (`_<name>_above`) if there are any, else of all of them. `p = None` is the fixed pointer
-/// 0. `v` is a named signal (it is read more than once).
-pub(super) fn first_from(m: &mut ModuleBuilder, name: &str, v: &V, p: Option<&V>) -> V {
-    let n = v.width();
-    let lowest = |x: &V| x & (zero(n) - x);
+/// A constant of `width` bits whose bit `i` is `f(i)` (any width).
+pub(super) fn mask(width: usize, f: impl Fn(usize) -> bool) -> V {
+    let mut words = vec![0u64; width.div_ceil(64)];
+    for i in (0..width).filter(|&i| f(i)) {
+        words[i / 64] |= 1 << (i % 64);
+    }
+    lit_words(width, words)
+}
+
+/// The cyclic order `p, p+1, …, n−1, 0, …` as a wire `name` of `n` rows of `n` bits: bit
+/// `j` of row `i` says that `j` comes before `i`. With `p = None` (fixed pointer 0) the
+/// rows are constants. From the thermometer `M` (bits `≥ p`): row `i` is `M & below(i)`
+/// if `i ≥ p`, else `M | below(i)`. The rows depend on the pointer only, so a select that
+/// reads them (see [`first_in`]) needs no carry chain in its path.
+pub(super) fn cyclic_before(m: &mut ModuleBuilder, name: &str, n: usize, p: Option<&V>) -> V {
+    let below = |i: usize| mask(n, |j| j < i);
     match p {
-        None if n == 1 => m.def(name, v),
-        None => m.def(name, lowest(v)),
+        None => cat((0..n).rev().map(below)),
+        Some(_) if n == 1 => zero(1),
         Some(p) => {
-            let above = m.def(
-                format!("_{}_above", name.trim_start_matches('_')),
-                v & ones(n).shl_by(p),
-            );
-            m.def(name, above.any().select(lowest(&above), lowest(v)))
+            let therm = m.def(format!("{name}_from"), ones(n).shl_by(p));
+            m.def(
+                name,
+                cat((0..n)
+                    .rev()
+                    .map(|i| therm.bit(i).select(&therm & below(i), &therm | below(i)))),
+            )
         }
     }
+}
+
+/// The first set bit of `v` in an order given as rows of "before" bits (from
+/// [`cyclic_before`] or a service order), one-hot, as a wire `name` (zero if `v` is zero):
+/// bit `i` is set if `v[i]` is and no set bit of `v` comes before `i`. `v` is a named
+/// signal (it is read more than once).
+pub(super) fn first_in(m: &mut ModuleBuilder, name: &str, v: &V, before: &V) -> V {
+    let n = v.width();
+    if n == 1 {
+        return m.def(name, v);
+    }
+    let ahead = cat((0..n).rev().map(|i| (before.row(i, n) & v).any()));
+    m.def(name, v & !ahead)
+}
+
+/// [`first_in`] for each row of `v` (`rows` rows of `n` bits, one order for all), as a
+/// wire `name`.
+pub(super) fn first_in_rows(
+    m: &mut ModuleBuilder,
+    name: &str,
+    v: &V,
+    rows: usize,
+    before: &V,
+) -> V {
+    let n = v.width() / rows;
+    if n == 1 {
+        return m.def(name, v);
+    }
+    let ahead = cat((0..rows).rev().flat_map(|r| {
+        (0..n)
+            .rev()
+            .map(move |i| (before.row(i, n) & v.row(r, n)).any())
+    }));
+    m.def(name, v & !ahead)
 }
 
 /// The index of the set bit of a one-hot value (`index_bits(n)` bits; 0 for zero).

@@ -119,28 +119,26 @@ fn step_control(m: &mut ModuleBuilder, lay: &Layout, p: &Ports) -> Ctl {
     let m_pass = m.def("m_pass", p.mode.is(4));
     let m_rev = m.def("m_rev", p.mode.is(5));
     let commit = m.def("commit", &p.last & !&p.init);
-    let n = |v: usize| lit(10, v as u64);
-    let rx_a_en = m.def(
-        "rx_a_en",
-        (&m_up & bt.lt(&n(f.n1))) | (&m_probe & bt.lt(&n(f.nr))),
-    );
-    let rx_b_en = m.def(
-        "rx_b_en",
-        (&m_down & bt.lt(&n(f.n2))) | (&m_probe & bt.lt(&n(f.nr))),
-    );
-    let up_window = m.def(
-        "up_window",
-        (&m_up & bt.ge(&n(f.n1))) | (&m_probe & bt.ge(&n(f.nr))),
-    );
-    let dn_window = m.def(
-        "dn_window",
-        (&m_down & bt.ge(&n(f.n2))) | (&m_probe & bt.ge(&n(f.nr))),
-    );
+    // rx_done = (bt >= n(P)) for the mode's format, kept in a register (set as bt reaches
+    // n(P) - 1; the mode is constant during a step): no counter comparison in the paths of
+    // the arbiters' decisions.
+    let rx_done = m.reg("rx_done", 1);
+    let at = |v: usize| bt.is((v - 1) as u64);
+    let rx_ends = (&m_up & at(f.n1)) | (&m_down & at(f.n2)) | (&m_probe & at(f.nr));
+    let a_modes = &m_up | &m_probe;
+    let b_modes = &m_down | &m_probe;
+    let rx_a_en = m.def("rx_a_en", &a_modes & !&rx_done);
+    let rx_b_en = m.def("rx_b_en", &b_modes & !&rx_done);
+    let up_window = m.def("up_window", &a_modes & &rx_done);
+    let dn_window = m.def("dn_window", &b_modes & &rx_done);
     let serve_win = m.def("serve_win", &m_down & p.ctl_level.eq(&p.level));
     m.always(|s| {
         s.comment("bt: 0 after a commit or ctl_init, else counts up to 1023");
         s.if_(&p.init | &p.last, |s| s.load(&bt, zero(10)))
             .elif(bt.is_not(MAX_STEP as u64), |s| s.load(&bt, bt.plus(1)));
+        s.comment("rx_done: the packets of the step are all in from bit-time n(P) on");
+        s.if_(&p.init | &p.last, |s| s.load(&rx_done, zero(1)))
+            .elif(rx_ends, |s| s.load(&rx_done, lit(1, 1)));
     });
     Ctl {
         m_up,

@@ -13,7 +13,7 @@
 use super::datapath::State;
 use super::decoder::Decoder;
 use super::layout::Layout;
-use super::logic::{first_from, gate, index_of};
+use super::logic::{cyclic_before, first_in, index_of};
 use super::policy::PolicyState;
 use super::switch::{Ctl, Ports};
 use crate::netlist::V;
@@ -50,7 +50,8 @@ pub(super) fn build(
         "up_pend",
         &st.a_valid & !&st.a_here & !(&gnt | &rej) & ctl.up_window.repeat(d),
     );
-    let sel = first_from(m, "up_sel", &pend, pol.p.as_ref());
+    let p_before = cyclic_before(m, "_up_p", d, pol.p.as_ref());
+    let sel = first_in(m, "up_sel", &pend, &p_before);
     let free = m.def("_up_free", !(&used | st.d_driven.when(&ctl.m_probe)));
     let avail = match dec {
         Decoder::Table { .. } => {
@@ -68,9 +69,15 @@ pub(super) fn build(
         }
         Decoder::Digits { .. } => free,
     };
-    let pick = first_from(m, "up_pick", &avail, pol.q.as_ref());
-    let guard = &ctl.m_up | !(&sel & &st.a_drives).any();
-    let ok = m.def("up_ok", pick.any() & guard);
+    let q_before = cyclic_before(m, "_up_q", u, pol.q.as_ref());
+    let pick = first_in(m, "up_pick", &avail, &q_before);
+    // Each requester's grant if it were decided now: an upper is free (and, in PROBE,
+    // [guard] A(x) drives nothing).
+    let ok = m.def(
+        "up_ok",
+        avail.any().repeat(d) & (ctl.m_up.repeat(d) | !&st.a_drives),
+    );
+    let won = m.def("_up_won", &sel & &ok);
     let (init, commit) = (&p.init, &ctl.commit);
     m.always(|s| {
         s.comment("UP arbiter: one request per bit-time; the commit clears the outcome");
@@ -80,17 +87,12 @@ pub(super) fn build(
             s.load(&ch, zero(d * u));
             s.load(&used, zero(u));
         })
-        .elif(sel.any(), |s| {
-            s.if_(&ok, |s| {
-                s.load(&gnt, &gnt | &sel);
-                s.load(
-                    &ch,
-                    &ch | cat((0..d).rev().map(|x| gate(&pick, &sel.bit(x)))),
-                );
-                s.load(&used, &used | &pick);
-                pol.record_grant(s, &sel);
-            })
-            .else_(|s| s.load(&rej, &rej | &sel));
+        .else_(|s| {
+            s.load(&gnt, &gnt | &won);
+            s.load(&rej, &rej | (&sel & !&ok));
+            s.load(&ch, &ch | cat((0..d).rev().map(|x| pick.when(&won.bit(x)))));
+            s.load(&used, &used | pick.when(&won.any()));
+            pol.record_grant(s, won.any(), &won);
         });
     });
     pol.update(m, init, commit, gnt.any(), (&gnt | &rej).any());
