@@ -28,60 +28,87 @@ pub(super) fn mask(width: usize, f: impl Fn(usize) -> bool) -> V {
     lit_words(width, words)
 }
 
-/// The cyclic order `p, p+1, …, n−1, 0, …` as a wire `name` of `n` rows of `n` bits: bit
-/// `j` of row `i` says that `j` comes before `i`. With `p = None` (fixed pointer 0) the
-/// rows are constants. From the thermometer `M` (bits `≥ p`): row `i` is `M & below(i)`
-/// if `i ≥ p`, else `M | below(i)`. The rows depend on the pointer only, so a select that
-/// reads them (see [`first_in`]) needs no carry chain in its path.
-pub(super) fn cyclic_before(m: &mut ModuleBuilder, name: &str, n: usize, p: Option<&V>) -> V {
-    let below = |i: usize| mask(n, |j| j < i);
+/// The cyclic order `p, p+1, …, R−1, 0, …` over `R` requesters, for items that belong to
+/// requesters `of[i]`, as rows of `of.len()` bits (one row per item): bit `j` of row `i`
+/// says that item `j`'s requester comes before item `i`'s (never for the same requester).
+/// From the thermometer `<name>_from` (items whose requester is `≥ p`): row `i` is
+/// `from & below(i)` if item `i`'s requester is `≥ p`, else `from | below(i)`, where
+/// `below(i)` are the items of requesters `< of[i]`. The rows depend on the pointer only,
+/// so a select that reads them (see [`first_in`]) needs no carry chain in its path. With
+/// `p = None` (fixed pointer 0) the rows are the constants `below(i)`; a wire `name` is
+/// declared when they are not constant.
+pub(super) fn cyclic_before(
+    m: &mut ModuleBuilder,
+    name: &str,
+    r: usize,
+    of: &[usize],
+    p: Option<&V>,
+) -> V {
+    let n = of.len();
+    let below = |i: usize| mask(n, |j| of[j] < of[i]);
     match p {
-        None => cat((0..n).rev().map(below)),
-        Some(_) if n == 1 => zero(1),
-        Some(p) => {
-            let therm = m.def(format!("{name}_from"), ones(n).shl_by(p));
+        Some(p) if r > 1 => {
+            let therm = ones(r).shl_by(p);
+            let from = if of.iter().copied().eq(0..r) {
+                m.def(format!("{name}_from"), therm)
+            } else {
+                let therm = m.def(format!("_{}_therm", name.trim_start_matches('_')), therm);
+                m.def(
+                    format!("{name}_from"),
+                    cat(of.iter().rev().map(|&i| therm.bit(i))),
+                )
+            };
             m.def(
                 name,
                 cat((0..n)
                     .rev()
-                    .map(|i| therm.bit(i).select(&therm & below(i), &therm | below(i)))),
+                    .map(|i| from.bit(i).select(&from & below(i), &from | below(i)))),
             )
         }
+        _ => cat((0..n).rev().map(below)),
     }
 }
 
-/// The first set bit of `v` in an order given as rows of "before" bits (from
-/// [`cyclic_before`] or a service order), one-hot, as a wire `name` (zero if `v` is zero):
-/// bit `i` is set if `v[i]` is and no set bit of `v` comes before `i`. `v` is a named
-/// signal (it is read more than once).
-pub(super) fn first_in(m: &mut ModuleBuilder, name: &str, v: &V, before: &V) -> V {
+/// The first set bit of `v` in an order given as rows of "before" bits (`before(i)`: the
+/// positions that come before `i`, e.g. rows of [`cyclic_before`]), one-hot, as a wire
+/// `name` (zero if `v` is zero): bit `i` is set if `v[i]` is and no set bit of `v` comes
+/// before `i`. `v` is a named signal (it is read more than once).
+pub(super) fn first_in(m: &mut ModuleBuilder, name: &str, v: &V, before: impl Fn(usize) -> V) -> V {
     let n = v.width();
     if n == 1 {
         return m.def(name, v);
     }
-    let ahead = cat((0..n).rev().map(|i| (before.row(i, n) & v).any()));
+    let ahead = cat((0..n).rev().map(|i| (before(i) & v).any()));
     m.def(name, v & !ahead)
 }
 
-/// [`first_in`] for each row of `v` (`rows` rows of `n` bits, one order for all), as a
-/// wire `name`.
-pub(super) fn first_in_rows(
-    m: &mut ModuleBuilder,
-    name: &str,
-    v: &V,
-    rows: usize,
-    before: &V,
-) -> V {
-    let n = v.width() / rows;
-    if n == 1 {
-        return m.def(name, v);
+/// The lowest set bit of `v` (one-hot; zero if `v` is zero): a bit with no set bit below
+/// it, `v & ~(v << 1 | v << 2 | …)` (no carry chain).
+fn lowest(v: &V) -> V {
+    let n = v.width();
+    match (1..n).map(|k| v.shl(k)).reduce(|a, b| a | b) {
+        Some(below) => v & !below,
+        None => v.clone(),
     }
-    let ahead = cat((0..rows).rev().flat_map(|r| {
-        (0..n)
-            .rev()
-            .map(move |i| (before.row(i, n) & v.row(r, n)).any())
-    }));
-    m.def(name, v & !ahead)
+}
+
+/// The first set bit of `v` in the cyclic order `p, p+1, …, n−1, 0, …` as a one-hot wire
+/// `name` (zero if `v` is zero): the lowest of the bits at or above `p` (`_<name>_above`)
+/// if there are any, else of all of them. `p = None` is the fixed pointer 0. `v` is a
+/// named signal (it is read more than once).
+pub(super) fn first_from(m: &mut ModuleBuilder, name: &str, v: &V, p: Option<&V>) -> V {
+    let n = v.width();
+    match p {
+        _ if n == 1 => m.def(name, v),
+        None => m.def(name, lowest(v)),
+        Some(p) => {
+            let above = m.def(
+                format!("_{}_above", name.trim_start_matches('_')),
+                v & ones(n).shl_by(p),
+            );
+            m.def(name, above.any().select(lowest(&above), lowest(v)))
+        }
+    }
 }
 
 /// The index of the set bit of a one-hot value (`index_bits(n)` bits; 0 for zero).

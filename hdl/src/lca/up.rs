@@ -13,11 +13,11 @@
 use super::datapath::State;
 use super::decoder::Decoder;
 use super::layout::Layout;
-use super::logic::{cyclic_before, first_in, index_of};
+use super::logic::{first_from, index_of};
 use super::policy::PolicyState;
 use super::switch::{Ctl, Ports};
 use crate::netlist::V;
-use crate::netlist::{cat, zero, ModuleBuilder};
+use crate::netlist::{cat, or_all, zero, ModuleBuilder};
 
 /// The UP arbiter's step outcome registers.
 pub(super) struct UpArb {
@@ -39,7 +39,6 @@ pub(super) fn build(
     let gnt = m.reg("up_gnt", d);
     let rej = m.reg("up_rej", d);
     let ch = m.reg("up_ch", d * u);
-    let used = m.reg("up_used", u);
     let seed = p
         .seed
         .as_ref()
@@ -50,9 +49,10 @@ pub(super) fn build(
         "up_pend",
         &st.a_valid & !&st.a_here & !(&gnt | &rej) & ctl.up_window.repeat(d),
     );
-    let p_before = cyclic_before(m, "_up_p", d, pol.p.as_ref());
-    let sel = first_in(m, "up_sel", &pend, &p_before);
-    let free = m.def("_up_free", !(&used | st.d_driven.when(&ctl.m_probe)));
+    let sel = first_from(m, "up_sel", &pend, pol.p.as_ref());
+    // The uppers granted in this arbitration (the rows of up_ch) or, in PROBE, driven.
+    let used = or_all(u, (0..d).map(|x| ch.row(x, u)));
+    let free = m.def("_up_free", !(used | st.d_driven.when(&ctl.arb_probe)));
     let avail = match dec {
         Decoder::Table { .. } => {
             let idx = m.def("_up_idx", index_of(&sel));
@@ -69,13 +69,12 @@ pub(super) fn build(
         }
         Decoder::Digits { .. } => free,
     };
-    let q_before = cyclic_before(m, "_up_q", u, pol.q.as_ref());
-    let pick = first_in(m, "up_pick", &avail, &q_before);
+    let pick = first_from(m, "up_pick", &avail, pol.q.as_ref());
     // Each requester's grant if it were decided now: an upper is free (and, in PROBE,
     // [guard] A(x) drives nothing).
     let ok = m.def(
         "up_ok",
-        avail.any().repeat(d) & (ctl.m_up.repeat(d) | !&st.a_drives),
+        avail.any().repeat(d) & (ctl.arb_up.repeat(d) | !&st.a_drives),
     );
     let won = m.def("_up_won", &sel & &ok);
     let (init, commit) = (&p.init, &ctl.commit);
@@ -85,13 +84,11 @@ pub(super) fn build(
             s.load(&gnt, zero(d));
             s.load(&rej, zero(d));
             s.load(&ch, zero(d * u));
-            s.load(&used, zero(u));
         })
         .else_(|s| {
             s.load(&gnt, &gnt | &won);
             s.load(&rej, &rej | (&sel & !&ok));
             s.load(&ch, &ch | cat((0..d).rev().map(|x| pick.when(&won.bit(x)))));
-            s.load(&used, &used | pick.when(&won.any()));
             pol.record_grant(s, won.any(), &won);
         });
     });
