@@ -137,7 +137,6 @@ fn step_control(m: &mut ModuleBuilder, lay: &Layout, p: &Ports) -> Ctl {
     // level checks of the packets read only registers.
     let level_q = m.reg("level_q", 4);
     let at = |v: usize| bt.is((v - 1) as u64);
-    let rx_ends = (&m_up & at(f.n1)) | (&m_down & at(f.n2)) | (&m_probe & at(f.nr));
     let a_modes = &m_up | &m_probe;
     let b_modes = &m_down | &m_probe;
     let rx_done = &up_window | &dn_window;
@@ -159,8 +158,15 @@ fn step_control(m: &mut ModuleBuilder, lay: &Layout, p: &Ports) -> Ctl {
             s.load(&serve_win, zero(1));
         })
         .else_(|s| {
-            s.load(&up_window, &a_modes & (&up_window | &rx_ends));
-            s.load(&dn_window, &b_modes & (&dn_window | &rx_ends));
+            let opens = |w: &V, mode: &V, n: usize| mode & (w | at(n));
+            s.load(
+                &up_window,
+                opens(&up_window, &m_up, f.n1) | opens(&up_window, &m_probe, f.nr),
+            );
+            s.load(
+                &dn_window,
+                opens(&dn_window, &m_down, f.n2) | opens(&dn_window, &m_probe, f.nr),
+            );
             s.load(&serve_win, &m_down & p.ctl_level.eq(&p.level));
         });
     });
