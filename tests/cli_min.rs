@@ -1,7 +1,10 @@
 //! The MIN subcommands as a user runs them (`lcanet latin`, `generate min`, `sim min`,
 //! `sim ataape`): JSON fields of docs/min.md, and bad input (invalid `m`, unknown network,
 //! malformed permutation files, bad `--message-bits`) rejected with a message naming
-//! the condition, exit code 1 (README: 1 = error), and nothing written.
+//! the condition, exit code 1 (README: 1 = error), and nothing written; the GTKWave save
+//! file of `generate min` and, beside the VCD, of `sim ataape --vcd`.
+
+mod common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -245,6 +248,24 @@ fn generate_min_writes_the_network_and_its_summary() {
     for f in v["files"].as_array().unwrap() {
         assert!(Path::new(f.as_str().unwrap()).is_file(), "{f}");
     }
+    let gtkw = out.join("omega_atape_m3_b5.gtkw");
+    assert_eq!(v["gtkw"], gtkw.to_str().unwrap());
+    let text = std::fs::read_to_string(&gtkw).unwrap();
+    for t in [
+        "sw_crossed[11:0]",
+        "st2_out[7:0]",
+        "st2_sw3.crossed",
+        "ctrl.dec[2:0]",
+    ] {
+        assert!(
+            text.contains(&format!("TOP.omega_atape_m3_b5.{t}\n")),
+            "{t}:\n{text}"
+        );
+    }
+    assert!(
+        common::gtkw_filters(&text).is_empty(),
+        "no phase code, no filter"
+    );
     let leftovers: Vec<_> = std::fs::read_dir(&out)
         .unwrap()
         .filter_map(|e| e.ok())
@@ -284,6 +305,41 @@ fn sim_ataape_json_reports_an_exact_run() {
     assert_eq!(v["messages_checked"], 16);
     assert!(v["bit_times_per_second"].as_f64().unwrap() > 0.0);
     assert!(work.join("cube_atape_m2_b3.f").is_file());
+    assert!(v["vcd"].is_null() && v["gtkw"].is_null(), "{v}");
+}
+
+/// `--vcd` writes the save file beside the VCD, every trace a signal of the VCD; the text
+/// report says how to open both.
+#[test]
+fn sim_ataape_writes_a_save_file_that_fits_its_vcd() {
+    let dir = scratch("sim_ataape_vcd");
+    let vcd = dir.join("atape.vcd");
+    let o = lcanet(&[
+        "sim",
+        "ataape",
+        "--network",
+        "baseline",
+        "--m",
+        "2",
+        "--message-bits",
+        "2",
+        "--seed",
+        "4",
+        "--work-dir",
+        dir.join("work").to_str().unwrap(),
+        "--vcd",
+        vcd.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let gtkw = std::fs::canonicalize(&dir).unwrap().join("atape.gtkw");
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    let want = format!("waveforms: gtkwave {} {}", vcd.display(), gtkw.display());
+    assert!(stdout.contains(&want), "{stdout}");
+    let text = common::check_gtkw_fits_vcd(&gtkw, &vcd, 30);
+    assert!(
+        text.contains("TOP.baseline_atape_m2_b2.sw_conflict[3:0]\n"),
+        "{text}"
+    );
 }
 
 #[test]

@@ -3,6 +3,8 @@
 //! `.gtkw` file (with its translate filters) and the JSON summary; `sim network` matches and
 //! reports where its time went.
 
+mod common;
+
 use std::process::Command;
 
 fn lcanet(args: &[&str]) -> std::process::Output {
@@ -203,6 +205,11 @@ fn sim_network_matches_reports_time_and_writes_waveforms() {
     );
     assert!(std::fs::metadata(&vcd).unwrap().len() > 0);
     let gtkw_path = std::path::PathBuf::from(s["gtkw"].as_str().unwrap());
+    assert_eq!(
+        gtkw_path,
+        std::path::absolute(vcd.with_extension("gtkw")).unwrap(),
+        "the save file sits beside the VCD"
+    );
     let gtkw = std::fs::read_to_string(&gtkw_path).unwrap();
     let filter = gtkw_path.with_file_name("lcan_phase.txt");
     assert!(gtkw.contains(&format!("^1 {}", filter.display())), "{gtkw}");
@@ -212,30 +219,13 @@ fn sim_network_matches_reports_time_and_writes_waveforms() {
         "{gtkw}"
     );
     // Every trace of the save file is a signal of the VCD (path and range).
-    let text = std::fs::read_to_string(&vcd).unwrap();
-    let header = text.split("$enddefinitions").next().unwrap();
-    let (mut scope, mut vars) = (Vec::new(), std::collections::HashSet::new());
-    for line in header.lines() {
-        let t: Vec<&str> = line.split_whitespace().collect();
-        match t.first() {
-            Some(&"$scope") => scope.push(t[2].to_string()),
-            Some(&"$upscope") => {
-                scope.pop();
-            }
-            Some(&"$var") => {
-                let range = if t.len() > 6 && t[5].starts_with('[') {
-                    t[5]
-                } else {
-                    ""
-                };
-                vars.insert(format!("{}.{}{range}", scope.join("."), t[4]));
-            }
-            _ => {}
-        }
-    }
-    let traces: Vec<&str> = gtkw.lines().filter(|l| l.starts_with("TOP.")).collect();
-    assert!(traces.len() > 50, "{gtkw}");
-    for t in traces {
-        assert!(vars.contains(t), "{t} is not in the VCD");
-    }
+    common::check_gtkw_fits_vcd(&gtkw_path, &vcd, 50);
+    let top = s["top"].as_str().unwrap();
+    common::check_named(
+        &gtkw_path,
+        &format!("TOP.{top}.ctl_mode[2:0]"),
+        "lca_mode.txt",
+        5,
+        "REV",
+    );
 }

@@ -1,7 +1,9 @@
 //! `lcanet generate switch` and `lcanet sim switch` as a user runs them: the files and the
-//! JSON summary of a generated switch (one module, vector ports), a short co-simulation that
-//! matches, and bad parameters rejected with the violated condition, exit code 1 and
-//! nothing written.
+//! JSON summary of a generated switch (one module, vector ports, a GTKWave save file), a
+//! short co-simulation that matches, its VCD with a save file beside it that fits, and bad
+//! parameters rejected with the violated condition, exit code 1 and nothing written.
+
+mod common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -82,9 +84,35 @@ fn generate_switch_writes_one_module_with_vector_ports_and_a_summary() {
     for f in [
         format!("{top}.v"),
         format!("{top}.f"),
+        format!("{top}.gtkw"),
+        "lca_mode.txt".to_string(),
         format!("{top}.json"),
     ] {
         assert!(out_dir.join(&f).is_file(), "{f} missing");
+        assert!(
+            v["files"].as_array().unwrap().contains(&f.clone().into()),
+            "{f}: {v}"
+        );
+    }
+    assert_eq!(v["gtkw"], format!("{top}.gtkw"));
+    let gtkw = out_dir.join(format!("{top}.gtkw"));
+    common::check_named(
+        &gtkw,
+        &format!("TOP.{top}.ctl_mode[2:0]"),
+        "lca_mode.txt",
+        3,
+        "PROBE",
+    );
+    // The random policy's LFSRs and seed are shown; packets are vectors, not bits.
+    let text = std::fs::read_to_string(&gtkw).unwrap();
+    for t in [
+        "up_lfsr[15:0]",
+        "dn_lfsr[15:0]",
+        "seed16[15:0]",
+        "rx_a[43:0]",
+        "xp_ac[15:0]",
+    ] {
+        assert!(text.contains(&format!("TOP.{top}.{t}\n")), "{t}:\n{text}");
     }
     let text = std::fs::read_to_string(out_dir.join(format!("{top}.v"))).unwrap();
     assert_eq!(
@@ -127,6 +155,60 @@ fn sim_switch_matches_and_reports_json() {
     assert_eq!(v["top"], "lca_switch_cb_d2_u2_w1_l3_rr");
     assert!(v["commits"].as_u64().unwrap() > 10);
     assert!(v["failure"].is_null());
+    assert!(v["vcd"].is_null() && v["gtkw"].is_null(), "{v}");
+}
+
+/// `--vcd` writes the save file beside the VCD: every trace a signal of the VCD, the mode
+/// by name, the VCD as its dump file; the text report says how to open both.
+#[test]
+fn sim_switch_writes_a_save_file_beside_its_vcd() {
+    let dir = scratch("vcd");
+    let vcd = dir.join("run.vcd");
+    let args = [
+        "sim",
+        "switch",
+        "--d",
+        "4",
+        "--u",
+        "2",
+        "--arbiter",
+        "random",
+        "--cycles",
+        "300",
+        "--seed",
+        "7",
+        "--vcd",
+        vcd.to_str().unwrap(),
+    ];
+    let out = lcanet(&[&args[..], &["--json"]].concat());
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["match"], true, "{v}");
+    let gtkw = PathBuf::from(v["gtkw"].as_str().unwrap());
+    assert_eq!(gtkw, std::fs::canonicalize(&dir).unwrap().join("run.gtkw"));
+    let text = common::check_gtkw_fits_vcd(&gtkw, &vcd, 50);
+    assert!(
+        text.contains(&format!("[dumpfile] \"{}\"", vcd.display())),
+        "{text}"
+    );
+    let top = v["top"].as_str().unwrap();
+    common::check_named(
+        &gtkw,
+        &format!("TOP.{top}.ctl_mode[2:0]"),
+        "lca_mode.txt",
+        1,
+        "UP",
+    );
+    // The text report (the model is cached now) names both files.
+    let out = lcanet(&args);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let want = format!("waveforms: gtkwave {} {}", vcd.display(), gtkw.display());
+    assert!(text.contains(&want), "{text}");
 }
 
 #[test]
@@ -153,9 +235,25 @@ fn bad_parameters_are_rejected_naming_the_condition() {
         assert!(err.contains(needle), "{args:?}: {err}");
         assert!(!out_dir.exists(), "{args:?} wrote files");
     }
+    let vcd = dir.join("run.vcd");
     let out = lcanet(&[
-        "sim", "switch", "--d", "2", "--u", "1", "--levels", "2", "--level", "2", "--cycles", "10",
+        "sim",
+        "switch",
+        "--d",
+        "2",
+        "--u",
+        "1",
+        "--levels",
+        "2",
+        "--level",
+        "2",
+        "--cycles",
+        "10",
+        "--vcd",
+        vcd.to_str().unwrap(),
     ]);
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--level 2 must be below --levels 2"));
+    let left: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+    assert!(left.is_empty(), "a refused run wrote {left:?}");
 }

@@ -17,7 +17,6 @@
 use lcanet_hdl::netlist::{cat, zero, Design, ModuleBuilder};
 use lcanet_testbench::tools::{locate, Tool};
 use rust_hdl::prelude::*;
-use std::path::Path;
 use std::process::Command;
 use std::time::Instant;
 
@@ -184,7 +183,7 @@ fn measure(label: &str, files: &[(String, String)], top: &str) -> Figures {
         always_blocks: text.matches("always @").count(),
         clock_nets: text.matches("$clock = clock").count(),
         ports: port_count(&text, top),
-        cpp_bytes: dir_bytes(&dir.join("obj")),
+        cpp_bytes: lcanet_testbench::bridge::cpp_bytes(&dir.join("obj")),
         verilate_seconds,
     }
 }
@@ -197,20 +196,6 @@ fn port_count(text: &str, top: &str) -> usize {
     let header = &header[..header.find(");").expect("end of the port list")];
     let list = &header[header.find('(').expect("port list") + 1..];
     list.split(',').filter(|p| !p.trim().is_empty()).count()
-}
-
-fn dir_bytes(dir: &Path) -> u64 {
-    std::fs::read_dir(dir)
-        .map(|rd| {
-            rd.filter_map(Result::ok)
-                .filter(|e| {
-                    let n = e.file_name().to_string_lossy().into_owned();
-                    n.ends_with(".cpp") || n.ends_with(".h")
-                })
-                .map(|e| e.metadata().map_or(0, |m| m.len()))
-                .sum()
-        })
-        .unwrap_or(0)
 }
 
 fn compare(d: usize, p: usize) {

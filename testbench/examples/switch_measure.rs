@@ -25,20 +25,6 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Instant;
 
-fn dir_bytes(dir: &Path) -> u64 {
-    std::fs::read_dir(dir)
-        .map(|rd| {
-            rd.filter_map(Result::ok)
-                .filter(|e| {
-                    let n = e.file_name().to_string_lossy().into_owned();
-                    n.ends_with(".cpp") || n.ends_with(".h")
-                })
-                .map(|e| e.metadata().map_or(0, |m| m.len()))
-                .sum()
-        })
-        .unwrap_or(0)
-}
-
 fn parse() -> SwitchParams {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let get = |i: usize, default: &str| args.get(i).cloned().unwrap_or(default.into());
@@ -206,7 +192,10 @@ fn verilate(dir: &Path, files: &[std::path::PathBuf], top: &str) -> (u64, f64) {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    (dir_bytes(&obj), t0.elapsed().as_secs_f64())
+    (
+        lcanet_testbench::bridge::cpp_bytes(&obj),
+        t0.elapsed().as_secs_f64(),
+    )
 }
 
 fn main() {

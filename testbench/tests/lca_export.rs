@@ -2,7 +2,7 @@
 //! Rust and prints PASS; with a mutated expectation (one flipped predicted bit, or two
 //! mis-routed connections in the golden model) it prints FAIL.
 
-use lcanet_hdl::lca_net::NetSpec;
+use lcanet_hdl::lca_net::{NetSpec, Structure};
 use lcanet_sim::lcan::cycle::network::Mutation;
 use lcanet_sim::lcan::cycle::ArbiterPolicy;
 use lcanet_sim::lcan::routing::Algorithm;
@@ -62,10 +62,14 @@ fn exported_bench_passes_in_icarus_and_catches_mutations() {
     assert!(!bad.passed(), "{}", bad.stdout);
 }
 
+/// CB-LCAN with random arbiters, its switches written as rows (one module per level, a
+/// `for` loop over the switches with temporaries) — the loop in Icarus.
 #[test]
-fn exported_bench_passes_for_cb_with_random_arbiters() {
+fn exported_bench_passes_for_cb_with_random_arbiters_as_rows() {
     let topo = Topology::complete_bipartite(2, 2, Size::Levels(3)).unwrap();
-    let spec = NetSpec::new(topo, Algorithm::R1, ArbiterPolicy::Random, 1, 3).unwrap();
+    let spec = NetSpec::new(topo, Algorithm::R1, ArbiterPolicy::Random, 1, 3)
+        .unwrap()
+        .with_structure(Structure::Rows);
     let dst: Vec<Option<usize>> = [5, 2, 7, 0, 1, 6, 3, 4].iter().map(|&d| Some(d)).collect();
     let out = run(&spec, &dst, 17, None, "cb");
     assert!(out.passed(), "{}", out.stdout);

@@ -13,6 +13,7 @@
 pub mod control;
 pub mod controller;
 pub mod cube;
+pub mod gtkw;
 pub mod node;
 
 use lcanet_sim::hypercube::{CubeParams, HypercubeError};

@@ -19,6 +19,7 @@ mod datapath;
 mod decoder;
 mod down;
 pub mod generate;
+pub mod gtkw;
 pub mod layout;
 mod logic;
 mod policy;

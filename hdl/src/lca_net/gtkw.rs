@@ -1,152 +1,16 @@
-//! The GTKWave save file (`.gtkw`) of a network and the translate filter files it uses:
-//! vectors (never single bits of a quantity), grouped — the controller, the network-wide PE
-//! vectors, one group per PE interface, one per switch level (its link vectors and its
-//! switches' ports and crosspoints) — with the phase and switch-mode codes shown by name.
-//!
-//! Signal paths are the VCD's (Verilator's): `TOP.<top>.<instance>.<signal>`, vectors
-//! written `name[msb:lsb]`. Groups use GTKWave's flags (`@800200` opens a group, `@1000200`
-//! closes it); `@28` shows a bit, `@22` a vector in hex, `@2024` a vector in decimal
-//! through translate filter `^1` (phase names) or `^2` (mode names).
+//! The GTKWave save file (`.gtkw`) of a network and the translate filter files it uses
+//! (written by [`crate::gtkw`]): vectors (never single bits of a quantity), grouped — the
+//! controller, the network-wide PE vectors, one group per PE interface, one per switch
+//! level (its link vectors and its switches' ports and crosspoints, in binary) — with the
+//! phase (filter `^1`) and switch-mode (filter `^2`) codes shown by name.
 
 use super::controller::{CTL_SIGNALS, MODES, PHASES};
 use super::fabric::{down_links, level_instance, switch_instance, up_links};
 use super::network::pe_instance;
 use super::spec::NetSpec;
 use super::spec::Structure;
-use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
-
-/// At most this many PE interfaces and switches per level get a group or traces of their
-/// own (the network-wide vectors show every PE and link).
-pub const MAX_DETAILED: usize = 8;
-
-/// How a trace is shown.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Show {
-    /// Hex (one bit: binary).
-    Plain,
-    /// Decimal through translate filter file `k` (1-based).
-    Named(usize),
-}
-
-/// One signal in a group.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Trace {
-    /// Hierarchical name below `TOP.<top>` (`lvl0_sw0.c`, `ctl_mode`).
-    pub path: String,
-    /// Width in bits.
-    pub width: usize,
-    /// Display.
-    pub show: Show,
-}
-
-impl Trace {
-    /// A trace of `path`, `width` bits, in hex.
-    pub fn new(path: impl Into<String>, width: usize) -> Self {
-        Trace {
-            path: path.into(),
-            width,
-            show: Show::Plain,
-        }
-    }
-
-    /// Shown by name through filter `k`.
-    pub fn named(mut self, k: usize) -> Self {
-        self.show = Show::Named(k);
-        self
-    }
-}
-
-/// A named group of traces.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Group {
-    /// Shown as the group's title.
-    pub name: String,
-    /// Its signals, in order.
-    pub traces: Vec<Trace>,
-}
-
-/// A translate filter file: `<decimal value> <name>` per line.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Filter {
-    /// File name (written beside the `.gtkw`).
-    pub file: String,
-    /// Contents.
-    pub text: String,
-}
-
-fn filter(file: &str, names: &[&str]) -> Filter {
-    let mut text = String::from("# GTKWave translate filter written by lcanet\n");
-    for (code, name) in names.iter().enumerate() {
-        let _ = writeln!(text, "{code} {name}");
-    }
-    Filter {
-        file: file.to_string(),
-        text,
-    }
-}
-
-/// A save file and its filters.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct GtkwFiles {
-    /// The top module (first level below `TOP`).
-    pub top: String,
-    /// The groups.
-    pub groups: Vec<Group>,
-    /// Filter `k` is `filters[k - 1]`.
-    pub filters: Vec<Filter>,
-}
-
-impl GtkwFiles {
-    /// The save file's text; filters are referenced as `filter_dir/<file>` and the VCD as
-    /// `dumpfile` if given.
-    pub fn save_text(&self, filter_dir: &Path, dumpfile: Option<&Path>) -> String {
-        let mut s = String::new();
-        s.push_str("[*] GTKWave save file written by lcanet (one bit-time = 10 time units)\n");
-        if let Some(f) = dumpfile {
-            let _ = writeln!(s, "[dumpfile] \"{}\"", f.display());
-        }
-        s.push_str("[timestart] 0\n[sst_expanded] 1\n[signals_width] 300\n");
-        for g in &self.groups {
-            let _ = writeln!(s, "@800200\n-{}", g.name);
-            for t in &g.traces {
-                match t.show {
-                    Show::Named(k) => {
-                        let path = filter_dir.join(&self.filters[k - 1].file);
-                        let _ = writeln!(s, "^{k} {}\n@2024", path.display());
-                    }
-                    Show::Plain if t.width == 1 => s.push_str("@28\n"),
-                    Show::Plain => s.push_str("@22\n"),
-                }
-                let _ = write!(s, "TOP.{}.{}", self.top, t.path);
-                if t.width > 1 {
-                    let _ = write!(s, "[{}:0]", t.width - 1);
-                }
-                s.push('\n');
-            }
-            let _ = writeln!(s, "@1000200\n-{}", g.name);
-        }
-        s
-    }
-
-    /// Writes `<stem>.gtkw` and the filter files into `dir` (filters referenced by absolute
-    /// path, so GTKWave can be started anywhere); returns the save file's path.
-    pub fn write_to(
-        &self,
-        dir: &Path,
-        stem: &str,
-        dumpfile: Option<&Path>,
-    ) -> std::io::Result<PathBuf> {
-        std::fs::create_dir_all(dir)?;
-        let abs = std::fs::canonicalize(dir)?;
-        for f in &self.filters {
-            std::fs::write(abs.join(&f.file), &f.text)?;
-        }
-        let path = abs.join(format!("{stem}.gtkw"));
-        std::fs::write(&path, self.save_text(&abs, dumpfile))?;
-        Ok(path)
-    }
-}
+pub use crate::gtkw::GtkwFiles;
+use crate::gtkw::{filter, Group, Trace, MAX_DETAILED};
 
 /// The GTKWave files of the network of `spec`.
 pub fn network_gtkw(spec: &NetSpec) -> GtkwFiles {
@@ -242,7 +106,7 @@ pub fn network_gtkw(spec: &NetSpec) -> GtkwFiles {
                 ("xp_bc", u * d),
                 ("xp_bd", u * u),
             ] {
-                t.push(Trace::new(format!("{i}.{xp}"), rows * width));
+                t.push(Trace::new(format!("{i}.{xp}"), rows * width).binary());
             }
         }
         groups.push(Group {
@@ -257,5 +121,45 @@ pub fn network_gtkw(spec: &NetSpec) -> GtkwFiles {
             filter("lcan_phase.txt", &PHASES),
             filter("lca_mode.txt", &MODES),
         ],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lca_net::network_design;
+    use crate::lca_net::tests::kinds;
+    use lcanet_sim::lcan::cycle::ArbiterPolicy;
+    use lcanet_sim::lcan::routing::Algorithm;
+
+    /// Every trace names a signal of the network's RTL, with its width, whatever the kind,
+    /// algorithm, policy, link width and structure.
+    #[test]
+    fn every_trace_is_a_signal_of_the_network() {
+        for (name, topo) in kinds() {
+            for (alg, policy, w) in [
+                (Algorithm::R1, ArbiterPolicy::RoundRobin, 1),
+                (Algorithm::R2, ArbiterPolicy::Random, 2),
+            ] {
+                for structure in [Structure::Instances, Structure::Rows] {
+                    let spec = NetSpec::new(topo.clone(), alg, policy, w, 5)
+                        .unwrap()
+                        .with_structure(structure);
+                    let files = network_gtkw(&spec);
+                    let problems = files.mismatches(&network_design(&spec).unwrap());
+                    assert!(
+                        problems.is_empty(),
+                        "{name} {alg:?} {structure:?}: {problems:?}"
+                    );
+                    let named = files.groups[0].traces.iter();
+                    assert!(
+                        named
+                            .filter(|t| matches!(t.show, crate::gtkw::Show::Named(_)))
+                            .count()
+                            == 2
+                    );
+                }
+            }
+        }
     }
 }

@@ -7,6 +7,7 @@
 //! the observation buses); each block is one module with one `always @(posedge clock)`.
 
 pub mod control;
+pub mod gtkw;
 pub mod network;
 pub mod switch;
 pub mod unit;

@@ -31,7 +31,7 @@ pub struct MinSwitch {
     pub din: Signal<In, Bits<2>>,
     /// Output bits.
     pub dout: Signal<Out, Bits<2>>,
-    /// The switch is crossed (din[0] → dout[1], din[1] → dout[0]).
+    /// The switch is crossed (`din[0]` → `dout[1]`, `din[1]` → `dout[0]`).
     pub crossed: Signal<Out, Bit>,
     /// The frame decided last had both inputs asking for one output.
     pub conflict: Signal<Out, Bit>,

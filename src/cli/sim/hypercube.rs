@@ -11,6 +11,8 @@
 use crate::cli::common::{print_json, CosimArgs, SeedArg};
 use crate::cli::Outcome;
 use anyhow::{bail, Context};
+use lcanet_hdl::hypercube::cube::cube_design;
+use lcanet_hdl::hypercube::gtkw::cube_gtkw;
 use lcanet_hdl::hypercube::hw_params;
 use lcanet_sim::hypercube::generate::{random_packing, random_payloads, random_semi_contraction};
 use lcanet_sim::hypercube::semi::check_semi_contraction;
@@ -94,6 +96,8 @@ struct Report {
     optimize: String,
     sim_seconds: f64,
     vcd: Option<PathBuf>,
+    /// The GTKWave save file beside the VCD (its translate filter beside it).
+    gtkw: Option<PathBuf>,
 }
 
 fn routing(args: &Args, n: usize, seed: u64) -> anyhow::Result<PartialPermutation> {
@@ -130,6 +134,14 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         AlgArg::Semi => Algorithm::Semi,
         AlgArg::Full => Algorithm::Full,
     };
+    // The save file is made before the run and written beside the VCD once it is in place.
+    let gtkw_files = match &args.out.vcd {
+        Some(_) => {
+            let (design, p) = cube_design(args.k, args.payload_bits)?;
+            Some(cube_gtkw(&design, p)?)
+        }
+        None => None,
+    };
     let dir = std::env::temp_dir().join(format!(
         "lcanet-hypercube-k{}-l{}-{}",
         p.k(),
@@ -162,6 +174,10 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         }
     }
     let rep = result?;
+    let gtkw = match (&gtkw_files, &args.out.vcd) {
+        (Some(files), Some(vcd)) => Some(super::write_gtkw(files, vcd)?),
+        _ => None,
+    };
     let first_collision = rep.trace.collisions().next().map(|c| c.to_string());
     let report = Report {
         matched: rep.matched(),
@@ -195,6 +211,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         optimize: format!("{:?}", args.out.speed()).to_lowercase(),
         sim_seconds: rep.sim_time.as_secs_f64(),
         vcd: args.out.vcd.clone(),
+        gtkw,
     };
     if args.out.json {
         print_json(&report)?;
@@ -276,7 +293,9 @@ fn print_text(r: &Report) {
         r.sim_seconds,
         r.bit_times_per_second
     );
-    if let Some(v) = &r.vcd {
-        println!("VCD: {}", v.display());
+    match (&r.vcd, &r.gtkw) {
+        (Some(v), Some(g)) => println!("{}", super::waveforms_line(v, g)),
+        (Some(v), None) => println!("VCD: {}", v.display()),
+        _ => {}
     }
 }

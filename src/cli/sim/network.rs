@@ -162,9 +162,13 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     bench.set_progress(Box::new(move |t, passes| {
         progress_bar.set_message(format!("co-simulating: bit-time {t}, {passes} passes done"));
     }));
-    let gtkw = lcanet_hdl::lca_net::network_gtkw(&bench.spec)
-        .write_to(&rtl_dir, &top, args.out.vcd.as_deref())
-        .context("writing the GTKWave files")?;
+    // Beside the VCD like every other `sim … --vcd`; without one, in the work directory.
+    let files = lcanet_hdl::lca_net::network_gtkw(&bench.spec);
+    let gtkw = match &args.out.vcd {
+        Some(vcd) => files.write_beside(vcd),
+        None => files.write_to(&rtl_dir, &top, None),
+    }
+    .context("writing the GTKWave files")?;
     let failure_vcd = dir.file("failure.vcd");
     let r = bench.run(&stim, args.out.vcd.as_deref(), Some(&failure_vcd), None);
     bar.finish_and_clear();

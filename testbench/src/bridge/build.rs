@@ -239,7 +239,7 @@ impl Log {
 
 /// Bytes of the C++ sources and headers Verilator wrote into `obj` (before the shim is
 /// added).
-fn cpp_bytes(obj: &Path) -> u64 {
+pub fn cpp_bytes(obj: &Path) -> u64 {
     fs::read_dir(obj)
         .map(|rd| {
             rd.filter_map(Result::ok)

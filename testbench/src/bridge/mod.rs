@@ -24,7 +24,7 @@ mod runtime;
 pub mod shim;
 mod shim_text;
 
-pub use build::{build, build_in, BuildInfo, Manifest, LIBRARY_FILE, MANIFEST_FILE};
+pub use build::{build, build_in, cpp_bytes, BuildInfo, Manifest, LIBRARY_FILE, MANIFEST_FILE};
 pub use cache::CacheOutcome;
 pub use design::{Design, ModelOptions, Optimize, PublicSignals};
 pub use error::BridgeError;

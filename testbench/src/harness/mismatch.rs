@@ -66,7 +66,7 @@ pub struct Mismatch {
     pub bit_time: u64,
     /// Hierarchical signal name (`top.port` for top ports).
     pub signal: String,
-    /// Width of the signal in bits (0 for internal errors, see [`Mismatch::internal`]).
+    /// Width of the signal in bits (0 for internal errors, made by `Mismatch::internal`).
     pub width: u32,
     /// Expected (golden) value, `0x`-prefixed hex.
     pub expected: String,

@@ -3,7 +3,7 @@
 //! every top-level output and every switch's setting and conflict flag at every
 //! bit-time (docs/min.md §4, §7), word-level and allocation-free per bit-time.
 //!
-//! - [`emit`]: the network's Verilog files.
+//! - [`emit()`]: the network's Verilog files.
 //! - [`cosim`]: one run (ATAPE or a single permutation) against `Timeline`, with the
 //!   delivery check and measurements.
 

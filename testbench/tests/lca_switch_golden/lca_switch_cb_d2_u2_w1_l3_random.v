@@ -164,14 +164,12 @@ module lca_switch_cb_d2_u2_w1_l3_random (
             up_rej <= 2'd0;
             up_ch <= 4'd0;
             up_used <= 2'd0;
-        end
-        else if (|up_sel) begin
+        end else if (|up_sel) begin
             if (up_ok) begin
                 up_gnt <= up_gnt | up_sel;
                 up_ch <= up_ch | {up_sel[1] ? up_pick : 2'd0, up_sel[0] ? up_pick : 2'd0};
                 up_used <= up_used | up_pick;
-            end
-            else up_rej <= up_rej | up_sel;
+            end else up_rej <= up_rej | up_sel;
         end
         if (ctl_init) up_lfsr <= (_up_lfsr_seed == 16'd0) ? 16'd1 : _up_lfsr_seed;
         else if (commit & |(up_gnt | up_rej)) up_lfsr <= (up_lfsr >> 1) ^ (up_lfsr[0] ? 16'd46080 : 16'd0);
@@ -183,16 +181,14 @@ module lca_switch_cb_d2_u2_w1_l3_random (
             dn_ch1 <= 8'd0;
             dn_used_a <= 2'd0;
             dn_used_c <= 2'd0;
-        end
-        else if (|dn_sel) begin
+        end else if (|dn_sel) begin
             if (dn_ok) begin
                 dn_gnt <= dn_gnt | dn_sel;
                 dn_ch0 <= dn_ch0 | {dn_sel[3] ? dn_pick_a : 2'd0, dn_sel[2] ? dn_pick_a : 2'd0, dn_sel[1] ? dn_pick_a : 2'd0, dn_sel[0] ? dn_pick_a : 2'd0};
                 dn_ch1 <= dn_ch1 | {dn_sel[5] ? dn_pick_c : 2'd0, dn_sel[4] ? dn_pick_c : 2'd0, dn_sel[3] ? dn_pick_c : 2'd0, dn_sel[2] ? dn_pick_c : 2'd0};
                 dn_used_a <= dn_used_a | (|dn_sel[3:0] ? dn_pick_a : 2'd0);
                 dn_used_c <= dn_used_c | (|dn_sel[5:2] ? dn_pick_c : 2'd0);
-            end
-            else dn_rej <= dn_rej | dn_sel;
+            end else dn_rej <= dn_rej | dn_sel;
         end
         if (ctl_init) dn_lfsr <= (_dn_lfsr_seed == 16'd0) ? 16'd1 : _dn_lfsr_seed;
         else if (commit & |(dn_gnt | dn_rej)) dn_lfsr <= (dn_lfsr >> 1) ^ (dn_lfsr[0] ? 16'd46080 : 16'd0);
@@ -211,14 +207,12 @@ module lca_switch_cb_d2_u2_w1_l3_random (
         if (ctl_init) begin
             tx_c <= 30'd0;
             tx_d <= 18'd0;
-        end
-        else if (m_pass | m_rev) begin
+        end else if (m_pass | m_rev) begin
             tx_c[14:0] <= {pass_c[0], 14'd0};
             tx_c[29:15] <= {pass_c[1], 14'd0};
             tx_d[8:0] <= {pass_d[0], 8'd0};
             tx_d[17:9] <= {pass_d[1], 8'd0};
-        end
-        else if (commit) begin
+        end else if (commit) begin
             case (ctl_mode)
                 3'd1: begin
                     tx_c <= 30'd0;
@@ -237,8 +231,7 @@ module lca_switch_cb_d2_u2_w1_l3_random (
                     tx_d <= 18'd0;
                 end
             endcase
-        end
-        else begin
+        end else begin
             tx_c[14:0] <= {tx_c[13:0], 1'b0};
             tx_c[29:15] <= {tx_c[28:15], 1'b0};
             tx_d[8:0] <= {tx_d[7:0], 1'b0};
@@ -250,8 +243,7 @@ module lca_switch_cb_d2_u2_w1_l3_random (
             xp_ad <= 4'd0;
             xp_bc <= 4'd0;
             xp_bd <= 4'd0;
-        end
-        else if (commit) begin
+        end else if (commit) begin
             xp_ac <= xp_ac | {dn_ch0[5] ? dn_ch1[1:0] : 2'd0, dn_ch0[4] ? dn_ch1[1:0] : 2'd0} | {dn_ch0[7] ? dn_ch1[3:2] : 2'd0, dn_ch0[6] ? dn_ch1[3:2] : 2'd0};
             xp_ad <= xp_ad | {dn_ch0[3], dn_ch0[1], dn_ch0[2], dn_ch0[0]} | (m_probe ? up_ch : 4'd0);
             xp_bc <= xp_bc | dn_ch1[7:4];

@@ -133,14 +133,12 @@ module lca_switch_tree_d2_u1_w1_l1_fixed (
             up_rej <= 2'd0;
             up_ch <= 2'd0;
             up_used <= 1'b0;
-        end
-        else if (|up_sel) begin
+        end else if (|up_sel) begin
             if (up_ok) begin
                 up_gnt <= up_gnt | up_sel;
                 up_ch <= up_ch | {up_pick & up_sel[1], up_pick & up_sel[0]};
                 up_used <= up_used | up_pick;
-            end
-            else up_rej <= up_rej | up_sel;
+            end else up_rej <= up_rej | up_sel;
         end
         // DOWN arbiter: one request per bit-time; the commit clears the outcome
         if (ctl_init | commit) begin
@@ -150,16 +148,14 @@ module lca_switch_tree_d2_u1_w1_l1_fixed (
             dn_ch1 <= 6'd0;
             dn_used_a <= 2'd0;
             dn_used_c <= 2'd0;
-        end
-        else if (|dn_sel) begin
+        end else if (|dn_sel) begin
             if (dn_ok) begin
                 dn_gnt <= dn_gnt | dn_sel;
                 dn_ch0 <= dn_ch0 | {dn_sel[2] ? dn_pick_a : 2'd0, dn_sel[1] ? dn_pick_a : 2'd0, dn_sel[0] ? dn_pick_a : 2'd0};
                 dn_ch1 <= dn_ch1 | {dn_sel[3] ? dn_pick_c : 2'd0, dn_sel[2] ? dn_pick_c : 2'd0, dn_sel[1] ? dn_pick_c : 2'd0};
                 dn_used_a <= dn_used_a | (|dn_sel[2:0] ? dn_pick_a : 2'd0);
                 dn_used_c <= dn_used_c | (|dn_sel[3:1] ? dn_pick_c : 2'd0);
-            end
-            else dn_rej <= dn_rej | dn_sel;
+            end else dn_rej <= dn_rej | dn_sel;
         end
         // Receive (docs/protocol.md §6.1); cleared by every commit
         if (ctl_init | ctl_last) rx_a <= 8'd0;
@@ -173,13 +169,11 @@ module lca_switch_tree_d2_u1_w1_l1_fixed (
         if (ctl_init) begin
             tx_c <= 14'd0;
             tx_d <= 4'd0;
-        end
-        else if (m_pass | m_rev) begin
+        end else if (m_pass | m_rev) begin
             tx_c[6:0] <= {pass_c[0], 6'd0};
             tx_c[13:7] <= {pass_c[1], 6'd0};
             tx_d <= {pass_d, 3'd0};
-        end
-        else if (commit) begin
+        end else if (commit) begin
             case (ctl_mode)
                 3'd1: begin
                     tx_c <= 14'd0;
@@ -198,8 +192,7 @@ module lca_switch_tree_d2_u1_w1_l1_fixed (
                     tx_d <= 4'd0;
                 end
             endcase
-        end
-        else begin
+        end else begin
             tx_c[6:0] <= {tx_c[5:0], 1'b0};
             tx_c[13:7] <= {tx_c[12:7], 1'b0};
             tx_d <= {tx_d[2:0], 1'b0};
@@ -210,8 +203,7 @@ module lca_switch_tree_d2_u1_w1_l1_fixed (
             xp_ad <= 2'd0;
             xp_bc <= 2'd0;
             xp_bd <= 1'b0;
-        end
-        else if (commit) begin
+        end else if (commit) begin
             xp_ac <= xp_ac | {dn_ch0[3] ? dn_ch1[1:0] : 2'd0, dn_ch0[2] ? dn_ch1[1:0] : 2'd0} | {dn_ch0[5] ? dn_ch1[3:2] : 2'd0, dn_ch0[4] ? dn_ch1[3:2] : 2'd0};
             xp_ad <= xp_ad | {dn_ch0[1], dn_ch0[0]} | (m_probe ? up_ch : 2'd0);
             xp_bc <= xp_bc | dn_ch1[5:4];

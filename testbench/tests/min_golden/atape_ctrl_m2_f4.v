@@ -67,8 +67,7 @@ module atape_ctrl_m2_f4 (
             frame_q <= 2'd0;
             single_q <= 1'b0;
             dec_line <= 2'd0;
-        end
-        else begin
+        end else begin
             dec_line <= {dec_line[0], dec0};
             if (load) begin
                 // Start: frame 0, position 0
@@ -76,18 +75,15 @@ module atape_ctrl_m2_f4 (
                 pos_q <= 16'd0;
                 frame_q <= 2'd0;
                 single_q <= single;
-            end
-            else if (end_of_frame) begin
+            end else if (end_of_frame) begin
                 pos_q <= 16'd0;
                 if (last) begin
                     // Last frame sent: drain the m stages
                     run <= 1'b0;
                     drain <= 4'd2;
                     frame_q <= 2'd0;
-                end
-                else frame_q <= frame_q + 2'd1;
-            end
-            else if (run) pos_q <= pos_q + 16'd1;
+                end else frame_q <= frame_q + 2'd1;
+            end else if (run) pos_q <= pos_q + 16'd1;
             else if (|drain) drain <= drain - 4'd1;
         end
     end

@@ -37,16 +37,13 @@ module atape_unit_m2_tap1_rot1 (
         if (reset) begin
             dst_q <= 2'd0;
             tsr <= 2'd0;
-        end
-        else if (load) begin
+        end else if (load) begin
             dst_q <= first;
             tsr <= first;
-        end
-        else if (next) begin
+        end else if (next) begin
             dst_q <= dst_next;
             tsr <= dst_next;
-        end
-        else if (hdr) tsr <= {tsr[0], tsr[1]};
+        end else if (hdr) tsr <= {tsr[0], tsr[1]};
     end
 endmodule
 

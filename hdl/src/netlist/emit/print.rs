@@ -326,7 +326,13 @@ fn stmt(s: &Stmt, level: usize, width_of: &dyn Fn(&str) -> Option<usize>, out: &
             if els.is_empty() {
                 return;
             }
-            indent(level, out);
+            // `end else` on one line after a block; `else` on its own line after a load.
+            if is_block(then) {
+                out.pop();
+                out.push(' ');
+            } else {
+                indent(level, out);
+            }
             out.push_str("else");
             if let [inner @ Stmt::If { .. }] = els.as_slice() {
                 out.push(' ');
@@ -362,6 +368,11 @@ fn stmt(s: &Stmt, level: usize, width_of: &dyn Fn(&str) -> Option<usize>, out: &
             out.push_str("endcase\n");
         }
     }
+}
+
+/// Whether [`branch`] writes `body` as a `begin … end` block.
+fn is_block(body: &[Stmt]) -> bool {
+    !matches!(body, [] | [Stmt::Load { .. } | Stmt::Let { .. }])
 }
 
 /// The body of a branch after `if (…)`, `else` or a case label.

@@ -93,8 +93,7 @@ module hc_ctrl_k2_l4 (
             if (ph_rdv) sel_r <= {1'b0, sel_r[1]};
             else if (ph_pack0 & (cnt == 8'd2)) sel_r <= 2'd2;
             else sel_r <= {sel_r[0], 1'b0};
-        end
-        else if (c_body & ph_pack0) sel_r <= {1'b0, sel_r[1]};
+        end else if (c_body & ph_pack0) sel_r <= {1'b0, sel_r[1]};
         else sel_r <= 2'd0;
         // Sequencing
         if (reset) begin
@@ -102,15 +101,13 @@ module hc_ctrl_k2_l4 (
             finished <= 1'b0;
             bt <= 16'd0;
             cnt <= 8'd0;
-        end
-        else if (load) begin
+        end else if (load) begin
             phase <= algorithm ? 3'd2 : 3'd1;
             finished <= 1'b0;
             bt <= 16'd0;
             cnt <= 8'd0;
             low_r <= 2'd1;
-        end
-        else if (busy) begin
+        end else if (busy) begin
             bt <= bt + 16'd1;
             if (is_last) begin
                 cnt <= 8'd0;
@@ -124,16 +121,14 @@ module hc_ctrl_k2_l4 (
                         if (low_r[1]) begin
                             phase <= 3'd0;
                             finished <= 1'b1;
-                        end
-                        else begin
+                        end else begin
                             phase <= 3'd2;
                             low_r <= {low_r[0], 1'b1};
                         end
                     end
                     default: phase <= phase + 3'd1;
                 endcase
-            end
-            else cnt <= cnt + 8'd1;
+            end else cnt <= cnt + 8'd1;
         end
     end
 endmodule

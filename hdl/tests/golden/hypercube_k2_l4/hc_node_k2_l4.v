@@ -143,8 +143,7 @@ module hc_node_k2_l4 (
         if (clear) begin
             stage_pass <= 2'd0;
             stage_dir <= 2'd0;
-        end
-        else begin
+        end else begin
             stage_pass <= stage_pass | stage_dir;
             stage_dir <= (stage_pass & stage_dir) | (~stage_pass & stage_in);
         end
@@ -154,8 +153,7 @@ module hc_node_k2_l4 (
         if (clear) begin
             co <= 2'd0;
             ct <= 1'b0;
-        end
-        else if (enum_on) begin
+        end else if (enum_on) begin
             co <= o_carry;
             ct <= t_carry;
         end
@@ -173,15 +171,13 @@ module hc_node_k2_l4 (
         if (load) begin
             va <= send;
             vb <= 1'b0;
-        end
-        else if (last) begin
+        end else if (last) begin
             if (ph_semi) va <= hit;
             else if (ph_pack2) vb <= hit;
             else if (ph_rdv) begin
                 va <= va | hit;
                 vb <= 1'b0;
-            end
-            else if (ph_cross) begin
+            end else if (ph_cross) begin
                 va <= keep | incoming;
                 vb <= keep & incoming;
             end

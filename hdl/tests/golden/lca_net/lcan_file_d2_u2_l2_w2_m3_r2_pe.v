@@ -90,8 +90,7 @@ module lcan_file_d2_u2_l2_w2_m3_r2_pe (
             msg <= 3'd0;
             tx <= 4'd0;
             rxf <= 4'd0;
-        end
-        else if (go) begin
+        end else if (go) begin
             // Start: latch the inputs, clear everything else
             act <= act_in;
             dst <= dst_in;
@@ -101,8 +100,7 @@ module lcan_file_d2_u2_l2_w2_m3_r2_pe (
             got <= 1'b0;
             tx <= 4'd0;
             rxf <= 4'd0;
-        end
-        else begin
+        end else begin
             // Transmit register: load a packet, the frame or the ack, else shift
             if (data_last & got) tx <= {1'b1, 3'd0};
             else if (deliv1 & snd) tx <= frame;

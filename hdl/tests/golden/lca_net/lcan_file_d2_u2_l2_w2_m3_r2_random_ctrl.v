@@ -113,8 +113,7 @@ module lcan_file_d2_u2_l2_w2_m3_r2_random_ctrl (
             bit_times_q <= 32'd0;
             err <= 1'b0;
             seed <= 16'd0;
-        end
-        else if (go_now) begin
+        end else if (go_now) begin
             // Start: clear the counters, latch the seed, go to LOAD
             phase_q <= 4'd1;
             bt <= 10'd0;
@@ -122,8 +121,7 @@ module lcan_file_d2_u2_l2_w2_m3_r2_random_ctrl (
             bit_times_q <= 32'd0;
             err <= 1'b0;
             seed <= seed_in;
-        end
-        else begin
+        end else begin
             bt <= last ? 10'd0 : (bt - 10'd1);
             if (~idle_or_done) bit_times_q <= bit_times_q + 32'd1;
             if (in_data & any_dup) err <= 1'b1;
@@ -153,8 +151,7 @@ module lcan_file_d2_u2_l2_w2_m3_r2_random_ctrl (
                         if (lv == 5'd0) begin
                             phase_q <= 4'd7;
                             bt <= 10'd1;
-                        end
-                        else begin
+                        end else begin
                             bt <= 10'd6;
                             lv <= lv - 5'd1;
                         end

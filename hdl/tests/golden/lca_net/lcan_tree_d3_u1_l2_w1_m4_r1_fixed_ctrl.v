@@ -116,16 +116,14 @@ module lcan_tree_d3_u1_l2_w1_m4_r1_fixed_ctrl (
             passes_q <= 16'd0;
             bit_times_q <= 32'd0;
             err <= 1'b0;
-        end
-        else if (go_now) begin
+        end else if (go_now) begin
             // Start: clear the counters, latch the seed, go to LOAD
             phase_q <= 4'd1;
             bt <= 10'd3;
             passes_q <= 16'd0;
             bit_times_q <= 32'd0;
             err <= 1'b0;
-        end
-        else begin
+        end else begin
             bt <= last ? 10'd0 : (bt - 10'd1);
             if (~idle_or_done) bit_times_q <= bit_times_q + 32'd1;
             if (in_data & any_dup) err <= 1'b1;
@@ -156,8 +154,7 @@ module lcan_tree_d3_u1_l2_w1_m4_r1_fixed_ctrl (
                             phase_q <= 4'd5;
                             bt <= 10'd21;
                             lv <= {1'b0, top};
-                        end
-                        else begin
+                        end else begin
                             bt <= 10'd13;
                             lv <= lv - 5'd1;
                         end
@@ -168,8 +165,7 @@ module lcan_tree_d3_u1_l2_w1_m4_r1_fixed_ctrl (
                         if (lv == 5'd0) begin
                             phase_q <= 4'd7;
                             bt <= 10'd1;
-                        end
-                        else begin
+                        end else begin
                             bt <= 10'd21;
                             lv <= lv - 5'd1;
                         end

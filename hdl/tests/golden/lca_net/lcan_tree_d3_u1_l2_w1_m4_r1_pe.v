@@ -115,8 +115,7 @@ module lcan_tree_d3_u1_l2_w1_m4_r1_pe (
             enc <= 4'd0;
             tx <= 10'd0;
             rxf <= 5'd0;
-        end
-        else if (go) begin
+        end else if (go) begin
             // Start: latch the inputs, clear everything else
             act <= act_in;
             dst <= dst_in;
@@ -127,8 +126,7 @@ module lcan_tree_d3_u1_l2_w1_m4_r1_pe (
             enc <= 4'd0;
             tx <= 10'd0;
             rxf <= 5'd0;
-        end
-        else begin
+        end else begin
             if (|lsel) enc <= enc_next;
             // Transmit register: load a packet, the frame or the ack, else shift
             if (data_last & got) tx <= {1'b1, 9'd0};
