@@ -11,8 +11,11 @@
 //!   the address (and `h`); an address `≥ n` or an `h ≥ l` selects nothing. The ROM is a
 //!   module of its own beside each switch, so the switch stays one definition.
 //!
-//! The arbiters decide one request per bit-time, so the switch decodes only the addresses
-//! of the request being decided (two per arbiter), not those of every request.
+//! The digit decoder decodes the addresses of every request of the DOWN arbiter at once
+//! (one shift of all of them by the digit's position, `_digit_at`, then a one-hot or group
+//! decode per request), so that the masks are ready, from registers, while the arbiter
+//! selects the request to decide. A Π switch decodes only the decided request's addresses
+//! (a ROM row per address would be as large as the table).
 
 use super::layout::Layout;
 use super::logic::gate;
@@ -24,9 +27,13 @@ pub(super) enum Decoder {
     Digits {
         /// T-LCAN (groups of `u` downers above level 0).
         tree: bool,
-        /// `_level_1h`: bit `j` iff `level = j`, for the levels `0..l` of the network (all
-        /// zero for a level `≥ l`): which digit of an address this switch reads.
-        level_1h: V,
+        /// `_lvl_ok`: `level < l` (`None`: always, `l = 16`).
+        lvl_ok: Option<V>,
+        /// tree: `_lvl0`, `level = 0`.
+        lvl0: Option<V>,
+        /// Where the switch's digit starts in an address, if that depends on the level
+        /// (`_digit_at`: `level·bd` for cb; `bd + (level − 1)·bg` for tree, the group digit).
+        at: Option<V>,
     },
     /// Π: the ROM rows.
     Table {
@@ -68,22 +75,39 @@ impl Decoder {
                 n,
             };
         }
+        let (l, bd, bg) = (lay.l, lay.bd, lay.bg);
         let tree = lay.params.topology == lcanet_sim::lcan::cycle::SwitchTopology::Tree;
         m.comment(
             "Route decoder (docs/protocol.md §1): digit `level` of an address chooses downers",
         );
-        let level_1h = m.def(
-            "_level_1h",
-            cat((0..lay.l).rev().map(|j| level.is(j as u64))),
-        );
-        Decoder::Digits { tree, level_1h }
+        // A tree with one level has only digit 0: the level check is `level == 0`.
+        let lvl_ok =
+            (l < 16 && !(tree && l == 1)).then(|| m.def("_lvl_ok", level.lt(&lit(4, l as u64))));
+        let lvl0 = tree.then(|| m.def("_lvl0", level.is(0)));
+        // The digit's position, in bits enough to index an address (a level ≥ l may alias
+        // a legal position: its masks are gated by _lvl_ok).
+        let w = index_bits(lay.ab);
+        let lv = if w > 4 { level.zext(w) } else { level.low(w) };
+        let at = if tree {
+            // Group digits j = 1..l−1 (if there is more than one).
+            (bg > 0 && l > 2).then(|| m.def("_digit_at", times(&lv.minus(1), bg).plus(bd as u64)))
+        } else {
+            (l > 1).then(|| m.def("_digit_at", times(&lv, bd)))
+        };
+        Decoder::Digits {
+            tree,
+            lvl_ok,
+            lvl0,
+            at,
+        }
     }
 
     /// `down(Y, ·)` of every row of `addrs` (`rows` rows of `ab` bits: the address each
     /// request of an arbiter needs a wire towards), as a wire `name` of `rows` rows of `d`
     /// bits. Digits: every row is decoded, so the masks are ready while the arbiter selects.
     /// Π: only the row `sel` (one-hot over the rows) selects is decoded, through the wire
-    /// `addr_name`, and its mask stands in every row (only the selected row's is used).
+    /// `addr_name`, and its mask stands in every row (only the selected row's is used, so
+    /// every row's grant, `dn_ok`, is right for the selected row).
     pub(super) fn down_rows(
         &self,
         m: &mut ModuleBuilder,
@@ -96,17 +120,21 @@ impl Decoder {
         let (d, u, ab, bd, bg) = (lay.d, lay.u, lay.ab, lay.bd, lay.bg);
         let rows = sel.width();
         let addr = |r: usize| addrs.row(r, ab);
-        // The field at `lsb` (`w` bits) of every row, selected by the level one-hot over
-        // `levels` (level `first + j` reads the field at `lsb(j)`).
-        let field =
-            |level_1h: &V, levels: std::ops::Range<usize>, lsb: &dyn Fn(usize) -> usize, w| {
-                or_all(
-                    rows * w,
-                    levels.map(|j| {
-                        cat((0..rows).rev().map(|r| addr(r).part(lsb(j), w))).when(&level_1h.bit(j))
-                    }),
-                )
-            };
+        let base = name.trim_start_matches('_');
+        // The field of `w` bits at the switch's digit of every row: the rows shifted by
+        // the digit's position (one shift for all rows), or a fixed part.
+        let mut field = |at: &Option<V>, fixed: usize, w: usize| -> Vec<V> {
+            match at {
+                Some(at) => {
+                    let shifted = format!("_{base}_digits");
+                    let v = m.def(shifted.as_str(), addrs.shr_by(at));
+                    // Only each row's low `w` bits are the digit.
+                    m.allow_unread(shifted);
+                    (0..rows).map(|r| v.part(r * ab, w)).collect()
+                }
+                None => (0..rows).map(|r| addr(r).part(fixed, w)).collect(),
+            }
+        };
         match self {
             Decoder::Table { .. } => {
                 let a = m.def(
@@ -118,44 +146,38 @@ impl Decoder {
             }
             Decoder::Digits {
                 tree: false,
-                level_1h,
+                lvl_ok,
+                at,
+                ..
             } => {
                 // cb: the single downer `digit_level` (none for a level ≥ l).
-                let digits = m.def(
-                    format!("_{}_digit", name.trim_start_matches('_')),
-                    field(level_1h, 0..lay.l, &|j| j * bd, bd),
-                );
-                let one = cat((0..rows)
-                    .rev()
-                    .map(|r| lit(d, 1).shl_by(&digits.row(r, bd))));
-                m.def(name, one.when(&level_1h.any()))
+                let digits = field(at, 0, bd);
+                let one = cat(digits.iter().rev().map(|g| lit(d, 1).shl_by(g)));
+                m.def(name, lvl_ok.as_ref().map_or(one.clone(), |ok| one.when(ok)))
             }
             Decoder::Digits {
                 tree: true,
-                level_1h,
+                lvl_ok,
+                lvl0,
+                at,
             } => {
                 // tree: level 0 reads digit 0 (one downer); level j ≥ 1 the base-d/u digit
                 // j, whose group of u downers g·u .. g·u + u − 1 it chooses (every downer if
                 // d = u); none for a level ≥ l.
-                let lvl0 = level_1h.bit(0);
+                let lvl0 = lvl0.as_ref().expect("a tree decoder knows level 0");
                 let one = cat((0..rows).rev().map(|r| lit(d, 1).shl_by(&addr(r).low(bd))));
                 let groups = if lay.l == 1 {
                     zero(rows * d)
                 } else {
-                    let up_ok = level_1h.bits(lay.l - 1, 1).any();
                     let all = if bg == 0 {
                         lit(d, (1 << d) - 1).repeat(rows)
                     } else {
-                        let g = m.def(
-                            format!("_{}_group", name.trim_start_matches('_')),
-                            field(level_1h, 1..lay.l, &|j| bd + (j - 1) * bg, bg),
-                        );
-                        cat((0..rows).rev().flat_map(|r| {
-                            let g = g.row(r, bg);
+                        let g = field(at, bd, bg);
+                        cat(g.iter().rev().flat_map(|g| {
                             (0..d / u).rev().map(move |gi| g.is(gi as u64).repeat(u))
                         }))
                     };
-                    all.when(&up_ok)
+                    lvl_ok.as_ref().map_or(all.clone(), |ok| all.when(ok))
                 };
                 m.def(name, lvl0.select(one, groups))
             }
@@ -210,6 +232,15 @@ impl Decoder {
             },
         ))
     }
+}
+
+/// `v · k` for a constant `k ≥ 1`, in the width of `v` (a sum of shifted copies).
+fn times(v: &V, k: usize) -> V {
+    (0..usize::BITS as usize)
+        .filter(|i| k >> i & 1 == 1)
+        .map(|i| if i == 0 { v.clone() } else { v.shl(i) })
+        .reduce(|a, b| a + b)
+        .expect("k is at least 1")
 }
 
 /// The OR of `(value, condition)` pairs of equal width: a one-hot multiplexer.

@@ -27,7 +27,7 @@ use super::layout::Layout;
 use super::logic::{cyclic_before, first_from, first_in, mask};
 use super::policy::PolicyState;
 use super::switch::{Ctl, Ports};
-use crate::netlist::{cat, or_all, zero, ModuleBuilder, V};
+use crate::netlist::{cat, zero, ModuleBuilder, V};
 
 /// The DOWN arbiter's step outcome registers.
 pub(super) struct DnArb {
@@ -95,9 +95,14 @@ fn select(
     let of: Vec<usize> = (0..n)
         .map(|s| if s < u + d { s } else { s - u - d })
         .collect();
-    let cyc = cyclic_before(m, "_dn_p", u + d, &of, p);
+    let order = cyclic_before(m, "_dn_p_order", u + d, &of, p);
     first_in(m, "dn_sel", &first, |i| {
-        cyc.row(i, n) | mask(n, |j| i >= u + d && j == i - u - d)
+        let before = order.row(i, n);
+        if i >= u + d {
+            before | mask(n, |j| j == i - u - d)
+        } else {
+            before
+        }
     })
 }
 
@@ -117,6 +122,8 @@ pub(super) fn build(
     let rej = m.reg("dn_rej", n);
     let ch0 = m.reg("dn_ch0", (u + d) * d);
     let ch1 = m.reg("dn_ch1", (d + u) * d);
+    let used0 = m.reg("dn_used_a", d);
+    let used1 = m.reg("dn_used_c", d);
     let seed = p
         .seed
         .as_ref()
@@ -162,10 +169,9 @@ pub(super) fn build(
     let down_dst = dec.down_rows(m, lay, "_dn_down_c", "dn_dst", &dsts, &sel1);
     let own = mask((u + d) * d, |i| i >= u * d && (i - u * d) / d == i % d);
     let want0 = m.def("_dn_want_a", ctl.arb_probe.select(own, down_src));
-    // Wires taken: driven, or granted in this arbitration (a column of dn_ch0 / dn_ch1).
-    let used = |ch: &V, rows: usize| or_all(d, (0..rows).map(|r| ch.row(r, d)));
-    let free0 = m.def("_dn_free_a", !(&st.a_drives | used(&ch0, u + d)));
-    let free1 = m.def("_dn_free_c", !(&st.c_driven | used(&ch1, d + u)));
+    // Wires taken: driven, or granted in this arbitration (dn_used_a, dn_used_c).
+    let free0 = m.def("_dn_free_a", !(&st.a_drives | &used0));
+    let free1 = m.def("_dn_free_c", !(&st.c_driven | &used1));
     let per_row = |v: &V, rows: usize, free: &V| cat((0..rows).rev().map(|r| v.row(r, d) & free));
     let avail0 = m.def("_dn_avail_a", per_row(&want0, u + d, &free0));
     let avail1 = m.def("_dn_avail_c", per_row(&down_dst, d + u, &free1));
@@ -219,12 +225,16 @@ pub(super) fn build(
             s.load(&rej, zero(n));
             s.load(&ch0, zero((u + d) * d));
             s.load(&ch1, zero((d + u) * d));
+            s.load(&used0, zero(d));
+            s.load(&used1, zero(d));
         })
         .else_(|s| {
             s.load(&gnt, &gnt | &won);
             s.load(&rej, &rej | (&sel & !&ok));
             s.load(&ch0, &ch0 | rows_of(&pick0, won0.clone()));
             s.load(&ch1, &ch1 | rows_of(&pick1, won1.clone()));
+            s.load(&used0, &used0 | pick0.when(&won0.any()));
+            s.load(&used1, &used1 | pick1.when(&won1.any()));
             pol.record_grant(s, won.any(), &requester);
         });
     });

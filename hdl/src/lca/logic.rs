@@ -31,7 +31,8 @@ pub(super) fn mask(width: usize, f: impl Fn(usize) -> bool) -> V {
 /// The cyclic order `p, p+1, …, R−1, 0, …` over `R` requesters, for items that belong to
 /// requesters `of[i]`, as rows of `of.len()` bits (one row per item): bit `j` of row `i`
 /// says that item `j`'s requester comes before item `i`'s (never for the same requester).
-/// From the thermometer `<name>_from` (items whose requester is `≥ p`): row `i` is
+/// From the thermometer `<name>_from` (requesters `≥ p`; `<name>_items`: items whose
+/// requester is `≥ p`, when items are not requesters): row `i` is
 /// `from & below(i)` if item `i`'s requester is `≥ p`, else `from | below(i)`, where
 /// `below(i)` are the items of requesters `< of[i]`. The rows depend on the pointer only,
 /// so a select that reads them (see [`first_in`]) needs no carry chain in its path. With
@@ -48,13 +49,12 @@ pub(super) fn cyclic_before(
     let below = |i: usize| mask(n, |j| of[j] < of[i]);
     match p {
         Some(p) if r > 1 => {
-            let therm = ones(r).shl_by(p);
+            let therm = m.def(format!("{name}_from"), ones(r).shl_by(p));
             let from = if of.iter().copied().eq(0..r) {
-                m.def(format!("{name}_from"), therm)
+                therm
             } else {
-                let therm = m.def(format!("_{}_therm", name.trim_start_matches('_')), therm);
                 m.def(
-                    format!("{name}_from"),
+                    format!("{name}_items"),
                     cat(of.iter().rev().map(|&i| therm.bit(i))),
                 )
             };

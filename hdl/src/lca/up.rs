@@ -6,9 +6,11 @@
 //!
 //! One request is decided per bit-time of the window (`up_window`), in service order:
 //! `up_sel` is the first pending requester from `p`, `up_pick` the first free allowed
-//! upper from `q`. The step outcome accumulates in `up_gnt`, `up_rej` and `up_ch` (row `x`
-//! = the upper granted to `A(x)`, the layout of `xp_ad`) until the commit uses and clears
-//! them.
+//! upper from `q`; `up_ok` says for every requester whether it would be granted now (an
+//! allowed upper is free, and the guard holds), so the selection only gates it. The step
+//! outcome accumulates in `up_gnt`, `up_rej` and `up_ch` (row `x` = the upper granted to
+//! `A(x)`, the layout of `xp_ad`; its columns are the uppers taken so far) until the commit
+//! uses and clears them.
 
 use super::datapath::State;
 use super::decoder::Decoder;
