@@ -121,19 +121,22 @@ pub(super) fn declare(m: &mut ModuleBuilder, lay: &Layout, p: &Ports, ctl: &Ctl)
     let bits = |f: &dyn Fn(usize) -> V| cat((0..d).rev().map(f));
     let a_valid = m.def(
         "a_valid",
-        ctl.m_probe.select(
+        ctl.arb_probe.select(
             bits(&|x| rx_a.bit(x * p1 + pr - 1)),
             bits(&|x| rx_a.bit(x * p1 + p1 - 1)),
         ),
     );
     let a_lvl = m.def(
         "_a_lvl",
-        ctl.m_probe.select(
+        ctl.arb_probe.select(
             bits(&|x| rx_a.part(x * p1 + ab, hb)),
             bits(&|x| rx_a.part(x * p1 + 2 * ab, hb)),
         ),
     );
-    let a_here = m.def("a_here", bits(&|x| a_lvl.row(x, hb).zext(4).eq(&p.level)));
+    let a_here = m.def(
+        "a_here",
+        bits(&|x| a_lvl.row(x, hb).zext(4).eq(&ctl.level_q)),
+    );
     State {
         rx_a,
         rx_b,

@@ -11,8 +11,11 @@
 //!   the address (and `h`); an address `≥ n` or an `h ≥ l` selects nothing. The ROM is a
 //!   module of its own beside each switch, so the switch stays one definition.
 //!
-//! The arbiters decide one request per bit-time, so the switch decodes only the addresses
-//! of the request being decided (two per arbiter), not those of every request.
+//! The digit decoder decodes the addresses of every request of the DOWN arbiter at once
+//! (one shift of all of them by the digit's position, `_digit_at`, then a one-hot or group
+//! decode per request), so that the masks are ready, from registers, while the arbiter
+//! selects the request to decide. A Π switch decodes only the decided request's addresses
+//! (a ROM row per address would be as large as the table).
 
 use super::layout::Layout;
 use super::logic::gate;
@@ -24,15 +27,13 @@ pub(super) enum Decoder {
     Digits {
         /// T-LCAN (groups of `u` downers above level 0).
         tree: bool,
-        /// `level < l` (`None`: always, `l = 16`).
+        /// `_lvl_ok`: `level < l` (`None`: always, `l = 16`).
         lvl_ok: Option<V>,
-        /// Rows of equal digits: cb `l` (all of them), tree `l − 1` (the group digits above
-        /// digit 0; 0 if there are none, `l = 1` or `d = u`).
-        rows: usize,
-        /// The row of the switch's digit, if there is more than one row.
-        idx: Option<V>,
-        /// tree: `level == 0`.
+        /// tree: `_lvl0`, `level = 0`.
         lvl0: Option<V>,
+        /// Where the switch's digit starts in an address, if that depends on the level
+        /// (`_digit_at`: `level·bd` for cb; `bd + (level − 1)·bg` for tree, the group digit).
+        at: Option<V>,
     },
     /// Π: the ROM rows.
     Table {
@@ -60,7 +61,7 @@ fn row_index(m: &mut ModuleBuilder, name: &str, index: &V, rows: usize, ok: Opti
 }
 
 impl Decoder {
-    /// Declares the decoder's per-level wires (digits) or takes the ROM inputs (Π).
+    /// Declares the decoder's per-level wire (digits) or takes the ROM inputs (Π).
     pub(super) fn new(
         m: &mut ModuleBuilder,
         lay: &Layout,
@@ -74,7 +75,7 @@ impl Decoder {
                 n,
             };
         }
-        let l = lay.l;
+        let (l, bd, bg) = (lay.l, lay.bd, lay.bg);
         let tree = lay.params.topology == lcanet_sim::lcan::cycle::SwitchTopology::Tree;
         m.comment(
             "Route decoder (docs/protocol.md §1): digit `level` of an address chooses downers",
@@ -82,96 +83,117 @@ impl Decoder {
         // A tree with one level has only digit 0: the level check is `level == 0`.
         let lvl_ok =
             (l < 16 && !(tree && l == 1)).then(|| m.def("_lvl_ok", level.lt(&lit(4, l as u64))));
-        if !tree {
-            let idx = (l > 1).then(|| row_index(m, "_digit_idx", level, l, lvl_ok.as_ref()));
-            return Decoder::Digits {
-                tree,
-                lvl_ok,
-                rows: l,
-                idx,
-                lvl0: None,
-            };
-        }
-        let lvl0 = m.def("_lvl0", level.is(0));
-        // Group digits j = 1..l-1 are rows j-1 of the address above digit 0.
-        let rows = if lay.bg > 0 { l - 1 } else { 0 };
-        let idx = (rows > 1).then(|| {
-            let above = level.low(index_bits(rows)).minus(1);
-            if 1 << index_bits(rows) == rows {
-                m.def("_group_idx", above)
-            } else {
-                let ok = match &lvl_ok {
-                    Some(ok) => ok & !&lvl0,
-                    None => !&lvl0,
-                };
-                m.def("_group_idx", ok.select(above, zero(index_bits(rows))))
-            }
-        });
+        let lvl0 = tree.then(|| m.def("_lvl0", level.is(0)));
+        // The digit's position, in bits enough to index an address (a level ≥ l may alias
+        // a legal position: its masks are gated by _lvl_ok).
+        let w = index_bits(lay.ab);
+        let lv = if w > 4 { level.zext(w) } else { level.low(w) };
+        let at = if tree {
+            // Group digits j = 1..l−1 (if there is more than one).
+            (bg > 0 && l > 2).then(|| m.def("_digit_at", times(&lv.minus(1), bg).plus(bd as u64)))
+        } else {
+            (l > 1).then(|| m.def("_digit_at", times(&lv, bd)))
+        };
         Decoder::Digits {
             tree,
             lvl_ok,
-            rows,
-            idx,
-            lvl0: Some(lvl0),
+            lvl0,
+            at,
         }
     }
 
-    /// `down(Y, addr)` as a `d`-bit value; `addr` is a named signal of `ab` bits, and `name`
-    /// prefixes the wires the decoder needs on the way.
-    pub(super) fn down(&self, m: &mut ModuleBuilder, lay: &Layout, name: &str, addr: &V) -> V {
-        let (d, u, bd, bg) = (lay.d, lay.u, lay.bd, lay.bg);
+    /// `down(Y, ·)` of every row of `addrs` (`rows` rows of `ab` bits: the address each
+    /// request of an arbiter needs a wire towards), as a wire `name` of `rows` rows of `d`
+    /// bits. Digits: every row is decoded, so the masks are ready while the arbiter selects.
+    /// Π: only the row `sel` (one-hot over the rows) selects is decoded, through the wire
+    /// `addr_name`, and its mask stands in every row (only the selected row's is used, so
+    /// every row's grant, `dn_ok`, is right for the selected row).
+    pub(super) fn down_rows(
+        &self,
+        m: &mut ModuleBuilder,
+        lay: &Layout,
+        name: &str,
+        addr_name: &str,
+        addrs: &V,
+        sel: &V,
+    ) -> V {
+        let (d, u, ab, bd, bg) = (lay.d, lay.u, lay.ab, lay.bd, lay.bg);
+        let rows = sel.width();
+        let addr = |r: usize| addrs.row(r, ab);
+        let base = name.trim_start_matches('_');
+        // The field of `w` bits at the switch's digit of every row: the rows shifted by
+        // the digit's position (one shift for all rows), or a fixed part.
+        let mut field = |at: &Option<V>, fixed: usize, w: usize| -> Vec<V> {
+            match at {
+                Some(at) => {
+                    let shifted = format!("_{base}_digits");
+                    let v = m.def(shifted.as_str(), addrs.shr_by(at));
+                    // Only each row's low `w` bits are the digit.
+                    m.allow_unread(shifted);
+                    (0..rows).map(|r| v.part(r * ab, w)).collect()
+                }
+                None => (0..rows).map(|r| addr(r).part(fixed, w)).collect(),
+            }
+        };
         match self {
-            Decoder::Table { tab_dn, n, .. } => {
-                let ok = (1 << lay.ab != *n).then(|| addr.lt(&lit(lay.ab, *n as u64)));
-                let idx = row_index(m, &format!("_{name}_row"), addr, *n, ok.as_ref());
-                let row = tab_dn.row_at(&idx, d);
-                ok.map_or(row.clone(), |ok| gate(&row, &ok))
+            Decoder::Table { .. } => {
+                let a = m.def(
+                    addr_name,
+                    pick(ab, (0..rows).map(|r| (addr(r), sel.bit(r)))),
+                );
+                let mask = self.down(m, lay, addr_name, &a);
+                m.def(name, mask.repeat(rows))
             }
             Decoder::Digits {
                 tree: false,
                 lvl_ok,
-                idx,
+                at,
                 ..
             } => {
-                let digit = match idx {
-                    Some(idx) => addr.row_at(idx, bd),
-                    None => addr.clone(),
-                };
-                let one = lit(d, 1).shl_by(&digit);
-                lvl_ok.as_ref().map_or(one.clone(), |ok| gate(&one, ok))
+                // cb: the single downer `digit_level` (none for a level ≥ l).
+                let digits = field(at, 0, bd);
+                let one = cat(digits.iter().rev().map(|g| lit(d, 1).shl_by(g)));
+                m.def(name, lvl_ok.as_ref().map_or(one.clone(), |ok| one.when(ok)))
             }
             Decoder::Digits {
                 tree: true,
                 lvl_ok,
-                rows,
-                idx,
                 lvl0,
+                at,
             } => {
+                // tree: level 0 reads digit 0 (one downer); level j ≥ 1 the base-d/u digit
+                // j, whose group of u downers g·u .. g·u + u − 1 it chooses (every downer if
+                // d = u); none for a level ≥ l.
                 let lvl0 = lvl0.as_ref().expect("a tree decoder knows level 0");
-                let one = lit(d, 1).shl_by(&addr.low(bd));
-                // Group digit: the u downers g·u .. g·u + u − 1 (every downer if d = u).
-                let groups = if *rows == 0 {
-                    lit(d, (1 << d) - 1)
+                let one = cat((0..rows).rev().map(|r| lit(d, 1).shl_by(&addr(r).low(bd))));
+                let groups = if lay.l == 1 {
+                    zero(rows * d)
                 } else {
-                    let hi = addr.bits(lay.ab - 1, bd);
-                    let g = match idx {
-                        Some(idx) => {
-                            let hi = m.def(format!("_{name}_hi"), hi);
-                            m.def(format!("_{name}_group"), hi.row_at(idx, bg))
-                        }
-                        None => m.def(format!("_{name}_group"), hi),
+                    let all = if bg == 0 {
+                        lit(d, (1 << d) - 1).repeat(rows)
+                    } else {
+                        let g = field(at, bd, bg);
+                        cat(g.iter().rev().flat_map(|g| {
+                            (0..d / u).rev().map(move |gi| g.is(gi as u64).repeat(u))
+                        }))
                     };
-                    cat((0..d / u).rev().map(|gi| g.is(gi as u64).repeat(u)))
+                    lvl_ok.as_ref().map_or(all.clone(), |ok| all.when(ok))
                 };
-                let groups = match lvl_ok {
-                    // Levels 1..l exist only if l > 1.
-                    _ if lay.l == 1 => zero(d),
-                    Some(ok) => gate(&groups, ok),
-                    None => groups,
-                };
-                lvl0.select(one, groups)
+                m.def(name, lvl0.select(one, groups))
             }
         }
+    }
+
+    /// Π: `down(Y, addr)` as a `d`-bit value; `addr` is a named signal of `ab` bits, and
+    /// `name` prefixes the wires the decoder needs on the way.
+    fn down(&self, m: &mut ModuleBuilder, lay: &Layout, name: &str, addr: &V) -> V {
+        let Decoder::Table { tab_dn, n, .. } = self else {
+            unreachable!("the digit decoder decodes rows (down_rows)");
+        };
+        let ok = (1 << lay.ab != *n).then(|| addr.lt(&lit(lay.ab, *n as u64)));
+        let idx = row_index(m, &format!("_{name}_row"), addr, *n, ok.as_ref());
+        let row = tab_dn.row_at(&idx, lay.d);
+        ok.map_or(row.clone(), |ok| gate(&row, &ok))
     }
 
     /// Π only: `up(X, c)` for a packet of LCA level `h` (`hb` bits) towards `t` (`ab` bits),
@@ -210,6 +232,15 @@ impl Decoder {
             },
         ))
     }
+}
+
+/// `v · k` for a constant `k ≥ 1`, in the width of `v` (a sum of shifted copies).
+fn times(v: &V, k: usize) -> V {
+    (0..usize::BITS as usize)
+        .filter(|i| k >> i & 1 == 1)
+        .map(|i| if i == 0 { v.clone() } else { v.shl(i) })
+        .reduce(|a, b| a + b)
+        .expect("k is at least 1")
 }
 
 /// The OR of `(value, condition)` pairs of equal width: a one-hot multiplexer.

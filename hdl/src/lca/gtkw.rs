@@ -26,17 +26,22 @@ pub fn switch_gtkw(module: &Module) -> Result<GtkwFiles, MissingSignal> {
         "rx_b_en",
         "up_window",
         "dn_window",
+        "arb_up",
+        "arb_down",
+        "arb_probe",
         "serve_win",
     ])?);
+    step.extend(s.traces(&["level_q"])?);
     let mut regs = s.traces(&["rx_a", "rx_b", "tx_c", "tx_d", "win"])?;
     regs.extend(s.binary(&["a_valid", "a_here"])?);
     let mut up = s.binary(&["up_pend", "up_sel", "up_pick", "up_ok"])?;
-    up.extend(s.binary(&["up_gnt", "up_rej", "up_ch", "up_used"])?);
+    up.extend(s.binary(&["up_gnt", "up_rej", "up_ch"])?);
     // The policy's registers: round-robin pointers and last winner, or the LFSR (a
     // fixed-priority arbiter has none).
     up.extend(s.present(&["up_p", "up_q", "up_last", "up_lfsr"]));
     let mut dn = s.binary(&["dn_pend", "dn_sel"])?;
-    dn.extend(s.traces(&["dn_src", "dn_dst"])?);
+    // Π: the addresses of the request decided (tree and cb decode every request's).
+    dn.extend(s.present(&["dn_src", "dn_dst"]));
     dn.extend(s.binary(&[
         "dn_pick_a",
         "dn_pick_c",

@@ -61,6 +61,10 @@ impl PolicyState {
                 let seed = m.def(format!("_{arb}_lfsr_seed"), seed16 ^ salt);
                 let p = scale_byte(m, &format!("{arb}_p"), &lfsr.low(8), requesters);
                 let q = scale_byte(m, &format!("{arb}_q"), &lfsr.top(8), wires);
+                // A pointer into one wire is always 0: the order does not read it.
+                if wires == 1 {
+                    m.allow_unread(format!("{arb}_q"));
+                }
                 (Some(p), Some(q), Regs::Random { lfsr, seed })
             }
         };
@@ -73,11 +77,11 @@ impl PolicyState {
         }
     }
 
-    /// Inside the branch of a grant: remember its requester (round-robin only), given as a
+    /// When `granted`: remember the requester of the grant (round-robin only), given as a
     /// one-hot vector over the requesters.
-    pub(super) fn record_grant(&self, s: &mut Proc, requester: &V) {
+    pub(super) fn record_grant(&self, s: &mut Proc, granted: V, requester: &V) {
         if let Regs::RoundRobin { last, .. } = &self.regs {
-            s.load(last, index_of(requester));
+            s.if_(granted, |s| s.load(last, index_of(requester)));
         }
     }
 

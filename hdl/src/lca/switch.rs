@@ -12,7 +12,7 @@ use super::decoder::Decoder;
 use super::generate::switch_module_name;
 use super::layout::Layout;
 use super::{down, up};
-use crate::netlist::{lit, zero, Module, ModuleBuilder, V};
+use crate::netlist::{zero, Module, ModuleBuilder, V};
 use lcanet_sim::lcan::cycle::params::MAX_STEP;
 use lcanet_sim::lcan::cycle::ArbiterPolicy;
 
@@ -46,10 +46,8 @@ pub(super) struct Ports {
 
 /// Step control: the counter and the decoded enables every section uses.
 pub(super) struct Ctl {
-    /// Mode decode.
+    /// Mode decode (the input).
     pub m_up: V,
-    /// See `m_up`.
-    pub m_down: V,
     /// See `m_up`.
     pub m_probe: V,
     /// See `m_up`.
@@ -62,12 +60,21 @@ pub(super) struct Ctl {
     pub rx_a_en: V,
     /// See `rx_a_en`.
     pub rx_b_en: V,
-    /// The UP / DOWN arbiter's window: its packets are all in (`bt ≥ n(P)`).
+    /// The UP / DOWN arbiter's window: its packets are all in (`bt ≥ n(P)`); registers.
     pub up_window: V,
     /// See `up_window`.
     pub dn_window: V,
-    /// A `DOWN` step serving this switch's waiting winners (`ctl_level = level`).
+    /// The mode in the windows (`UP`, `DOWN`, `PROBE`), from the window registers.
+    pub arb_up: V,
+    /// See `arb_up`.
+    pub arb_down: V,
+    /// See `arb_up`.
+    pub arb_probe: V,
+    /// A `DOWN` step serving this switch's waiting winners (`ctl_level = level`), from its
+    /// second bit-time on; a register.
     pub serve_win: V,
+    /// The switch's level (the `level` input, registered).
+    pub level_q: V,
 }
 
 fn ports(m: &mut ModuleBuilder, lay: &Layout) -> Ports {
@@ -119,32 +126,52 @@ fn step_control(m: &mut ModuleBuilder, lay: &Layout, p: &Ports) -> Ctl {
     let m_pass = m.def("m_pass", p.mode.is(4));
     let m_rev = m.def("m_rev", p.mode.is(5));
     let commit = m.def("commit", &p.last & !&p.init);
-    let n = |v: usize| lit(10, v as u64);
-    let rx_a_en = m.def(
-        "rx_a_en",
-        (&m_up & bt.lt(&n(f.n1))) | (&m_probe & bt.lt(&n(f.nr))),
-    );
-    let rx_b_en = m.def(
-        "rx_b_en",
-        (&m_down & bt.lt(&n(f.n2))) | (&m_probe & bt.lt(&n(f.nr))),
-    );
-    let up_window = m.def(
-        "up_window",
-        (&m_up & bt.ge(&n(f.n1))) | (&m_probe & bt.ge(&n(f.nr))),
-    );
-    let dn_window = m.def(
-        "dn_window",
-        (&m_down & bt.ge(&n(f.n2))) | (&m_probe & bt.ge(&n(f.nr))),
-    );
-    let serve_win = m.def("serve_win", &m_down & p.ctl_level.eq(&p.level));
+    // The arbitration windows (bt >= n(P) for the mode's format) and serve_win are
+    // registers, set from the mode one bit-time ahead (the mode and ctl_level are constant
+    // during a step, and every step starts with bt = 0 outside the windows): the arbiters'
+    // decisions read only registers, with no counter comparison in their paths.
+    let up_window = m.reg("up_window", 1);
+    let dn_window = m.reg("dn_window", 1);
+    let serve_win = m.reg("serve_win", 1);
+    // The switch's level, registered (the input is constant): the route decoder and the
+    // level checks of the packets read only registers.
+    let level_q = m.reg("level_q", 4);
+    let at = |v: usize| bt.is((v - 1) as u64);
+    let a_modes = &m_up | &m_probe;
+    let b_modes = &m_down | &m_probe;
+    let rx_done = &up_window | &dn_window;
+    let rx_a_en = m.def("rx_a_en", &a_modes & !&rx_done);
+    let rx_b_en = m.def("rx_b_en", &b_modes & !&rx_done);
+    // The mode as the windows see it: PROBE opens both.
+    let arb_up = m.def("arb_up", &up_window & !&dn_window);
+    let arb_down = m.def("arb_down", &dn_window & !&up_window);
+    let arb_probe = m.def("arb_probe", &up_window & &dn_window);
     m.always(|s| {
         s.comment("bt: 0 after a commit or ctl_init, else counts up to 1023");
         s.if_(&p.init | &p.last, |s| s.load(&bt, zero(10)))
             .elif(bt.is_not(MAX_STEP as u64), |s| s.load(&bt, bt.plus(1)));
+        s.load(&level_q, &p.level);
+        s.comment("Windows: the packets of the step are all in from bit-time n(P) on");
+        s.if_(&p.init | &p.last, |s| {
+            s.load(&up_window, zero(1));
+            s.load(&dn_window, zero(1));
+            s.load(&serve_win, zero(1));
+        })
+        .else_(|s| {
+            let opens = |w: &V, mode: &V, n: usize| mode & (w | at(n));
+            s.load(
+                &up_window,
+                opens(&up_window, &m_up, f.n1) | opens(&up_window, &m_probe, f.nr),
+            );
+            s.load(
+                &dn_window,
+                opens(&dn_window, &m_down, f.n2) | opens(&dn_window, &m_probe, f.nr),
+            );
+            s.load(&serve_win, &m_down & p.ctl_level.eq(&p.level));
+        });
     });
     Ctl {
         m_up,
-        m_down,
         m_probe,
         m_pass,
         m_rev,
@@ -153,7 +180,11 @@ fn step_control(m: &mut ModuleBuilder, lay: &Layout, p: &Ports) -> Ctl {
         rx_b_en,
         up_window,
         dn_window,
+        arb_up,
+        arb_down,
+        arb_probe,
         serve_win,
+        level_q,
     }
 }
 
@@ -164,7 +195,7 @@ pub(super) fn switch_module(lay: &Layout) -> Module {
     let ctl = step_control(&mut m, lay, &p);
     let st: State = datapath::declare(&mut m, lay, &p, &ctl);
     let tables = p.tables.as_ref().map(|(dn, up)| (dn, up));
-    let dec = Decoder::new(&mut m, lay, &p.level, tables);
+    let dec = Decoder::new(&mut m, lay, &ctl.level_q, tables);
     let up = up::build(&mut m, lay, &p, &ctl, &st, &dec);
     let dn = down::build(&mut m, lay, &p, &ctl, &st, &dec);
     commit::process(&mut m, lay, &p, &ctl, &st, &up, &dn);

@@ -6,18 +6,20 @@
 //!
 //! One request is decided per bit-time of the window (`up_window`), in service order:
 //! `up_sel` is the first pending requester from `p`, `up_pick` the first free allowed
-//! upper from `q`. The step outcome accumulates in `up_gnt`, `up_rej` and `up_ch` (row `x`
-//! = the upper granted to `A(x)`, the layout of `xp_ad`) until the commit uses and clears
-//! them.
+//! upper from `q`; `up_ok` says for every requester whether it would be granted now (an
+//! allowed upper is free, and the guard holds), so the selection only gates it. The step
+//! outcome accumulates in `up_gnt`, `up_rej` and `up_ch` (row `x` = the upper granted to
+//! `A(x)`, the layout of `xp_ad`; its columns are the uppers taken so far) until the commit
+//! uses and clears them.
 
 use super::datapath::State;
 use super::decoder::Decoder;
 use super::layout::Layout;
-use super::logic::{first_from, gate, index_of};
+use super::logic::{first_from, index_of};
 use super::policy::PolicyState;
 use super::switch::{Ctl, Ports};
 use crate::netlist::V;
-use crate::netlist::{cat, zero, ModuleBuilder};
+use crate::netlist::{cat, or_all, zero, ModuleBuilder};
 
 /// The UP arbiter's step outcome registers.
 pub(super) struct UpArb {
@@ -39,7 +41,6 @@ pub(super) fn build(
     let gnt = m.reg("up_gnt", d);
     let rej = m.reg("up_rej", d);
     let ch = m.reg("up_ch", d * u);
-    let used = m.reg("up_used", u);
     let seed = p
         .seed
         .as_ref()
@@ -51,7 +52,9 @@ pub(super) fn build(
         &st.a_valid & !&st.a_here & !(&gnt | &rej) & ctl.up_window.repeat(d),
     );
     let sel = first_from(m, "up_sel", &pend, pol.p.as_ref());
-    let free = m.def("_up_free", !(&used | st.d_driven.when(&ctl.m_probe)));
+    // The uppers granted in this arbitration (the rows of up_ch) or, in PROBE, driven.
+    let used = or_all(u, (0..d).map(|x| ch.row(x, u)));
+    let free = m.def("_up_free", !(used | st.d_driven.when(&ctl.arb_probe)));
     let avail = match dec {
         Decoder::Table { .. } => {
             let idx = m.def("_up_idx", index_of(&sel));
@@ -69,8 +72,13 @@ pub(super) fn build(
         Decoder::Digits { .. } => free,
     };
     let pick = first_from(m, "up_pick", &avail, pol.q.as_ref());
-    let guard = &ctl.m_up | !(&sel & &st.a_drives).any();
-    let ok = m.def("up_ok", pick.any() & guard);
+    // Each requester's grant if it were decided now: an upper is free (and, in PROBE,
+    // [guard] A(x) drives nothing).
+    let ok = m.def(
+        "up_ok",
+        avail.any().repeat(d) & (ctl.arb_up.repeat(d) | !&st.a_drives),
+    );
+    let won = m.def("_up_won", &sel & &ok);
     let (init, commit) = (&p.init, &ctl.commit);
     m.always(|s| {
         s.comment("UP arbiter: one request per bit-time; the commit clears the outcome");
@@ -78,19 +86,12 @@ pub(super) fn build(
             s.load(&gnt, zero(d));
             s.load(&rej, zero(d));
             s.load(&ch, zero(d * u));
-            s.load(&used, zero(u));
         })
-        .elif(sel.any(), |s| {
-            s.if_(&ok, |s| {
-                s.load(&gnt, &gnt | &sel);
-                s.load(
-                    &ch,
-                    &ch | cat((0..d).rev().map(|x| gate(&pick, &sel.bit(x)))),
-                );
-                s.load(&used, &used | &pick);
-                pol.record_grant(s, &sel);
-            })
-            .else_(|s| s.load(&rej, &rej | &sel));
+        .else_(|s| {
+            s.load(&gnt, &gnt | &won);
+            s.load(&rej, &rej | (&sel & !&ok));
+            s.load(&ch, &ch | cat((0..d).rev().map(|x| pick.when(&won.bit(x)))));
+            pol.record_grant(s, won.any(), &won);
         });
     });
     pol.update(m, init, commit, gnt.any(), (&gnt | &rej).any());

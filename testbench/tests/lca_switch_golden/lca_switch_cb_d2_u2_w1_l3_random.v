@@ -27,11 +27,15 @@ module lca_switch_cb_d2_u2_w1_l3_random (
     wire m_pass = ctl_mode == 3'd4;
     wire m_rev = ctl_mode == 3'd5;
     wire commit = ctl_last & ~ctl_init;
-    wire rx_a_en = (m_up & (bt < 10'd9)) | (m_probe & (bt < 10'd6));
-    wire rx_b_en = (m_down & (bt < 10'd15)) | (m_probe & (bt < 10'd6));
-    wire up_window = (m_up & (bt >= 10'd9)) | (m_probe & (bt >= 10'd6));
-    wire dn_window = (m_down & (bt >= 10'd15)) | (m_probe & (bt >= 10'd6));
-    wire serve_win = m_down & (ctl_level == level);
+    reg up_window;
+    reg dn_window;
+    reg serve_win;
+    reg [3:0] level_q;
+    wire rx_a_en = (m_up | m_probe) & ~(up_window | dn_window);
+    wire rx_b_en = (m_down | m_probe) & ~(up_window | dn_window);
+    wire arb_up = up_window & ~dn_window;
+    wire arb_down = dn_window & ~up_window;
+    wire arb_probe = up_window & dn_window;
 
     // Receive registers: after n(P) bit-times packet bit i is register bit P-1-i
     reg [17:0] rx_a;
@@ -61,19 +65,18 @@ module lca_switch_cb_d2_u2_w1_l3_random (
     reg [17:0] win;
 
     // The packet in rx_a: a P1 packet in UP, a probe in PROBE
-    wire [1:0] a_valid = m_probe ? {rx_a[14], rx_a[5]} : {rx_a[17], rx_a[8]};
-    wire [3:0] _a_lvl = m_probe ? {rx_a[13:12], rx_a[4:3]} : {rx_a[16:15], rx_a[7:6]};
-    wire [1:0] a_here = {{2'd0, _a_lvl[3:2]} == level, {2'd0, _a_lvl[1:0]} == level};
+    wire [1:0] a_valid = arb_probe ? {rx_a[14], rx_a[5]} : {rx_a[17], rx_a[8]};
+    wire [3:0] _a_lvl = arb_probe ? {rx_a[13:12], rx_a[4:3]} : {rx_a[16:15], rx_a[7:6]};
+    wire [1:0] a_here = {{2'd0, _a_lvl[3:2]} == level_q, {2'd0, _a_lvl[1:0]} == level_q};
 
     // Route decoder (docs/protocol.md §1): digit `level` of an address chooses downers
-    wire _lvl_ok = level < 4'd3;
-    wire [1:0] _digit_idx = _lvl_ok ? level[1:0] : 2'd0;
+    wire _lvl_ok = level_q < 4'd3;
+    wire [1:0] _digit_at = level_q[1:0];
 
     // UP arbiter (docs/protocol.md §7): requesters A(x), wires: the uppers
     reg [1:0] up_gnt;
     reg [1:0] up_rej;
     reg [3:0] up_ch;
-    reg [1:0] up_used;
     reg [15:0] up_lfsr;
     wire [15:0] _up_lfsr_seed = seed16 ^ salt_up;
     /* verilator lint_off UNUSEDSIGNAL */
@@ -86,11 +89,12 @@ module lca_switch_cb_d2_u2_w1_l3_random (
     wire up_q = _up_q_product[8];
     wire [1:0] up_pend = a_valid & ~a_here & ~(up_gnt | up_rej) & {2{up_window}};
     wire [1:0] _up_sel_above = up_pend & (2'd3 << up_p);
-    wire [1:0] up_sel = |_up_sel_above ? (_up_sel_above & (2'd0 - _up_sel_above)) : (up_pend & (2'd0 - up_pend));
-    wire [1:0] _up_free = ~(up_used | (m_probe ? d_driven : 2'd0));
+    wire [1:0] up_sel = |_up_sel_above ? (_up_sel_above & ~(_up_sel_above << 1)) : (up_pend & ~(up_pend << 1));
+    wire [1:0] _up_free = ~(up_ch[1:0] | up_ch[3:2] | (arb_probe ? d_driven : 2'd0));
     wire [1:0] _up_pick_above = _up_free & (2'd3 << up_q);
-    wire [1:0] up_pick = |_up_pick_above ? (_up_pick_above & (2'd0 - _up_pick_above)) : (_up_free & (2'd0 - _up_free));
-    wire up_ok = |up_pick & (m_up | ~|(up_sel & a_drives));
+    wire [1:0] up_pick = |_up_pick_above ? (_up_pick_above & ~(_up_pick_above << 1)) : (_up_free & ~(_up_free << 1));
+    wire [1:0] up_ok = {2{|_up_free}} & ({2{arb_up}} | ~a_drives);
+    wire [1:0] _up_won = up_sel & up_ok;
 
     // DOWN arbiter (docs/protocol.md §7): slots S(k), X(x), D(k); wires: the downers
     reg [5:0] dn_gnt;
@@ -108,29 +112,44 @@ module lca_switch_cb_d2_u2_w1_l3_random (
     /* verilator lint_off UNUSEDSIGNAL */
     wire [8:0] _dn_q_product = {1'b0, dn_lfsr[15:8]} << 1;
     /* verilator lint_on UNUSEDSIGNAL */
+    /* verilator lint_off UNUSEDSIGNAL */
     wire dn_q = _dn_q_product[8];
-    wire [5:0] dn_pend = {m_down ? {rx_b[23], rx_b[8]} : ({rx_b[20], rx_b[5]} & {2{m_probe}}), ({win[17], win[8]} & {2{serve_win}}) | (a_valid & a_here & {2{m_probe}}), {rx_b[29], rx_b[14]} & {2{m_down}}} & ~(dn_gnt | dn_rej) & {6{dn_window}};
-    wire [5:0] _dn_cand = (m_down & |(dn_pend & 6'd51)) ? (dn_pend & 6'd51) : dn_pend;
+    /* verilator lint_on UNUSEDSIGNAL */
+    wire [5:0] dn_pend = {arb_down ? {rx_b[23], rx_b[8]} : ({rx_b[20], rx_b[5]} & {2{arb_probe}}), ({win[17], win[8]} & {2{serve_win}}) | (a_valid & a_here & {2{arb_probe}}), {rx_b[29], rx_b[14]} & {2{arb_down}}} & ~(dn_gnt | dn_rej) & {6{dn_window}};
     wire [19:0] _dn_key = {~rx_b[22:21], rx_b[20:18], ~rx_b[7:6], rx_b[5:3], ~rx_b[28:27], rx_b[26:24], ~rx_b[13:12], rx_b[11:9]};
-    wire [3:0] _dn_beaten = {(_dn_cand[0] & (_dn_key[4:0] < _dn_key[19:15])) | (_dn_cand[1] & (_dn_key[9:5] < _dn_key[19:15])) | (_dn_cand[4] & (_dn_key[14:10] < _dn_key[19:15])), (_dn_cand[0] & (_dn_key[4:0] < _dn_key[14:10])) | (_dn_cand[1] & (_dn_key[9:5] < _dn_key[14:10])) | (_dn_cand[5] & (_dn_key[19:15] < _dn_key[14:10])), (_dn_cand[0] & (_dn_key[4:0] < _dn_key[9:5])) | (_dn_cand[4] & (_dn_key[14:10] < _dn_key[9:5])) | (_dn_cand[5] & (_dn_key[19:15] < _dn_key[9:5])), (_dn_cand[1] & (_dn_key[9:5] < _dn_key[4:0])) | (_dn_cand[4] & (_dn_key[14:10] < _dn_key[4:0])) | (_dn_cand[5] & (_dn_key[19:15] < _dn_key[4:0]))};
-    wire [5:0] _dn_first = _dn_cand & ~(m_down ? {_dn_beaten[3:2], 2'd0, _dn_beaten[1:0]} : 6'd0);
-    wire [3:0] _dn_rq = {_dn_first[3:2], _dn_first[1:0] | _dn_first[5:4]};
-    wire [3:0] _dn_rsel_above = _dn_rq & (4'd15 << dn_p);
-    wire [3:0] _dn_rsel = |_dn_rsel_above ? (_dn_rsel_above & (4'd0 - _dn_rsel_above)) : (_dn_rq & (4'd0 - _dn_rq));
-    wire [5:0] dn_sel = {_dn_first[5:4] & _dn_rsel[1:0] & ~_dn_first[1:0], _dn_first[3:2] & _dn_rsel[3:2], _dn_first[1:0] & _dn_rsel[1:0]};
-    wire [2:0] dn_src = (dn_sel[0] ? rx_b[11:9] : 3'd0) | (dn_sel[1] ? rx_b[26:24] : 3'd0) | (dn_sel[2] ? win[5:3] : 3'd0) | (dn_sel[3] ? win[14:12] : 3'd0);
-    wire [2:0] dn_dst = (dn_sel[2] ? (m_probe ? rx_a[2:0] : win[2:0]) : 3'd0) | (dn_sel[3] ? (m_probe ? rx_a[11:9] : win[11:9]) : 3'd0) | (dn_sel[4] ? rx_b[2:0] : 3'd0) | (dn_sel[5] ? rx_b[17:15] : 3'd0);
-    wire [1:0] _dn_avail_a = (m_probe ? dn_sel[3:2] : _lvl_ok ? (2'd1 << dn_src[_digit_idx]) : 2'd0) & ~(a_drives | dn_used_a);
-    wire [1:0] _dn_avail_c = (_lvl_ok ? (2'd1 << dn_dst[_digit_idx]) : 2'd0) & ~(c_driven | dn_used_c);
-    wire [1:0] _dn_pick_a_above = _dn_avail_a & (2'd3 << dn_q);
-    wire [1:0] dn_pick_a = |_dn_pick_a_above ? (_dn_pick_a_above & (2'd0 - _dn_pick_a_above)) : (_dn_avail_a & (2'd0 - _dn_avail_a));
-    wire [1:0] _dn_pick_c_above = _dn_avail_c & (2'd3 << dn_q);
-    wire [1:0] dn_pick_c = |_dn_pick_c_above ? (_dn_pick_c_above & (2'd0 - _dn_pick_c_above)) : (_dn_avail_c & (2'd0 - _dn_avail_c));
-    wire dn_ok = ~|(dn_sel[1:0] & d_driven) & ~|(dn_sel[5:4] & b_drives) & (~|dn_sel[3:0] | |dn_pick_a) & (~|dn_sel[5:2] | |dn_pick_c);
+    wire [15:0] _dn_key_lt = {1'b0, _dn_key[14:10] < _dn_key[19:15], _dn_key[9:5] < _dn_key[19:15], _dn_key[4:0] < _dn_key[19:15], _dn_key[19:15] < _dn_key[14:10], 1'b0, _dn_key[9:5] < _dn_key[14:10], _dn_key[4:0] < _dn_key[14:10], _dn_key[19:15] < _dn_key[9:5], _dn_key[14:10] < _dn_key[9:5], 1'b0, _dn_key[4:0] < _dn_key[9:5], _dn_key[19:15] < _dn_key[4:0], _dn_key[14:10] < _dn_key[4:0], _dn_key[9:5] < _dn_key[4:0], 1'b0};
+    wire [3:0] _dn_claims = {dn_pend[5:4], dn_pend[1:0]};
+    wire [5:0] _dn_first = dn_pend & ~(arb_down ? {|(_dn_key_lt[15:12] & _dn_claims), |(_dn_key_lt[11:8] & _dn_claims), {2{|_dn_claims}}, |(_dn_key_lt[7:4] & _dn_claims), |(_dn_key_lt[3:0] & _dn_claims)} : 6'd0);
+    wire [3:0] _dn_p_order_from = 4'd15 << dn_p;
+    wire [5:0] _dn_p_order_items = {_dn_p_order_from[1], _dn_p_order_from[0], _dn_p_order_from[3], _dn_p_order_from[2], _dn_p_order_from[1], _dn_p_order_from[0]};
+    wire [35:0] _dn_p_order = {_dn_p_order_items[5] ? (_dn_p_order_items & 6'd17) : (_dn_p_order_items | 6'd17), _dn_p_order_items[4] ? (_dn_p_order_items & 6'd0) : (_dn_p_order_items | 6'd0), _dn_p_order_items[3] ? (_dn_p_order_items & 6'd55) : (_dn_p_order_items | 6'd55), _dn_p_order_items[2] ? (_dn_p_order_items & 6'd51) : (_dn_p_order_items | 6'd51), _dn_p_order_items[1] ? (_dn_p_order_items & 6'd17) : (_dn_p_order_items | 6'd17), _dn_p_order_items[0] ? (_dn_p_order_items & 6'd0) : (_dn_p_order_items | 6'd0)};
+    wire [5:0] dn_sel = _dn_first & ~{|((_dn_p_order[35:30] | 6'd2) & _dn_first), |((_dn_p_order[29:24] | 6'd1) & _dn_first), |(_dn_p_order[23:18] & _dn_first), |(_dn_p_order[17:12] & _dn_first), |(_dn_p_order[11:6] & _dn_first), |(_dn_p_order[5:0] & _dn_first)};
+    wire [11:0] _dn_dsts = {rx_b[17:15], rx_b[2:0], arb_probe ? rx_a[11:9] : win[11:9], arb_probe ? rx_a[2:0] : win[2:0]};
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire [11:0] _dn_down_a_digits = {win[14:12], win[5:3], rx_b[26:24], rx_b[11:9]} >> _digit_at;
+    /* verilator lint_on UNUSEDSIGNAL */
+    wire [7:0] _dn_down_a = _lvl_ok ? {2'd1 << _dn_down_a_digits[9], 2'd1 << _dn_down_a_digits[6], 2'd1 << _dn_down_a_digits[3], 2'd1 << _dn_down_a_digits[0]} : 8'd0;
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire [11:0] _dn_down_c_digits = _dn_dsts >> _digit_at;
+    /* verilator lint_on UNUSEDSIGNAL */
+    wire [7:0] _dn_down_c = _lvl_ok ? {2'd1 << _dn_down_c_digits[9], 2'd1 << _dn_down_c_digits[6], 2'd1 << _dn_down_c_digits[3], 2'd1 << _dn_down_c_digits[0]} : 8'd0;
+    wire [7:0] _dn_want_a = arb_probe ? 8'd144 : _dn_down_a;
+    wire [1:0] _dn_free_a = ~(a_drives | dn_used_a);
+    wire [1:0] _dn_free_c = ~(c_driven | dn_used_c);
+    wire [7:0] _dn_avail_a = {_dn_want_a[7:6] & _dn_free_a, _dn_want_a[5:4] & _dn_free_a, _dn_want_a[3:2] & _dn_free_a, _dn_want_a[1:0] & _dn_free_a};
+    wire [7:0] _dn_avail_c = {_dn_down_c[7:6] & _dn_free_c, _dn_down_c[5:4] & _dn_free_c, _dn_down_c[3:2] & _dn_free_c, _dn_down_c[1:0] & _dn_free_c};
+    wire [5:0] dn_ok = {{|_dn_avail_c[7:6], |_dn_avail_c[5:4]} & ~b_drives, {|_dn_avail_a[7:6], |_dn_avail_a[5:4]} & {|_dn_avail_c[3:2], |_dn_avail_c[1:0]}, {|_dn_avail_a[3:2], |_dn_avail_a[1:0]} & ~d_driven};
+    wire [5:0] _dn_won = dn_sel & dn_ok;
+    wire [1:0] dn_pick_a = (dn_sel[0] ? _dn_avail_a[1:0] : 2'd0) | (dn_sel[1] ? _dn_avail_a[3:2] : 2'd0) | (dn_sel[2] ? _dn_avail_a[5:4] : 2'd0) | (dn_sel[3] ? _dn_avail_a[7:6] : 2'd0);
+    wire [1:0] dn_pick_c = (dn_sel[2] ? _dn_avail_c[1:0] : 2'd0) | (dn_sel[3] ? _dn_avail_c[3:2] : 2'd0) | (dn_sel[4] ? _dn_avail_c[5:4] : 2'd0) | (dn_sel[5] ? _dn_avail_c[7:6] : 2'd0);
 
     // Power-up values
     initial begin
         bt = 10'd0;
+        up_window = 1'b0;
+        dn_window = 1'b0;
+        serve_win = 1'b0;
+        level_q = 4'd0;
         rx_a = 18'd0;
         rx_b = 30'd0;
         tx_c = 30'd0;
@@ -143,7 +162,6 @@ module lca_switch_cb_d2_u2_w1_l3_random (
         up_gnt = 2'd0;
         up_rej = 2'd0;
         up_ch = 4'd0;
-        up_used = 2'd0;
         up_lfsr = 16'd0;
         dn_gnt = 6'd0;
         dn_rej = 6'd0;
@@ -158,18 +176,26 @@ module lca_switch_cb_d2_u2_w1_l3_random (
         // bt: 0 after a commit or ctl_init, else counts up to 1023
         if (ctl_init | ctl_last) bt <= 10'd0;
         else if (bt != 10'd1023) bt <= bt + 10'd1;
+        level_q <= level;
+        // Windows: the packets of the step are all in from bit-time n(P) on
+        if (ctl_init | ctl_last) begin
+            up_window <= 1'b0;
+            dn_window <= 1'b0;
+            serve_win <= 1'b0;
+        end else begin
+            up_window <= (m_up & (up_window | (bt == 10'd8))) | (m_probe & (up_window | (bt == 10'd5)));
+            dn_window <= (m_down & (dn_window | (bt == 10'd14))) | (m_probe & (dn_window | (bt == 10'd5)));
+            serve_win <= m_down & (ctl_level == level);
+        end
         // UP arbiter: one request per bit-time; the commit clears the outcome
         if (ctl_init | commit) begin
             up_gnt <= 2'd0;
             up_rej <= 2'd0;
             up_ch <= 4'd0;
-            up_used <= 2'd0;
-        end else if (|up_sel) begin
-            if (up_ok) begin
-                up_gnt <= up_gnt | up_sel;
-                up_ch <= up_ch | {up_sel[1] ? up_pick : 2'd0, up_sel[0] ? up_pick : 2'd0};
-                up_used <= up_used | up_pick;
-            end else up_rej <= up_rej | up_sel;
+        end else begin
+            up_gnt <= up_gnt | _up_won;
+            up_rej <= up_rej | (up_sel & ~up_ok);
+            up_ch <= up_ch | {_up_won[1] ? up_pick : 2'd0, _up_won[0] ? up_pick : 2'd0};
         end
         if (ctl_init) up_lfsr <= (_up_lfsr_seed == 16'd0) ? 16'd1 : _up_lfsr_seed;
         else if (commit & |(up_gnt | up_rej)) up_lfsr <= (up_lfsr >> 1) ^ (up_lfsr[0] ? 16'd46080 : 16'd0);
@@ -181,14 +207,13 @@ module lca_switch_cb_d2_u2_w1_l3_random (
             dn_ch1 <= 8'd0;
             dn_used_a <= 2'd0;
             dn_used_c <= 2'd0;
-        end else if (|dn_sel) begin
-            if (dn_ok) begin
-                dn_gnt <= dn_gnt | dn_sel;
-                dn_ch0 <= dn_ch0 | {dn_sel[3] ? dn_pick_a : 2'd0, dn_sel[2] ? dn_pick_a : 2'd0, dn_sel[1] ? dn_pick_a : 2'd0, dn_sel[0] ? dn_pick_a : 2'd0};
-                dn_ch1 <= dn_ch1 | {dn_sel[5] ? dn_pick_c : 2'd0, dn_sel[4] ? dn_pick_c : 2'd0, dn_sel[3] ? dn_pick_c : 2'd0, dn_sel[2] ? dn_pick_c : 2'd0};
-                dn_used_a <= dn_used_a | (|dn_sel[3:0] ? dn_pick_a : 2'd0);
-                dn_used_c <= dn_used_c | (|dn_sel[5:2] ? dn_pick_c : 2'd0);
-            end else dn_rej <= dn_rej | dn_sel;
+        end else begin
+            dn_gnt <= dn_gnt | _dn_won;
+            dn_rej <= dn_rej | (dn_sel & ~dn_ok);
+            dn_ch0 <= dn_ch0 | {_dn_won[3] ? dn_pick_a : 2'd0, _dn_won[2] ? dn_pick_a : 2'd0, _dn_won[1] ? dn_pick_a : 2'd0, _dn_won[0] ? dn_pick_a : 2'd0};
+            dn_ch1 <= dn_ch1 | {_dn_won[5] ? dn_pick_c : 2'd0, _dn_won[4] ? dn_pick_c : 2'd0, _dn_won[3] ? dn_pick_c : 2'd0, _dn_won[2] ? dn_pick_c : 2'd0};
+            dn_used_a <= dn_used_a | (|_dn_won[3:0] ? dn_pick_a : 2'd0);
+            dn_used_c <= dn_used_c | (|_dn_won[5:2] ? dn_pick_c : 2'd0);
         end
         if (ctl_init) dn_lfsr <= (_dn_lfsr_seed == 16'd0) ? 16'd1 : _dn_lfsr_seed;
         else if (commit & |(dn_gnt | dn_rej)) dn_lfsr <= (dn_lfsr >> 1) ^ (dn_lfsr[0] ? 16'd46080 : 16'd0);

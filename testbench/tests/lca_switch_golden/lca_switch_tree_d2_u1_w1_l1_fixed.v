@@ -24,11 +24,15 @@ module lca_switch_tree_d2_u1_w1_l1_fixed (
     wire m_pass = ctl_mode == 3'd4;
     wire m_rev = ctl_mode == 3'd5;
     wire commit = ctl_last & ~ctl_init;
-    wire rx_a_en = (m_up & (bt < 10'd4)) | (m_probe & (bt < 10'd3));
-    wire rx_b_en = (m_down & (bt < 10'd7)) | (m_probe & (bt < 10'd3));
-    wire up_window = (m_up & (bt >= 10'd4)) | (m_probe & (bt >= 10'd3));
-    wire dn_window = (m_down & (bt >= 10'd7)) | (m_probe & (bt >= 10'd3));
-    wire serve_win = m_down & (ctl_level == level);
+    reg up_window;
+    reg dn_window;
+    reg serve_win;
+    reg [3:0] level_q;
+    wire rx_a_en = (m_up | m_probe) & ~(up_window | dn_window);
+    wire rx_b_en = (m_down | m_probe) & ~(up_window | dn_window);
+    wire arb_up = up_window & ~dn_window;
+    wire arb_down = dn_window & ~up_window;
+    wire arb_probe = up_window & dn_window;
 
     // Receive registers: after n(P) bit-times packet bit i is register bit P-1-i
     reg [7:0] rx_a;
@@ -58,23 +62,23 @@ module lca_switch_tree_d2_u1_w1_l1_fixed (
     reg [7:0] win;
 
     // The packet in rx_a: a P1 packet in UP, a probe in PROBE
-    wire [1:0] a_valid = m_probe ? {rx_a[6], rx_a[2]} : {rx_a[7], rx_a[3]};
-    wire [1:0] _a_lvl = m_probe ? {rx_a[5], rx_a[1]} : {rx_a[6], rx_a[2]};
-    wire [1:0] a_here = {{3'd0, _a_lvl[1]} == level, {3'd0, _a_lvl[0]} == level};
+    wire [1:0] a_valid = arb_probe ? {rx_a[6], rx_a[2]} : {rx_a[7], rx_a[3]};
+    wire [1:0] _a_lvl = arb_probe ? {rx_a[5], rx_a[1]} : {rx_a[6], rx_a[2]};
+    wire [1:0] a_here = {{3'd0, _a_lvl[1]} == level_q, {3'd0, _a_lvl[0]} == level_q};
 
     // Route decoder (docs/protocol.md §1): digit `level` of an address chooses downers
-    wire _lvl0 = level == 4'd0;
+    wire _lvl0 = level_q == 4'd0;
 
     // UP arbiter (docs/protocol.md §7): requesters A(x), wires: the uppers
     reg [1:0] up_gnt;
     reg [1:0] up_rej;
     reg [1:0] up_ch;
-    reg up_used;
     wire [1:0] up_pend = a_valid & ~a_here & ~(up_gnt | up_rej) & {2{up_window}};
-    wire [1:0] up_sel = up_pend & (2'd0 - up_pend);
-    wire _up_free = ~(up_used | (m_probe ? d_driven : 1'b0));
+    wire [1:0] up_sel = up_pend & ~(up_pend << 1);
+    wire _up_free = ~(up_ch[0] | up_ch[1] | (arb_probe ? d_driven : 1'b0));
     wire up_pick = _up_free;
-    wire up_ok = up_pick & (m_up | ~|(up_sel & a_drives));
+    wire [1:0] up_ok = {2{_up_free}} & ({2{arb_up}} | ~a_drives);
+    wire [1:0] _up_won = up_sel & up_ok;
 
     // DOWN arbiter (docs/protocol.md §7): slots S(k), X(x), D(k); wires: the downers
     reg [3:0] dn_gnt;
@@ -83,25 +87,32 @@ module lca_switch_tree_d2_u1_w1_l1_fixed (
     reg [5:0] dn_ch1;
     reg [1:0] dn_used_a;
     reg [1:0] dn_used_c;
-    wire [3:0] dn_pend = {m_down ? rx_b[3] : (rx_b[2] & m_probe), ({win[7], win[3]} & {2{serve_win}}) | (a_valid & a_here & {2{m_probe}}), rx_b[6] & m_down} & ~(dn_gnt | dn_rej) & {4{dn_window}};
-    wire [3:0] _dn_cand = (m_down & |(dn_pend & 4'd9)) ? (dn_pend & 4'd9) : dn_pend;
+    wire [3:0] dn_pend = {arb_down ? rx_b[3] : (rx_b[2] & arb_probe), ({win[7], win[3]} & {2{serve_win}}) | (a_valid & a_here & {2{arb_probe}}), rx_b[6] & arb_down} & ~(dn_gnt | dn_rej) & {4{dn_window}};
     wire [3:0] _dn_key = {~rx_b[2], rx_b[1], ~rx_b[5], rx_b[4]};
-    wire [1:0] _dn_beaten = {_dn_cand[0] & (_dn_key[1:0] < _dn_key[3:2]), _dn_cand[3] & (_dn_key[3:2] < _dn_key[1:0])};
-    wire [3:0] _dn_first = _dn_cand & ~(m_down ? {_dn_beaten[1], 2'd0, _dn_beaten[0]} : 4'd0);
-    wire [2:0] _dn_rq = {_dn_first[2:1], _dn_first[0] | _dn_first[3]};
-    wire [2:0] _dn_rsel = _dn_rq & (3'd0 - _dn_rq);
-    wire [3:0] dn_sel = {_dn_first[3] & _dn_rsel[0] & ~_dn_first[0], _dn_first[2:1] & _dn_rsel[2:1], _dn_first[0] & _dn_rsel[0]};
-    wire dn_src = (rx_b[4] & dn_sel[0]) | (win[1] & dn_sel[1]) | (win[5] & dn_sel[2]);
-    wire dn_dst = ((m_probe ? rx_a[0] : win[0]) & dn_sel[1]) | ((m_probe ? rx_a[4] : win[4]) & dn_sel[2]) | (rx_b[0] & dn_sel[3]);
-    wire [1:0] _dn_avail_a = (m_probe ? dn_sel[2:1] : _lvl0 ? (2'd1 << dn_src) : 2'd0) & ~(a_drives | dn_used_a);
-    wire [1:0] _dn_avail_c = (_lvl0 ? (2'd1 << dn_dst) : 2'd0) & ~(c_driven | dn_used_c);
-    wire [1:0] dn_pick_a = _dn_avail_a & (2'd0 - _dn_avail_a);
-    wire [1:0] dn_pick_c = _dn_avail_c & (2'd0 - _dn_avail_c);
-    wire dn_ok = ~(dn_sel[0] & d_driven) & ~(dn_sel[3] & b_drives) & (~|dn_sel[2:0] | |dn_pick_a) & (~|dn_sel[3:1] | |dn_pick_c);
+    wire [3:0] _dn_key_lt = {1'b0, _dn_key[1:0] < _dn_key[3:2], _dn_key[3:2] < _dn_key[1:0], 1'b0};
+    wire [1:0] _dn_claims = {dn_pend[3], dn_pend[0]};
+    wire [3:0] _dn_first = dn_pend & ~(arb_down ? {|(_dn_key_lt[3:2] & _dn_claims), {2{|_dn_claims}}, |(_dn_key_lt[1:0] & _dn_claims)} : 4'd0);
+    wire [3:0] dn_sel = _dn_first & ~{|((4'd0 | 4'd1) & _dn_first), |(4'd11 & _dn_first), |(4'd9 & _dn_first), |(4'd0 & _dn_first)};
+    wire [2:0] _dn_dsts = {rx_b[0], arb_probe ? rx_a[4] : win[4], arb_probe ? rx_a[0] : win[0]};
+    wire [5:0] _dn_down_a = _lvl0 ? {2'd1 << win[5], 2'd1 << win[1], 2'd1 << rx_b[4]} : 6'd0;
+    wire [5:0] _dn_down_c = _lvl0 ? {2'd1 << _dn_dsts[2], 2'd1 << _dn_dsts[1], 2'd1 << _dn_dsts[0]} : 6'd0;
+    wire [5:0] _dn_want_a = arb_probe ? 6'd36 : _dn_down_a;
+    wire [1:0] _dn_free_a = ~(a_drives | dn_used_a);
+    wire [1:0] _dn_free_c = ~(c_driven | dn_used_c);
+    wire [5:0] _dn_avail_a = {_dn_want_a[5:4] & _dn_free_a, _dn_want_a[3:2] & _dn_free_a, _dn_want_a[1:0] & _dn_free_a};
+    wire [5:0] _dn_avail_c = {_dn_down_c[5:4] & _dn_free_c, _dn_down_c[3:2] & _dn_free_c, _dn_down_c[1:0] & _dn_free_c};
+    wire [3:0] dn_ok = {|_dn_avail_c[5:4] & ~b_drives, {|_dn_avail_a[5:4], |_dn_avail_a[3:2]} & {|_dn_avail_c[3:2], |_dn_avail_c[1:0]}, |_dn_avail_a[1:0] & ~d_driven};
+    wire [3:0] _dn_won = dn_sel & dn_ok;
+    wire [1:0] dn_pick_a = (dn_sel[0] ? _dn_avail_a[1:0] : 2'd0) | (dn_sel[1] ? _dn_avail_a[3:2] : 2'd0) | (dn_sel[2] ? _dn_avail_a[5:4] : 2'd0);
+    wire [1:0] dn_pick_c = (dn_sel[1] ? _dn_avail_c[1:0] : 2'd0) | (dn_sel[2] ? _dn_avail_c[3:2] : 2'd0) | (dn_sel[3] ? _dn_avail_c[5:4] : 2'd0);
 
     // Power-up values
     initial begin
         bt = 10'd0;
+        up_window = 1'b0;
+        dn_window = 1'b0;
+        serve_win = 1'b0;
+        level_q = 4'd0;
         rx_a = 8'd0;
         rx_b = 7'd0;
         tx_c = 14'd0;
@@ -114,7 +125,6 @@ module lca_switch_tree_d2_u1_w1_l1_fixed (
         up_gnt = 2'd0;
         up_rej = 2'd0;
         up_ch = 2'd0;
-        up_used = 1'b0;
         dn_gnt = 4'd0;
         dn_rej = 4'd0;
         dn_ch0 = 6'd0;
@@ -127,18 +137,26 @@ module lca_switch_tree_d2_u1_w1_l1_fixed (
         // bt: 0 after a commit or ctl_init, else counts up to 1023
         if (ctl_init | ctl_last) bt <= 10'd0;
         else if (bt != 10'd1023) bt <= bt + 10'd1;
+        level_q <= level;
+        // Windows: the packets of the step are all in from bit-time n(P) on
+        if (ctl_init | ctl_last) begin
+            up_window <= 1'b0;
+            dn_window <= 1'b0;
+            serve_win <= 1'b0;
+        end else begin
+            up_window <= (m_up & (up_window | (bt == 10'd3))) | (m_probe & (up_window | (bt == 10'd2)));
+            dn_window <= (m_down & (dn_window | (bt == 10'd6))) | (m_probe & (dn_window | (bt == 10'd2)));
+            serve_win <= m_down & (ctl_level == level);
+        end
         // UP arbiter: one request per bit-time; the commit clears the outcome
         if (ctl_init | commit) begin
             up_gnt <= 2'd0;
             up_rej <= 2'd0;
             up_ch <= 2'd0;
-            up_used <= 1'b0;
-        end else if (|up_sel) begin
-            if (up_ok) begin
-                up_gnt <= up_gnt | up_sel;
-                up_ch <= up_ch | {up_pick & up_sel[1], up_pick & up_sel[0]};
-                up_used <= up_used | up_pick;
-            end else up_rej <= up_rej | up_sel;
+        end else begin
+            up_gnt <= up_gnt | _up_won;
+            up_rej <= up_rej | (up_sel & ~up_ok);
+            up_ch <= up_ch | {_up_won[1] ? up_pick : 1'b0, _up_won[0] ? up_pick : 1'b0};
         end
         // DOWN arbiter: one request per bit-time; the commit clears the outcome
         if (ctl_init | commit) begin
@@ -148,14 +166,13 @@ module lca_switch_tree_d2_u1_w1_l1_fixed (
             dn_ch1 <= 6'd0;
             dn_used_a <= 2'd0;
             dn_used_c <= 2'd0;
-        end else if (|dn_sel) begin
-            if (dn_ok) begin
-                dn_gnt <= dn_gnt | dn_sel;
-                dn_ch0 <= dn_ch0 | {dn_sel[2] ? dn_pick_a : 2'd0, dn_sel[1] ? dn_pick_a : 2'd0, dn_sel[0] ? dn_pick_a : 2'd0};
-                dn_ch1 <= dn_ch1 | {dn_sel[3] ? dn_pick_c : 2'd0, dn_sel[2] ? dn_pick_c : 2'd0, dn_sel[1] ? dn_pick_c : 2'd0};
-                dn_used_a <= dn_used_a | (|dn_sel[2:0] ? dn_pick_a : 2'd0);
-                dn_used_c <= dn_used_c | (|dn_sel[3:1] ? dn_pick_c : 2'd0);
-            end else dn_rej <= dn_rej | dn_sel;
+        end else begin
+            dn_gnt <= dn_gnt | _dn_won;
+            dn_rej <= dn_rej | (dn_sel & ~dn_ok);
+            dn_ch0 <= dn_ch0 | {_dn_won[2] ? dn_pick_a : 2'd0, _dn_won[1] ? dn_pick_a : 2'd0, _dn_won[0] ? dn_pick_a : 2'd0};
+            dn_ch1 <= dn_ch1 | {_dn_won[3] ? dn_pick_c : 2'd0, _dn_won[2] ? dn_pick_c : 2'd0, _dn_won[1] ? dn_pick_c : 2'd0};
+            dn_used_a <= dn_used_a | (|_dn_won[2:0] ? dn_pick_a : 2'd0);
+            dn_used_c <= dn_used_c | (|_dn_won[3:1] ? dn_pick_c : 2'd0);
         end
         // Receive (docs/protocol.md §6.1); cleared by every commit
         if (ctl_init | ctl_last) rx_a <= 8'd0;
