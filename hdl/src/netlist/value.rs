@@ -146,6 +146,56 @@ impl V {
         }
     }
 
+    /// The bits of a constant, least significant word first, `width.div_ceil(64)` words;
+    /// `None` for anything else.
+    fn constant(&self) -> Option<Vec<u64>> {
+        match &self.e {
+            Expr::Const { words, .. } => Some(
+                (0..self.w.div_ceil(64))
+                    .map(|i| words.get(i).copied().unwrap_or(0) & word_mask(self.w, i))
+                    .collect(),
+            ),
+            _ => None,
+        }
+    }
+
+    fn is_zero(&self) -> bool {
+        self.constant().is_some_and(|c| c.iter().all(|&x| x == 0))
+    }
+
+    fn is_ones(&self) -> bool {
+        self.constant()
+            .is_some_and(|c| (0..c.len()).all(|i| c[i] == word_mask(self.w, i)))
+    }
+
+    /// `op` on two constants, or on a constant that decides the result (`x & 0`, `x | 0`,
+    /// `x & ~0`, …): the description may combine constants freely, the Verilog shows only
+    /// what is left.
+    fn fold(&self, op: BinaryOp, rhs: &V) -> Option<V> {
+        let w = self.w;
+        if let (Some(a), Some(b)) = (self.constant(), rhs.constant()) {
+            let f: fn(u64, u64) -> u64 = match op {
+                BinaryOp::And => |x, y| x & y,
+                BinaryOp::Or => |x, y| x | y,
+                BinaryOp::Xor => |x, y| x ^ y,
+                _ => return None,
+            };
+            return Some(lit_words(
+                w,
+                a.iter().zip(&b).map(|(&x, &y)| f(x, y)).collect(),
+            ));
+        }
+        match op {
+            BinaryOp::And if self.is_zero() || rhs.is_ones() => Some(self.clone()),
+            BinaryOp::And if rhs.is_zero() || self.is_ones() => Some(rhs.clone()),
+            BinaryOp::Or | BinaryOp::Xor if self.is_zero() => Some(rhs.clone()),
+            BinaryOp::Or | BinaryOp::Xor if rhs.is_zero() => Some(self.clone()),
+            BinaryOp::Or if self.is_ones() => Some(self.clone()),
+            BinaryOp::Or if rhs.is_ones() => Some(rhs.clone()),
+            _ => None,
+        }
+    }
+
     fn bin(self, op: BinaryOp, rhs: V) -> V {
         if !op.is_shift() {
             assert_eq!(
@@ -153,6 +203,9 @@ impl V {
                 "lcanet-hdl bug: operands of `{}` and `{}` differ in width",
                 self.e, rhs.e
             );
+        }
+        if let Some(v) = self.fold(op, &rhs) {
+            return v;
         }
         let w = if op.is_comparison() { 1 } else { self.w };
         V {
@@ -167,6 +220,18 @@ impl V {
     }
 
     fn un(self, op: UnaryOp) -> V {
+        if let Some(c) = self.constant() {
+            let ones = self.is_ones();
+            return match op {
+                UnaryOp::Not => lit_words(
+                    self.w,
+                    (0..c.len()).map(|i| !c[i] & word_mask(self.w, i)).collect(),
+                ),
+                UnaryOp::Any => flag(c.iter().any(|&x| x != 0)),
+                UnaryOp::All => flag(ones),
+                UnaryOp::Parity => flag(c.iter().map(|x| x.count_ones()).sum::<u32>() % 2 == 1),
+            };
+        }
         let w = if op == UnaryOp::Not { self.w } else { 1 };
         V {
             e: Expr::Unary {
@@ -384,6 +449,12 @@ impl V {
             "lcanet-hdl bug: arms `{}` and `{}` of `?:` differ in width",
             then.e, els.e
         );
+        if let Some(c) = self.constant() {
+            return if c[0] & 1 == 1 { then } else { els };
+        }
+        if then == els {
+            return then;
+        }
         V {
             w: then.w,
             e: Expr::Mux {
@@ -425,6 +496,16 @@ impl V {
 
 /// Bits `msb..=lsb` of a value that Verilog can slice (a signal, a slice, a constant) or
 /// that is made of such parts (a concatenation, a replication).
+/// The valid bits of word `i` of a `width`-bit constant.
+fn word_mask(width: usize, i: usize) -> u64 {
+    let bits = width.saturating_sub(64 * i).min(64);
+    if bits == 64 {
+        u64::MAX
+    } else {
+        (1u64 << bits) - 1
+    }
+}
+
 fn slice(v: &V, msb: usize, lsb: usize) -> V {
     let width = msb - lsb + 1;
     let plain = |e: Expr| V {
@@ -587,6 +668,33 @@ mod tests {
         assert_eq!(a.shl(1).to_string(), "a << 1");
         assert_eq!(a.zext(10).to_string(), "{2'd0, a}");
         assert_eq!(or_all(3, []).to_string(), "3'd0");
+    }
+
+    #[test]
+    fn constants_fold() {
+        let x = V::signal("x", 4);
+        let c = |v| lit(4, v);
+        assert_eq!((c(0) | c(1)).to_string(), "4'd1");
+        assert_eq!((c(9) & c(3)).to_string(), "4'd1");
+        assert_eq!((c(0) & &x).to_string(), "4'd0");
+        assert_eq!((c(0) | &x).to_string(), "x");
+        assert_eq!((&x & c(15)).to_string(), "x");
+        assert_eq!((&x | c(15)).to_string(), "4'd15");
+        assert_eq!((&x ^ c(0)).to_string(), "x");
+        assert_eq!((&x & c(6)).to_string(), "x & 4'd6");
+        assert_eq!((!c(5)).to_string(), "4'd10");
+        assert_eq!((c(0) & &x).any().to_string(), "1'b0");
+        assert_eq!(c(15).all().to_string(), "1'b1");
+        assert_eq!(c(7).parity().to_string(), "1'b1");
+        assert_eq!(flag(true).select(x.clone(), c(0)).to_string(), "x");
+        assert_eq!(
+            V::signal("s", 1).select(x.clone(), x.clone()).to_string(),
+            "x"
+        );
+        let wide = lit_words(70, vec![u64::MAX, 0x3f]);
+        assert!((!wide).is_zero());
+        let y = V::signal("y", 70);
+        assert_eq!((y & lit_words(70, vec![u64::MAX, 0x3f])).to_string(), "y");
     }
 
     #[test]

@@ -92,7 +92,7 @@ module lca_switch_tree_d2_u1_w1_l1_fixed (
     wire [3:0] _dn_key_lt = {1'b0, _dn_key[1:0] < _dn_key[3:2], _dn_key[3:2] < _dn_key[1:0], 1'b0};
     wire [1:0] _dn_claims = {dn_pend[3], dn_pend[0]};
     wire [3:0] _dn_first = dn_pend & ~(arb_down ? {|(_dn_key_lt[3:2] & _dn_claims), {2{|_dn_claims}}, |(_dn_key_lt[1:0] & _dn_claims)} : 4'd0);
-    wire [3:0] dn_sel = _dn_first & ~{|((4'd0 | 4'd1) & _dn_first), |(4'd11 & _dn_first), |(4'd9 & _dn_first), |(4'd0 & _dn_first)};
+    wire [3:0] dn_sel = _dn_first & ~{|(4'd1 & _dn_first), |(4'd11 & _dn_first), |(4'd9 & _dn_first), 1'b0};
     wire [2:0] _dn_dsts = {rx_b[0], arb_probe ? rx_a[4] : win[4], arb_probe ? rx_a[0] : win[0]};
     wire [5:0] _dn_down_a = _lvl0 ? {2'd1 << win[5], 2'd1 << win[1], 2'd1 << rx_b[4]} : 6'd0;
     wire [5:0] _dn_down_c = _lvl0 ? {2'd1 << _dn_dsts[2], 2'd1 << _dn_dsts[1], 2'd1 << _dn_dsts[0]} : 6'd0;

@@ -45,7 +45,7 @@ module lcan_file_d2_u2_l2_w2_m3_r2_pe (
     wire pending = act & ~sent_q;
     assign pend = pending;
     assign sent = sent_q;
-    assign bad = act & 1'b0;
+    assign bad = 1'b0;
 
     // Destination address and LCA level h_p (§5.2)
     wire [1:0] dst_enc = dst;
