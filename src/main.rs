@@ -27,9 +27,16 @@ fn main() -> ExitCode {
         Ok(cli::Outcome::Success) => ExitCode::SUCCESS,
         Ok(cli::Outcome::Mismatch) => ExitCode::from(cli::EXIT_MISMATCH),
         Err(err) => {
-            eprintln!("error: {err}");
+            // Many errors already quote their cause in their own message (`…: {source}`);
+            // a cause whose text the previous line contains is not repeated.
+            let mut shown = err.to_string();
+            eprintln!("error: {shown}");
             for cause in err.chain().skip(1) {
-                eprintln!("  caused by: {cause}");
+                let text = cause.to_string();
+                if !shown.contains(&text) {
+                    eprintln!("  caused by: {text}");
+                }
+                shown = text;
             }
             ExitCode::from(cli::EXIT_ERROR)
         }

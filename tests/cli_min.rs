@@ -1,7 +1,10 @@
 //! The MIN subcommands as a user runs them (`lcanet latin`, `generate min`, `sim min`,
 //! `sim ataape`): JSON fields of docs/min.md, and bad input (invalid `m`, unknown network,
 //! malformed permutation files, bad `--message-bits`) rejected with a message naming
-//! the condition, exit code 1 (README: 1 = error), and nothing written.
+//! the condition, exit code 1 (README: 1 = error), and nothing written; the GTKWave save
+//! file of `generate min` and, beside the VCD, of `sim ataape --vcd`.
+
+mod common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -116,6 +119,16 @@ fn bad_message_bits_write_nothing() {
             &["--message-bits", "1 ≤ bits ≤ 4096"],
         );
         assert!(!out.exists());
+        for sim in [
+            &["sim", "ataape"][..],
+            &["sim", "min", "--perm", "identity"],
+        ] {
+            let mut args = sim.to_vec();
+            args.extend(["--network", "cube", "--m", "2", "--message-bits", bits]);
+            args.extend(["--seed", "1", "--work-dir", out.to_str().unwrap()]);
+            rejects(&args, &["--message-bits", "1 ≤ bits ≤ 4096"]);
+            assert!(!out.exists());
+        }
     }
 }
 
@@ -216,13 +229,152 @@ fn generate_min_writes_the_network_and_its_summary() {
     assert_eq!(v["switches"], 12);
     assert_eq!(v["tag_bits"], serde_json::json!([2, 1, 0]));
     assert_eq!(v["atape_bit_times"], 8 * (3 + 5) + 3);
+    // Switch, ATAPE unit, controller, top: one definition each.
+    assert_eq!(v["modules"], 4);
+    let names: Vec<&str> = v["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f.as_str().unwrap().rsplit('/').next().unwrap())
+        .collect();
+    for name in [
+        "min_switch_2x2.v",
+        "atape_unit_m3_tap2_rot1.v",
+        "atape_ctrl_m3_f8.v",
+        "omega_atape_m3_b5.v",
+    ] {
+        assert!(names.contains(&name), "{names:?}");
+    }
     for f in v["files"].as_array().unwrap() {
         assert!(Path::new(f.as_str().unwrap()).is_file(), "{f}");
     }
+    let gtkw = out.join("omega_atape_m3_b5.gtkw");
+    assert_eq!(v["gtkw"], gtkw.to_str().unwrap());
+    let text = std::fs::read_to_string(&gtkw).unwrap();
+    for t in [
+        "sw_crossed[11:0]",
+        "st2_out[7:0]",
+        "st2_sw3.crossed",
+        "ctrl.dec[2:0]",
+    ] {
+        assert!(
+            text.contains(&format!("TOP.omega_atape_m3_b5.{t}\n")),
+            "{t}:\n{text}"
+        );
+    }
+    assert!(
+        common::gtkw_filters(&text).is_empty(),
+        "no phase code, no filter"
+    );
     let leftovers: Vec<_> = std::fs::read_dir(&out)
         .unwrap()
         .filter_map(|e| e.ok())
         .filter(|e| e.file_name().to_string_lossy().starts_with('.'))
         .collect();
     assert!(leftovers.is_empty(), "temporary files left: {leftovers:?}");
+}
+
+#[test]
+fn sim_ataape_json_reports_an_exact_run() {
+    let dir = scratch("sim_ataape");
+    let work = dir.join("work");
+    let o = lcanet(&[
+        "sim",
+        "ataape",
+        "--network",
+        "cube",
+        "--m",
+        "2",
+        "--message-bits",
+        "3",
+        "--seed",
+        "5",
+        "--work-dir",
+        work.to_str().unwrap(),
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["match"], true, "{v}");
+    assert_eq!(v["seed"], 5);
+    assert_eq!(v["top"], "cube_atape_m2_b3");
+    // n·F + m = 4·5 + 2 bit-times, no conflict, n² messages.
+    assert_eq!(v["bit_times"], 22);
+    assert_eq!(v["bound"], 22);
+    assert_eq!(v["conflicts"], 0);
+    assert_eq!(v["messages_checked"], 16);
+    assert!(v["bit_times_per_second"].as_f64().unwrap() > 0.0);
+    assert!(work.join("cube_atape_m2_b3.f").is_file());
+    assert!(v["vcd"].is_null() && v["gtkw"].is_null(), "{v}");
+}
+
+/// `--vcd` writes the save file beside the VCD, every trace a signal of the VCD; the text
+/// report says how to open both.
+#[test]
+fn sim_ataape_writes_a_save_file_that_fits_its_vcd() {
+    let dir = scratch("sim_ataape_vcd");
+    let vcd = dir.join("atape.vcd");
+    let o = lcanet(&[
+        "sim",
+        "ataape",
+        "--network",
+        "baseline",
+        "--m",
+        "2",
+        "--message-bits",
+        "2",
+        "--seed",
+        "4",
+        "--work-dir",
+        dir.join("work").to_str().unwrap(),
+        "--vcd",
+        vcd.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let gtkw = std::fs::canonicalize(&dir).unwrap().join("atape.gtkw");
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    let want = format!("waveforms: gtkwave {} {}", vcd.display(), gtkw.display());
+    assert!(stdout.contains(&want), "{stdout}");
+    let text = common::check_gtkw_fits_vcd(&gtkw, &vcd, 30);
+    assert!(
+        text.contains("TOP.baseline_atape_m2_b2.sw_conflict[3:0]\n"),
+        "{text}"
+    );
+}
+
+#[test]
+fn sim_min_json_reports_predicted_conflicts() {
+    let dir = scratch("sim_min");
+    // Baseline m = 2: bit reversal is its Latin square's first row (admissible); in the
+    // identity PEs 0 and 1 share switch 0 of stage 0 and both want the upper output
+    // (destination bit 1 is 0 for 0 and 1).
+    let reversal = dir.join("reversal.perm");
+    std::fs::write(&reversal, "0 2 1 3\n").unwrap();
+    let identity = dir.join("identity.perm");
+    std::fs::write(&identity, "0 1 2 3\n").unwrap();
+    for (file, admissible) in [(&reversal, true), (&identity, false)] {
+        let o = lcanet(&[
+            "sim",
+            "min",
+            "--network",
+            "baseline",
+            "--m",
+            "2",
+            "--perm",
+            file.to_str().unwrap(),
+            "--seed",
+            "1",
+            "--work-dir",
+            dir.join("work").to_str().unwrap(),
+            "--json",
+        ]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert_eq!(v["match"], true, "{v}");
+        assert_eq!(v["admissible"], admissible, "{v}");
+        assert_eq!(v["frames"], 1);
+        assert_eq!(v["conflicts"], v["expected_conflicts"]);
+        assert_eq!(v["conflicts"] == 0, admissible, "{v}");
+        assert_eq!(v["flagged"].as_array().unwrap().is_empty(), admissible);
+    }
 }

@@ -1,6 +1,9 @@
 //! `lcanet generate network` / `sim network` input checking: bad input names the violated
 //! condition, exits non-zero and writes nothing; a good small network writes the Verilog, the
-//! `.gtkw` file and the JSON summary; hierarchical and composed `sim network` builds match.
+//! `.gtkw` file (with its translate filters) and the JSON summary; `sim network` matches and
+//! reports where its time went.
+
+mod common;
 
 use std::process::Command;
 
@@ -148,94 +151,81 @@ fn generate_network_writes_verilog_gtkw_and_summary() {
     }
     let gtkw = std::fs::read_to_string(out.join(format!("{top}.gtkw"))).unwrap();
     assert!(
-        gtkw.contains("-controller") && gtkw.contains("lvl1_sw0"),
+        gtkw.contains("-controller")
+            && gtkw.contains("TOP.lcan_tree_d2_u1_l2_w1_m8_r1_rr.lvl1_sw0.xp_ac[3:0]"),
         "{gtkw}"
     );
+    // Vectors, not bits: one port per quantity, PE p at [p*w +: w].
+    let ports: Vec<(String, u64)> = s["ports"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p[0].as_str().unwrap().to_string(), p[1].as_u64().unwrap()))
+        .collect();
+    assert!(ports.contains(&("dst".to_string(), 8)), "{ports:?}");
+    assert!(ports.contains(&("rmsg".to_string(), 32)), "{ports:?}");
+    assert!(ports.contains(&("phase".to_string(), 4)), "{ports:?}");
+    assert!(!gtkw.contains("_0\n"), "{gtkw}");
+    assert!(out.join("lcan_phase.txt").exists() && out.join("lca_mode.txt").exists());
 }
 
+/// A small network co-simulates with a match; the JSON report splits the loop's time into
+/// RTL, golden model and comparison; `--vcd` writes the waveform and a `.gtkw` whose
+/// translate filters sit beside it.
 #[test]
-fn sim_network_hierarchical_build_matches_and_names_its_blocks() {
+fn sim_network_matches_reports_time_and_writes_waveforms() {
+    let dir = tempfile::tempdir().unwrap();
+    let vcd = dir.path().join("run.vcd");
     let r = lcanet(&[
         "sim",
         "network",
         "--topology",
-        "tree",
+        "cb",
         "--d",
         "2",
         "--u",
-        "1",
+        "2",
         "--levels",
         "2",
-        "--perm",
-        "worst-case",
         "--seed",
-        "5",
-        "--model",
-        "hierarchical",
+        "3",
+        "--vcd",
+        vcd.to_str().unwrap(),
         "--json",
     ]);
     assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
     let s: serde_json::Value = serde_json::from_slice(&r.stdout).unwrap();
     assert_eq!(s["match"], true, "{s}");
-    assert_eq!(s["model"], "hierarchical", "{s}");
-    let blocks: Vec<&str> = s["hierarchical_blocks"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|b| b.as_str().unwrap())
-        .collect();
-    assert_eq!(
-        blocks,
-        [
-            "lca_switch_tree_d2_u1_w1_l2_rr",
-            "lcan_tree_d2_u1_l2_w1_m8_r1_rr_pe"
-        ],
-        "{s}"
-    );
-    assert!(s["compared_values"].as_u64().unwrap() > 0, "{s}");
-    assert!(s["vcd"].is_null(), "no VCD unless asked: {s}");
-}
-
-#[test]
-fn sim_network_defaults_to_a_composed_model_and_refuses_one_with_a_vcd() {
-    let net = [
-        "sim",
-        "network",
-        "--topology",
-        "tree",
-        "--d",
-        "4",
-        "--u",
-        "2",
-        "--levels",
-        "2",
-        "--algorithm",
-        "r2",
-        "--perm",
-        "random",
-        "--seed",
-        "9",
-    ];
-    let mut args = net.to_vec();
-    args.push("--json");
-    let r = lcanet(&args);
-    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
-    let s: serde_json::Value = serde_json::from_slice(&r.stdout).unwrap();
-    assert_eq!(s["match"], true, "{s}");
-    assert_eq!(s["model"], "composed", "{s}");
+    assert_eq!(s["seed"], 3, "{s}");
+    for k in ["rtl", "golden", "compare", "run", "build"] {
+        assert!(s["seconds"][k].as_f64().unwrap() >= 0.0, "{k}: {s}");
+    }
     assert!(
-        s["hierarchical_blocks"].as_array().unwrap().is_empty(),
-        "{s}"
+        s["compared_values"].as_u64().unwrap() > 8 * s["simulated_bit_times"].as_u64().unwrap()
     );
-    assert!(s["compared_values"].as_u64().unwrap() > 0, "{s}");
-
-    let dir = tempfile::tempdir().unwrap();
-    let vcd = dir.path().join("w.vcd");
-    let mut args = net.to_vec();
-    args.extend(["--model", "composed", "--vcd", vcd.to_str().unwrap()]);
-    let r = lcanet(&args);
-    assert_eq!(r.status.code(), Some(1));
-    let err = String::from_utf8_lossy(&r.stderr);
-    assert!(err.contains("--model composed writes no VCD"), "{err}");
-    assert!(!vcd.exists(), "nothing written");
+    assert!(std::fs::metadata(&vcd).unwrap().len() > 0);
+    let gtkw_path = std::path::PathBuf::from(s["gtkw"].as_str().unwrap());
+    assert_eq!(
+        gtkw_path,
+        std::path::absolute(vcd.with_extension("gtkw")).unwrap(),
+        "the save file sits beside the VCD"
+    );
+    let gtkw = std::fs::read_to_string(&gtkw_path).unwrap();
+    let filter = gtkw_path.with_file_name("lcan_phase.txt");
+    assert!(gtkw.contains(&format!("^1 {}", filter.display())), "{gtkw}");
+    assert!(std::fs::read_to_string(&filter).unwrap().contains("4 UP"));
+    assert!(
+        gtkw.contains(&format!("[dumpfile] \"{}\"", vcd.display())),
+        "{gtkw}"
+    );
+    // Every trace of the save file is a signal of the VCD (path and range).
+    common::check_gtkw_fits_vcd(&gtkw_path, &vcd, 50);
+    let top = s["top"].as_str().unwrap();
+    common::check_named(
+        &gtkw_path,
+        &format!("TOP.{top}.ctl_mode[2:0]"),
+        "lca_mode.txt",
+        5,
+        "REV",
+    );
 }

@@ -1,5 +1,5 @@
-//! Golden-file test: the emitted Verilog of the demo design (a small structural top over a
-//! small rust-hdl leaf) must equal the files under `tests/golden/demo_top/`.
+//! Golden-file test: the emitted Verilog of the demo design (a small top over two
+//! instances of a word-level cell) must equal the files under `tests/golden/demo_top/`.
 //! Regenerate them with `UPDATE_GOLDEN=1 cargo test -p lcanet-hdl --test golden` and review
 //! the diff.
 
@@ -51,7 +51,7 @@ fn emission_is_deterministic_and_ordered() {
     let b = common::demo_design().emit().expect("valid");
     assert_eq!(a, b);
     let names: Vec<&str> = a.modules.iter().map(|f| f.name.as_str()).collect();
-    assert_eq!(names, ["cell_d2.v", "demo_top.v"]);
+    assert_eq!(names, ["cell_d2_h3.v", "demo_top.v"]);
     assert_eq!(a.file_list.name, "demo_top.f");
     assert_eq!(a.file_list.contents, names.join("\n") + "\n");
     let top = &a.modules[1].contents;

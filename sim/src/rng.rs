@@ -2,7 +2,7 @@
 //!
 //! Every random choice in lcanet comes from a [`SimRng`] built by [`seeded`] from a
 //! `u64` seed that the user sees and can pass back (`--seed`). Sub-streams for
-//! independent purposes are derived with [`derive`], so adding a new consumer of
+//! independent purposes are derived with [`derive()`], so adding a new consumer of
 //! randomness does not perturb existing ones.
 //!
 //! `ChaCha8Rng` is used (not `StdRng`) because its output is specified and stable

@@ -35,19 +35,19 @@ pub struct CosimArgs {
     /// Print the report as JSON.
     #[arg(long)]
     pub json: bool,
-    /// Compile the Verilated model with g++ -Os instead of -O0: a cold build takes several
-    /// times longer, the simulation runs about 5x faster (worth it for long runs).
+    /// Compile the Verilated model with g++ -O3 instead of -O1: a cold build takes longer,
+    /// the simulation runs faster (worth it for long runs and large networks).
     #[arg(long)]
     pub optimize: bool,
 }
 
 impl CosimArgs {
     /// The C++ optimization `--optimize` asks for.
-    pub fn speed(&self) -> lcanet_testbench::lca::BuildSpeed {
+    pub fn speed(&self) -> lcanet_testbench::bridge::Optimize {
         if self.optimize {
-            lcanet_testbench::lca::BuildSpeed::FastSim
+            lcanet_testbench::bridge::Optimize::Fast
         } else {
-            lcanet_testbench::lca::BuildSpeed::QuickBuild
+            lcanet_testbench::bridge::Optimize::Quick
         }
     }
 }

@@ -7,6 +7,7 @@
 //! - Exit codes: 0 success, 1 error (bad input, missing tool, internal error),
 //!   2 verification failure (co-simulation mismatch, failed check).
 
+pub mod bench;
 pub mod common;
 pub mod diagram;
 pub mod export_tb;
@@ -61,6 +62,9 @@ enum Command {
     ExportTb(export_tb::Command),
     /// Print the Latin square of admissible permutations used for all-to-all exchange.
     Latin(latin::Args),
+    /// Measure speed and size side by side (figures and ratios; nothing is asserted).
+    #[command(subcommand)]
+    Bench(bench::Command),
 }
 
 /// Runs the parsed command line.
@@ -73,5 +77,6 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
         Command::Sim(c) => sim::run(c),
         Command::ExportTb(c) => export_tb::run(c),
         Command::Latin(a) => latin::run(a),
+        Command::Bench(c) => bench::run(c),
     }
 }

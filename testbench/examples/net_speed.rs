@@ -9,7 +9,7 @@ use lcanet_sim::lcan::cycle::network::NetworkModel;
 use lcanet_sim::lcan::cycle::ArbiterPolicy;
 use lcanet_sim::lcan::routing::Algorithm;
 use lcanet_sim::lcan::{Size, Topology};
-use lcanet_testbench::lca::BuildSpeed;
+use lcanet_testbench::lca_net::NetBuild;
 use lcanet_testbench::lca_net::{NetBench, PermKind, Stimulus};
 use lcanet_testbench::tools::icarus;
 use lcanet_testbench::{lca_export, ArtifactDir};
@@ -31,7 +31,7 @@ fn main() {
     let top = spec.network_name();
     let dir = ArtifactDir::new(&format!("examples::net_speed::{top}")).expect("artifact dir");
     let rtl = dir.file("rtl");
-    let bench = NetBench::build_with(spec, &rtl, BuildSpeed::QuickBuild, false).expect("build");
+    let bench = NetBench::build(spec, &rtl, NetBuild::quick()).expect("build");
     println!(
         "{top}: n = {}, generated in {:.2} s, Verilator build {:.1} s ({:?})",
         topo.n(),

@@ -70,12 +70,7 @@ fn ports_of_every_width_round_trip() {
         PortSpec::new("y130", Direction::Output, 130),
     ];
     let design = Design::new([data("widths.v")], "widths").with_ports(expected_ports);
-    let opts = ModelOptions {
-        trace: false,
-        public_signals: false,
-        extra_args: vec![],
-        hier_blocks: Vec::new(),
-    };
+    let opts = ModelOptions::default();
     let (mut m, info) = build_model(&design, &opts, None).unwrap();
     assert_eq!(info.manifest.ports.len(), 12);
     let i = |m: &Model, n: &str| m.input(n).unwrap();
@@ -151,7 +146,15 @@ fn ports_of_every_width_round_trip() {
 
 #[test]
 fn internal_signals_by_hierarchical_name() {
-    let (mut m, _) = build_model(&hier_design(), &ModelOptions::default(), None).unwrap();
+    let (mut m, _) = build_model(
+        &hier_design(),
+        &ModelOptions {
+            trace: false,
+            ..common::hier_observed()
+        },
+        None,
+    )
+    .unwrap();
     let (clk, rst, din) = (
         m.input("clk").unwrap(),
         m.input("rst").unwrap(),
@@ -198,12 +201,7 @@ fn internal_signals_by_hierarchical_name() {
 
 #[test]
 fn signals_need_a_public_build_and_ports_are_checked() {
-    let opts = ModelOptions {
-        trace: false,
-        public_signals: false,
-        extra_args: vec![],
-        hier_blocks: Vec::new(),
-    };
+    let opts = ModelOptions::default();
     let (mut m, _) =
         build_model(&Design::new([data("counter.v")], "counter"), &opts, None).unwrap();
     let err = m.signal("counter.count").unwrap_err().to_string();
@@ -284,7 +282,7 @@ fn vcd_has_the_design_hierarchy_and_values() {
     let dir = artifact_dir!("vcd_hierarchy").unwrap();
     let vcd_path = dir.file("hier.vcd");
     let (mut m, _) =
-        build_model(&hier_design(), &ModelOptions::default(), Some(&vcd_path)).unwrap();
+        build_model(&hier_design(), &ModelOptions::traced(true), Some(&vcd_path)).unwrap();
     assert_eq!(m.vcd_path(), Some(vcd_path.as_path()));
     let (clk, rst, din) = (
         m.input("clk").unwrap(),
@@ -343,10 +341,7 @@ fn second_build_is_a_cache_hit() {
     assert_eq!(first.dir, second.dir);
     assert!(second.library.is_file());
     // Another option is another entry.
-    let other = ModelOptions {
-        public_signals: false,
-        ..ModelOptions::default()
-    };
+    let other = ModelOptions::traced(true);
     let third = build_in(cache.path(), &d, &other).unwrap();
     assert_eq!(third.outcome, CacheOutcome::Built);
     assert_ne!(third.dir, first.dir);
@@ -384,7 +379,7 @@ fn parallel_builds_of_one_design_build_once() {
 
 #[test]
 fn two_instances_of_one_library_are_independent() {
-    let opts = ModelOptions::default();
+    let opts = ModelOptions::default().with_public("counter", "count");
     let info = lcanet_testbench::bridge::build(&Design::new([data("counter.v")], "counter"), &opts)
         .unwrap();
     let lib = ModelLibrary::load(&info).unwrap();

@@ -6,7 +6,7 @@ mod common;
 
 use common::{hier_design, u128_words, HierGolden};
 use lcanet_testbench::artifact_dir;
-use lcanet_testbench::bridge::{build_model, ModelOptions};
+use lcanet_testbench::bridge::build_model;
 use lcanet_testbench::harness::{Harness, Mismatch, RunInfo};
 use rand::{Rng, SeedableRng};
 
@@ -20,7 +20,7 @@ fn run(
 ) -> Result<lcanet_testbench::harness::Stats, Box<Mismatch>> {
     let dir = artifact_dir!(name).unwrap();
     let vcd = dir.file("wave.vcd");
-    let (model, _) = build_model(&hier_design(), &ModelOptions::default(), Some(&vcd)).unwrap();
+    let (model, _) = build_model(&hier_design(), &common::hier_observed(), Some(&vcd)).unwrap();
     let info = RunInfo::new(Some(seed))
         .param("design", "hier")
         .param("stages", 2);
@@ -124,7 +124,7 @@ fn narrow_mismatch_and_unknown_names() {
         "4 bits = 1 hex digit: {}",
         err.expected
     );
-    let (model, _) = build_model(&hier_design(), &ModelOptions::default(), None).unwrap();
+    let (model, _) = build_model(&hier_design(), &common::hier_observed(), None).unwrap();
     let mut h = Harness::new(model, RunInfo::default());
     let e = h.watch("dot").unwrap_err().to_string();
     assert!(e.contains("no port `dot`"), "{e}");

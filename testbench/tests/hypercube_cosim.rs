@@ -1,6 +1,9 @@
 //! The emitted k-cube co-simulated in Verilator against the cycle-level golden model,
-//! every output at every bit time: semi-contractions and packings (Algorithm 1), a
-//! non-semi-contraction (collision), random permutations (Algorithm 2), a reset mid-run.
+//! every output vector at every bit time, for k = 1..6: semi-contractions, packings and
+//! the identity (Algorithm 1), a non-semi-contraction (collision), random and partial
+//! permutations and the identity (Algorithm 2), a reset mid-run, and a wrong expectation
+//! (the comparison fails at the right bit time and node). The 1024-node cube is opt-in
+//! (`--ignored`).
 //!
 //! The RTL's bit-serial enumerations are observable through the packings they steer: in
 //! steps 3 and 5 of every loop a frame arrives at the node its enumeration value names,
@@ -14,7 +17,7 @@ use lcanet_sim::hypercube::timing::Algorithm;
 use lcanet_sim::perm::{PartialPermutation, Permutation};
 use lcanet_sim::rng::{derive, seeded};
 use lcanet_testbench::artifact_dir;
-use lcanet_testbench::hypercube::cosim::{cosim, CosimOptions};
+use lcanet_testbench::hypercube::cosim::{cosim, cosim_against, CosimOptions};
 use rand::Rng;
 
 fn payloads(n: usize, l: usize, seed: u64) -> Vec<u64> {
@@ -43,10 +46,15 @@ fn run_opts(
         vcd_on_mismatch: Some(dir.file("wave.vcd")),
         seed: Some(seed),
         abort_first_run_after: abort,
+        ..CosimOptions::default()
     };
     let rep = cosim(k, l, alg, r, &pay, &opts).unwrap();
     if let Some(m) = &rep.mismatch {
-        panic!("{name}: {m}\n  routing: {r:?}");
+        let node = rep.mismatch_node.as_ref().map(|d| d.to_string());
+        panic!(
+            "{name}: {m}\n  {}\n  routing: {r:?}",
+            node.unwrap_or_default()
+        );
     }
     // docs/hypercube.md §6: k + (k + L) + 2 for semi, k(14k + 3L + 9) for full, read
     // from the RTL's bit_time counter once done.
@@ -87,6 +95,7 @@ fn a_non_semi_contraction_reports_its_collision() {
         vcd_on_mismatch: Some(dir.file("wave.vcd")),
         seed: Some(1),
         abort_first_run_after: None,
+        ..CosimOptions::default()
     };
     let rep = cosim(3, 5, Algorithm::Semi, &r, &pay, &opts).unwrap();
     assert!(rep.matched(), "{}", rep.mismatch.unwrap());
@@ -128,4 +137,76 @@ fn random_permutations_by_algorithm_2() {
 fn reset_in_the_middle_of_a_run_then_a_clean_run() {
     let perm = Permutation::random(8, &mut seeded(7)).to_partial();
     run_opts("reset_mid_run", 3, 5, Algorithm::Full, &perm, 7, Some(60));
+}
+
+#[test]
+fn a_wrong_expectation_is_reported_with_its_bit_time_node_and_vcd() {
+    // The RTL routes payloads `pay`; the expectation is the model's trace of the same
+    // routing with node 5's payload changed in bit 2. Semi on a 3-cube: node 5's frame
+    // reaches its destination's delivery register with the start bit at phase cycle
+    // 2k + 1 = 7 (t = 8), payload bit 2 at t = 8 + 1 + 2 = 11.
+    let (k, l) = (3, 5);
+    let r = random_semi_contraction(k, &mut seeded(4));
+    let pay = payloads(8, l, 4);
+    let dest = r.dst(5).expect("node 5 sends in this routing");
+    let mut wrong = pay.clone();
+    wrong[5] ^= 0b100;
+    let p = lcanet_sim::hypercube::CubeParams::new(k, l).unwrap();
+    let trace = lcanet_sim::hypercube::cycle::simulate(p, Algorithm::Semi, &r, &wrong).unwrap();
+    let dir = artifact_dir!("wrong_expectation").unwrap();
+    let opts = CosimOptions {
+        verilog_dir: dir.path().join("verilog"),
+        vcd_on_mismatch: Some(dir.file("wave.vcd")),
+        seed: Some(4),
+        ..CosimOptions::default()
+    };
+    let rep = cosim_against(trace, &r, &pay, &opts).unwrap();
+    let m = rep
+        .mismatch
+        .expect("the comparison catches the wrong payload bit");
+    assert_eq!(m.bit_time, 11, "{m}");
+    assert_eq!(m.signal, "hypercube_k3_l5.rx_bit", "{m}");
+    let node = rep.mismatch_node.expect("a per-node vector names its node");
+    assert_eq!((node.port, node.node), ("rx_bit", dest), "{node}");
+    let vcd = m.vcd.expect("the traced rerun keeps a VCD");
+    let text = std::fs::read_to_string(vcd).unwrap();
+    assert!(text.contains("node5") && text.contains("rx_bit"));
+}
+
+#[test]
+fn the_identity_under_both_algorithms() {
+    // Every node keeps its message: Algorithm 1 sends every frame to itself (no dimension
+    // crossed), Algorithm 2 crosses nothing, enumerates no doubles and packs nothing.
+    for k in 1..=6 {
+        let n = 1 << k;
+        let id = PartialPermutation::new((0..n).map(Some).collect()).unwrap();
+        let seed = 200 + k as u64;
+        run(
+            &format!("identity_semi_k{k}"),
+            k,
+            5,
+            Algorithm::Semi,
+            &id,
+            seed,
+        );
+        run(
+            &format!("identity_full_k{k}"),
+            k,
+            5,
+            Algorithm::Full,
+            &id,
+            seed,
+        );
+    }
+}
+
+/// The 1024-node cube under Algorithm 2 (the end-to-end target of `docs/hypercube.md`
+/// §11: a cold build takes about a minute on a 2-core machine). Opt-in:
+/// `cargo test -p lcanet-testbench --test hypercube_cosim -- --ignored`.
+#[test]
+#[ignore = "builds a 1024-node cube (about a minute cold)"]
+fn a_random_permutation_on_the_1024_node_cube() {
+    let k = 10;
+    let perm = Permutation::random(1 << k, &mut seeded(1)).to_partial();
+    run("full_k10", k, 8, Algorithm::Full, &perm, 1);
 }

@@ -1,5 +1,5 @@
-//! The emitted k-cube through the tools: Verilator lint (-Wall, as Verilog-2005 and as
-//! SystemVerilog), Icarus Verilog (-g2005 -Wall), Yosys (generic and iCE40).
+//! The emitted k-cube through the tools: Verilator lint (-Wall), Icarus Verilog (-g2005
+//! -Wall), Yosys (generic and iCE40), and the RTL style rules on every emitted file.
 
 use lcanet_testbench::artifact_dir;
 use lcanet_testbench::hypercube::cosim::emit_cube;
@@ -11,6 +11,14 @@ fn emitted_cubes_lint_compile_and_synthesize() {
         let dir = artifact_dir!(format!("cube_k{k}_l{l}")).unwrap();
         let design = emit_cube(k, l, dir.path()).unwrap();
         lint(&design.files, &design.top).unwrap_or_else(|e| panic!("k={k} L={l}: {e}"));
+        let texts: Vec<(String, String)> = design
+            .files
+            .iter()
+            .map(|f| (f.display().to_string(), std::fs::read_to_string(f).unwrap()))
+            .collect();
+        let issues =
+            lcanet_hdl::style::check_files(texts.iter().map(|(n, t)| (n.as_str(), t.as_str())));
+        assert!(issues.is_empty(), "k={k} L={l}: {issues:?}");
         icarus::compile(&design.files, &design.top, &dir.file("cube.vvp"))
             .unwrap_or_else(|e| panic!("k={k} L={l}: {e}"));
     }
@@ -30,7 +38,7 @@ fn yosys_synthesizes_the_cube_and_counts_the_node_flip_flops() {
         .sum();
     let node = yosys::synth_ice40(&design.files, "hc_node_k3_l8").unwrap();
     // docs/hypercube.md §7: 2L + 10k + 6 flip-flops per node (A, B, E, P, stage states,
-    // adders, T0, flags).
+    // adders' sums and carries, flags).
     assert_eq!(
         node.ffs,
         (2 * l + 10 * k + 6) as u64,

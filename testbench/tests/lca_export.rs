@@ -2,7 +2,7 @@
 //! Rust and prints PASS; with a mutated expectation (one flipped predicted bit, or two
 //! mis-routed connections in the golden model) it prints FAIL.
 
-use lcanet_hdl::lca_net::NetSpec;
+use lcanet_hdl::lca_net::{NetSpec, Structure};
 use lcanet_sim::lcan::cycle::network::Mutation;
 use lcanet_sim::lcan::cycle::ArbiterPolicy;
 use lcanet_sim::lcan::routing::Algorithm;
@@ -41,16 +41,17 @@ fn exported_bench_passes_in_icarus_and_catches_mutations() {
     assert!(good.passed(), "{}", good.stdout);
     assert!(good.stdout.contains("PASS"), "{}", good.stdout);
 
-    // One predicted bit flipped: `sent_0` (port index 2+4+16+32+4 = 58) at bit-time 40.
+    // One predicted bit flipped: bit 0 of `sent` (output port 6) at bit-time 40.
     let flip = Mutation::FlipOutput {
-        port: 58,
+        port: 6,
+        bit: 0,
         bit_time: 40,
     };
     let bad = run(&spec, &dst, 9, Some(flip), "flip");
     assert!(!bad.passed(), "{}", bad.stdout);
     assert!(
         bad.stdout
-            .contains("FAIL bit-time 39 signal lcan_tree_d2_u1_l2_w1_m4_r1_rr.sent_0"),
+            .contains("FAIL bit-time 39 signal lcan_tree_d2_u1_l2_w1_m4_r1_rr.sent"),
         "{}",
         bad.stdout
     );
@@ -61,19 +62,20 @@ fn exported_bench_passes_in_icarus_and_catches_mutations() {
     assert!(!bad.passed(), "{}", bad.stdout);
 }
 
+/// CB-LCAN with random arbiters, its switches written as rows (one module per level, a
+/// `for` loop over the switches with temporaries) — the loop in Icarus.
 #[test]
-fn exported_bench_passes_for_cb_with_random_arbiters() {
+fn exported_bench_passes_for_cb_with_random_arbiters_as_rows() {
     let topo = Topology::complete_bipartite(2, 2, Size::Levels(3)).unwrap();
-    let spec = NetSpec::new(topo, Algorithm::R1, ArbiterPolicy::Random, 1, 3).unwrap();
+    let spec = NetSpec::new(topo, Algorithm::R1, ArbiterPolicy::Random, 1, 3)
+        .unwrap()
+        .with_structure(Structure::Rows);
     let dst: Vec<Option<usize>> = [5, 2, 7, 0, 1, 6, 3, 4].iter().map(|&d| Some(d)).collect();
     let out = run(&spec, &dst, 17, None, "cb");
     assert!(out.passed(), "{}", out.stdout);
 }
 
-/// R2 networks. Regression test for the zero-delay loop Icarus used to run into in the
-/// first `PROBE` bit-time (the switch's `always @(*)` and its `dn`/`dec` children glitching
-/// each other through default-then-override assignments); the rust-hdl adapter now makes
-/// every combinational block assign each visible signal once (docs/decisions/comb-blocks.md).
+/// R2 networks (the `PROBE` mode in Icarus).
 #[test]
 fn exported_bench_passes_for_r2() {
     let topo = Topology::tree(2, 1, Size::Levels(2)).unwrap();

@@ -1,16 +1,19 @@
 //! Whole networks co-simulated against the network golden model: every topology kind ×
 //! R1/R2 × every arbiter policy on random, identity and 002's worst-case permutations, one
-//! Verilator build per network shared by all its stimuli.
+//! Verilator build per network shared by all its stimuli. Half of the networks are written
+//! with their switches as instances, half as rows (`Structure`), so each kind, algorithm and
+//! policy meets both.
 
-use lcanet_hdl::lca_net::NetSpec;
+use lcanet_hdl::lca_net::{NetSpec, Structure};
 use lcanet_sim::lcan::cycle::ArbiterPolicy;
 use lcanet_sim::lcan::routing::Algorithm;
 use lcanet_sim::lcan::{Size, Topology};
 use lcanet_testbench::artifact_dir;
-use lcanet_testbench::lca::BuildSpeed;
-use lcanet_testbench::lca_net::{NetBench, PermKind, Stimulus};
+use lcanet_testbench::lca_net::{NetBench, NetBuild, PermKind, Stimulus};
 
-/// Builds the network once and runs every permutation kind with `seeds` seeds each.
+/// Builds the network once (its switches written as `structure`) and runs every
+/// permutation kind with `seeds` seeds each.
+#[allow(clippy::too_many_arguments)]
 fn cosim(
     name: &str,
     topo: Topology,
@@ -19,11 +22,13 @@ fn cosim(
     w: usize,
     m: usize,
     seeds: &[u64],
+    structure: Structure,
 ) {
-    let spec = NetSpec::new(topo.clone(), alg, pol, w, m).unwrap();
+    let spec = NetSpec::new(topo.clone(), alg, pol, w, m)
+        .unwrap()
+        .with_structure(structure);
     let dir = artifact_dir!(name.to_string()).unwrap();
-    // Untraced: a much faster build; a failing run rebuilds with tracing for its VCD.
-    let bench = NetBench::build_with(spec, &dir.file("rtl"), BuildSpeed::QuickBuild, false)
+    let bench = NetBench::build(spec, &dir.file("rtl"), NetBuild::quick())
         .unwrap_or_else(|e| panic!("{name}: {e}"));
     for kind in [PermKind::Random, PermKind::Identity, PermKind::WorstCase] {
         for &seed in seeds {
@@ -67,19 +72,21 @@ fn tree_d2_u1_l3_r1_fixed() {
         1,
         4,
         &[1, 2],
+        Structure::Instances,
     );
 }
 
 #[test]
-fn tree_d4_u2_l2_r1_rr() {
+fn tree_d4_u2_l2_r1_rr_rows() {
     cosim(
-        "tree_d4_u2_l2_r1_rr",
+        "tree_d4_u2_l2_r1_rr_rows",
         tree(4, 2, 2),
         R1,
         RoundRobin,
         1,
         4,
         &[3, 4],
+        Structure::Rows,
     );
 }
 
@@ -93,6 +100,7 @@ fn tree_d2_u1_l3_r1_random() {
         1,
         4,
         &[5, 6],
+        Structure::Instances,
     );
 }
 
@@ -106,32 +114,35 @@ fn tree_d4_u2_l2_r2_fixed() {
         1,
         4,
         &[7, 8],
+        Structure::Instances,
     );
 }
 
 #[test]
-fn tree_d2_u1_l3_r2_rr_w2() {
+fn tree_d2_u1_l3_r2_rr_w2_rows() {
     cosim(
-        "tree_d2_u1_l3_r2_rr_w2",
+        "tree_d2_u1_l3_r2_rr_w2_rows",
         tree(2, 1, 3),
         R2,
         RoundRobin,
         2,
         5,
         &[9, 10],
+        Structure::Rows,
     );
 }
 
 #[test]
-fn tree_d4_u2_l2_r2_random() {
+fn tree_d4_u2_l2_r2_random_rows() {
     cosim(
-        "tree_d4_u2_l2_r2_random",
+        "tree_d4_u2_l2_r2_random_rows",
         tree(4, 2, 2),
         R2,
         Random,
         1,
         4,
         &[11, 12],
+        Structure::Rows,
     );
 }
 
@@ -145,32 +156,35 @@ fn cb_d2_u2_l3_r1_fixed() {
         1,
         4,
         &[13, 14],
+        Structure::Instances,
     );
 }
 
 #[test]
-fn cb_d3_u3_l2_r1_rr() {
+fn cb_d3_u3_l2_r1_rr_rows() {
     cosim(
-        "cb_d3_u3_l2_r1_rr",
+        "cb_d3_u3_l2_r1_rr_rows",
         cb(3, 3, 2),
         R1,
         RoundRobin,
         1,
         3,
         &[15, 16],
+        Structure::Rows,
     );
 }
 
 #[test]
-fn cb_d2_u2_l3_r1_random() {
+fn cb_d2_u2_l3_r1_random_rows() {
     cosim(
-        "cb_d2_u2_l3_r1_random",
+        "cb_d2_u2_l3_r1_random_rows",
         cb(2, 2, 3),
         R1,
         Random,
         1,
         4,
         &[17, 18],
+        Structure::Rows,
     );
 }
 
@@ -184,6 +198,7 @@ fn cb_d3_u3_l2_r2_fixed() {
         1,
         3,
         &[19, 20],
+        Structure::Instances,
     );
 }
 
@@ -197,19 +212,21 @@ fn cb_d2_u2_l3_r2_rr() {
         1,
         4,
         &[21, 22],
+        Structure::Instances,
     );
 }
 
 #[test]
-fn cb_d3_u3_l2_r2_random() {
+fn cb_d3_u3_l2_r2_random_rows() {
     cosim(
-        "cb_d3_u3_l2_r2_random",
+        "cb_d3_u3_l2_r2_random_rows",
         cb(3, 3, 2),
         R2,
         Random,
         1,
         3,
         &[23, 24],
+        Structure::Rows,
     );
 }
 
@@ -222,10 +239,9 @@ fn injected_bugs_are_caught() {
     let topo = tree(2, 1, 3);
     let spec = NetSpec::new(topo.clone(), R1, Fixed, 1, 4).unwrap();
     let dir = artifact_dir!("injected_bugs").unwrap();
-    let bench =
-        NetBench::build_with(spec, &dir.file("rtl"), BuildSpeed::QuickBuild, false).unwrap();
+    let bench = NetBench::build(spec, &dir.file("rtl"), NetBuild::quick()).unwrap();
     let stim = Stimulus::new(&topo, &PermKind::Random, 4, 1).unwrap();
-    let names = lcanet_sim::lcan::cycle::network::NetworkModel::new(
+    let ports = lcanet_sim::lcan::cycle::network::NetworkModel::new(
         &topo,
         &bench.spec.net,
         &stim.destinations(),
@@ -233,15 +249,20 @@ fn injected_bugs_are_caught() {
         1,
     )
     .unwrap()
-    .output_names();
-    let port = names.iter().position(|n| n == "valid_2").unwrap();
-    let flip = Mutation::FlipOutput { port, bit_time: 20 };
+    .output_ports();
+    let port = ports.iter().position(|p| p.name == "valid").unwrap();
+    let flip = Mutation::FlipOutput {
+        port,
+        bit: 2,
+        bit_time: 20,
+    };
     let vcd = dir.file("flip.vcd");
     let r = bench.run(&stim, None, Some(&vcd), Some(flip)).unwrap();
     match &r.verdict {
         NetVerdict::Mismatch(m) => {
             assert_eq!(m.bit_time, 20, "{m}");
-            assert!(m.signal.ends_with(".valid_2"), "{m}");
+            assert!(m.signal.contains(".valid"), "{m}");
+            assert!(m.signal.ends_with("(first differing PE: 2)"), "{m}");
             assert_eq!(m.vcd.as_deref(), Some(vcd.as_path()), "{m}");
             assert!(vcd.exists());
         }

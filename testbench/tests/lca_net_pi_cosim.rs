@@ -6,13 +6,12 @@
 //! set-up end, and the pass-level result against `routing::route`. One Verilator build per
 //! network and generation parameters, shared by all its stimuli.
 
-use lcanet_hdl::lca_net::NetSpec;
+use lcanet_hdl::lca_net::{NetSpec, Structure};
 use lcanet_sim::lcan::cycle::ArbiterPolicy;
 use lcanet_sim::lcan::routing::Algorithm;
 use lcanet_sim::lcan::Topology;
 use lcanet_testbench::artifact_dir;
-use lcanet_testbench::lca::BuildSpeed;
-use lcanet_testbench::lca_net::{NetBench, PermKind, Stimulus};
+use lcanet_testbench::lca_net::{NetBench, NetBuild, PermKind, Stimulus};
 
 const IRREGULAR16: &str = include_str!("../../docs/examples/irregular16.pi");
 const SKEWED8: &str = include_str!("../../docs/examples/skewed8.pi");
@@ -21,12 +20,21 @@ fn pi(text: &str) -> Topology {
     Topology::from_pi_text(text).unwrap()
 }
 
-/// Builds the network once; runs the identity and a random permutation per seed.
+/// Builds the network once; runs the identity and a random permutation per seed. Names
+/// ending in `_rows` write the switches as rows (one module per level), the others as
+/// instances.
 fn cosim(name: &str, topo: Topology, alg: Algorithm, pol: ArbiterPolicy, seeds: &[u64]) {
     let m = 4;
-    let spec = NetSpec::new(topo.clone(), alg, pol, 1, m).unwrap();
+    let structure = if name.ends_with("_rows") {
+        Structure::Rows
+    } else {
+        Structure::Instances
+    };
+    let spec = NetSpec::new(topo.clone(), alg, pol, 1, m)
+        .unwrap()
+        .with_structure(structure);
     let dir = artifact_dir!(name.to_string()).unwrap();
-    let bench = NetBench::build_with(spec, &dir.file("rtl"), BuildSpeed::QuickBuild, false)
+    let bench = NetBench::build(spec, &dir.file("rtl"), NetBuild::quick())
         .unwrap_or_else(|e| panic!("{name}: {e}"));
     let mut runs = vec![(PermKind::Identity, seeds[0])];
     runs.extend(seeds.iter().map(|&s| (PermKind::Random, s)));
@@ -63,9 +71,9 @@ fn pi_irregular16_r1_fixed() {
 }
 
 #[test]
-fn pi_irregular16_r1_random() {
+fn pi_irregular16_r1_random_rows() {
     cosim(
-        "pi_irregular16_r1_random",
+        "pi_irregular16_r1_random_rows",
         pi(IRREGULAR16),
         R1,
         Random,
@@ -90,8 +98,14 @@ fn pi_skewed8_r1_rr() {
 }
 
 #[test]
-fn pi_skewed8_r2_fixed() {
-    cosim("pi_skewed8_r2_fixed", pi(SKEWED8), R2, Fixed, &[10, 11, 12]);
+fn pi_skewed8_r2_fixed_rows() {
+    cosim(
+        "pi_skewed8_r2_fixed_rows",
+        pi(SKEWED8),
+        R2,
+        Fixed,
+        &[10, 11, 12],
+    );
 }
 
 #[test]

@@ -1,7 +1,10 @@
-//! Emitted LCA networks pass `verilator --lint-only -Wall`, compile in Icarus and synthesize
-//! in Yosys; one switch module definition serves every instance.
+//! Emitted LCA networks pass the RTL style check (`lcanet_hdl::style`), `verilator
+//! --lint-only -Wall`, compile in Icarus and synthesize in Yosys: tree (with and without
+//! label conversion), cb and Π, R1 and R2, every policy, W = 1 and 2, the switches written
+//! as instances and as rows; one switch module definition serves every instance (and one
+//! rows module every level of a size).
 
-use lcanet_hdl::lca_net::{network_design, NetSpec};
+use lcanet_hdl::lca_net::{network_design, NetSpec, Structure};
 use lcanet_sim::lcan::cycle::ArbiterPolicy;
 use lcanet_sim::lcan::routing::Algorithm;
 use lcanet_sim::lcan::{Size, Topology};
@@ -10,12 +13,46 @@ use lcanet_testbench::tools::{icarus, lint::lint, yosys};
 use std::path::PathBuf;
 
 fn check_network(topo: Topology, algorithm: Algorithm, policy: ArbiterPolicy, width: usize) {
-    let spec = NetSpec::new(topo, algorithm, policy, width, 4).unwrap();
+    check(topo, algorithm, policy, width, Structure::Instances);
+}
+
+fn check(
+    topo: Topology,
+    algorithm: Algorithm,
+    policy: ArbiterPolicy,
+    width: usize,
+    structure: Structure,
+) {
+    let spec = NetSpec::new(topo, algorithm, policy, width, 4)
+        .unwrap()
+        .with_structure(structure);
     let emitted = network_design(&spec).unwrap().emit().unwrap();
-    let dir = artifact_dir!(emitted.top.clone()).unwrap();
+    let dir = artifact_dir!(format!("{}_{}", emitted.top, structure.name())).unwrap();
     emitted.write_to(dir.path()).unwrap();
     let files: Vec<PathBuf> = emitted.modules.iter().map(|m| dir.file(&m.name)).collect();
     let top = emitted.top.as_str();
+    let issues = lcanet_hdl::style::check_files(
+        emitted
+            .modules
+            .iter()
+            .map(|m| (m.name.as_str(), m.contents.as_str())),
+    );
+    assert!(issues.is_empty(), "{top}: {issues:?}");
+    let switches = emitted
+        .modules
+        .iter()
+        .filter(|m| m.name.starts_with("lca_switch_"))
+        .count();
+    let sizes = (0..spec.topo.levels())
+        .map(|i| spec.topo.switch_count(i))
+        .collect::<std::collections::BTreeSet<_>>()
+        .len();
+    let expected = match structure {
+        Structure::Instances => 1,
+        // One rows module per distinct level size (a level of one switch is the switch).
+        Structure::Rows => sizes,
+    };
+    assert_eq!(switches, expected, "{top}: switch module definitions");
     lint(&files, top).unwrap_or_else(|e| panic!("{top}: lint: {e}"));
     icarus::compile(&files, top, &dir.file("sim.vvp"))
         .unwrap_or_else(|e| panic!("{top}: icarus: {e}"));
@@ -50,5 +87,60 @@ fn network_tree_d4_u2_l2_r1_rr_w2() {
         Algorithm::R1,
         ArbiterPolicy::RoundRobin,
         2,
+    );
+}
+
+#[test]
+fn network_tree_d3_u1_l2_r1_random_conv() {
+    check_network(
+        Topology::tree(3, 1, Size::Levels(2)).unwrap(),
+        Algorithm::R1,
+        ArbiterPolicy::Random,
+        1,
+    );
+}
+
+#[test]
+fn network_pi_skewed8_r2_fixed_w2() {
+    let text = include_str!("../../docs/examples/skewed8.pi");
+    check_network(
+        Topology::from_pi_text(text).unwrap(),
+        Algorithm::R2,
+        ArbiterPolicy::Fixed,
+        2,
+    );
+}
+
+#[test]
+fn network_cb_d2_u2_l3_r1_rr_rows() {
+    check(
+        Topology::complete_bipartite(2, 2, Size::Levels(3)).unwrap(),
+        Algorithm::R1,
+        ArbiterPolicy::RoundRobin,
+        1,
+        Structure::Rows,
+    );
+}
+
+#[test]
+fn network_tree_d4_u2_l3_r2_random_w2_rows() {
+    check(
+        Topology::tree(4, 2, Size::Levels(3)).unwrap(),
+        Algorithm::R2,
+        ArbiterPolicy::Random,
+        2,
+        Structure::Rows,
+    );
+}
+
+#[test]
+fn network_pi_irregular16_r1_fixed_rows() {
+    let text = include_str!("../../docs/examples/irregular16.pi");
+    check(
+        Topology::from_pi_text(text).unwrap(),
+        Algorithm::R1,
+        ArbiterPolicy::Fixed,
+        1,
+        Structure::Rows,
     );
 }

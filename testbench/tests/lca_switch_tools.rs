@@ -1,8 +1,10 @@
-//! The emitted LCA switch passes `verilator --lint-only -Wall`, compiles in Icarus and
-//! synthesizes in Yosys (`synth_ice40`, which also gives the LUT and flip-flop counts
-//! reported for the issue), for every (d, u) of the issue and every arbiter policy.
+//! The emitted LCA switch passes `verilator --lint-only -Wall`, compiles in Icarus,
+//! synthesizes in Yosys (`synth_ice40`, which also gives the LUT and flip-flop counts) and
+//! follows the RTL style rules (`lcanet_hdl::style`), for every topology kind (tree, cb,
+//! Π), every arbiter policy, `W = 1` and `W > 1`.
 
 use lcanet_hdl::lca::emit_switch;
+use lcanet_hdl::style::check_files;
 use lcanet_sim::lcan::cycle::{ArbiterPolicy, SwitchParams, SwitchTopology};
 use lcanet_testbench::artifact_dir;
 use lcanet_testbench::tools::{icarus, lint::lint, yosys};
@@ -14,23 +16,21 @@ const POLICIES: [ArbiterPolicy; 3] = [
     ArbiterPolicy::Random,
 ];
 
-/// T-LCAN where u < d (u | d), CB-LCAN where d = u (a T-LCAN with d = u has one PE group).
-fn topology(d: usize, u: usize) -> SwitchTopology {
-    if u < d {
-        SwitchTopology::Tree
-    } else {
-        SwitchTopology::Cb
-    }
-}
-
-fn check_all_tools(d: usize, u: usize) {
+fn check_all_tools(d: usize, u: usize, width: usize, levels: usize, topology: SwitchTopology) {
     for policy in POLICIES {
-        let params = SwitchParams::new(d, u, 1, 3, topology(d, u), policy).unwrap();
+        let params = SwitchParams::new(d, u, width, levels, topology, policy).unwrap();
         let emitted = emit_switch(params).unwrap();
-        let dir = artifact_dir!(format!("{}", emitted.top)).unwrap();
+        let top = emitted.top.as_str();
+        let issues = check_files(
+            emitted
+                .modules
+                .iter()
+                .map(|f| (f.name.as_str(), f.contents.as_str())),
+        );
+        assert!(issues.is_empty(), "{top}: style: {issues:?}");
+        let dir = artifact_dir!(top).unwrap();
         emitted.write_to(dir.path()).unwrap();
         let files: Vec<PathBuf> = emitted.modules.iter().map(|m| dir.file(&m.name)).collect();
-        let top = emitted.top.as_str();
         lint(&files, top).unwrap_or_else(|e| panic!("{top}: lint: {e}"));
         icarus::compile(&files, top, &dir.file("sim.vvp"))
             .unwrap_or_else(|e| panic!("{top}: icarus: {e}"));
@@ -50,26 +50,81 @@ fn check_all_tools(d: usize, u: usize) {
 }
 
 #[test]
-fn switch_d2_u1() {
-    check_all_tools(2, 1);
+fn switch_d2_u1_tree() {
+    check_all_tools(2, 1, 1, 3, SwitchTopology::Tree);
 }
 
 #[test]
-fn switch_d4_u2() {
-    check_all_tools(4, 2);
+fn switch_d4_u2_tree() {
+    check_all_tools(4, 2, 1, 3, SwitchTopology::Tree);
 }
 
 #[test]
-fn switch_d2_u2() {
-    check_all_tools(2, 2);
+fn switch_d2_u2_cb() {
+    check_all_tools(2, 2, 1, 3, SwitchTopology::Cb);
 }
 
 #[test]
-fn switch_d3_u3() {
-    check_all_tools(3, 3);
+fn switch_d3_u3_cb() {
+    check_all_tools(3, 3, 1, 3, SwitchTopology::Cb);
 }
 
 #[test]
-fn switch_d4_u4() {
-    check_all_tools(4, 4);
+fn switch_d4_u4_cb() {
+    check_all_tools(4, 4, 1, 3, SwitchTopology::Cb);
+}
+
+#[test]
+fn switch_wide_links_and_one_level() {
+    check_all_tools(3, 2, 3, 4, SwitchTopology::Cb);
+    check_all_tools(2, 1, 2, 1, SwitchTopology::Tree);
+    check_all_tools(4, 4, 1, 2, SwitchTopology::Tree);
+}
+
+#[test]
+fn switch_pi_tables() {
+    check_all_tools(2, 2, 1, 3, SwitchTopology::Table { pes: 8 });
+    check_all_tools(3, 2, 2, 3, SwitchTopology::Table { pes: 12 });
+}
+
+/// Lint (and the style rules) alone, on many more shapes: single-row digit fields, `W` above
+/// the packet sizes, `l = 1` and `l = 16`, odd `d`, Π networks whose `n` is not a power of two.
+#[test]
+fn lint_every_shape() {
+    use SwitchTopology::{Cb, Table, Tree};
+    let shapes = [
+        (2, 1, 1, 1, Tree),
+        (2, 1, 5, 2, Tree),
+        (2, 1, 16, 2, Tree),
+        (4, 2, 1, 2, Tree),
+        (4, 4, 2, 3, Tree),
+        (6, 2, 1, 4, Tree),
+        (6, 3, 2, 3, Tree),
+        (2, 2, 1, 1, Cb),
+        (2, 2, 1, 2, Cb),
+        (2, 2, 1, 16, Cb),
+        (5, 2, 1, 3, Cb),
+        (3, 1, 4, 2, Cb),
+        (3, 3, 1, 1, Table { pes: 3 }),
+        (2, 2, 1, 4, Table { pes: 16 }),
+        (5, 3, 3, 3, Table { pes: 45 }),
+    ];
+    for (d, u, width, levels, topology) in shapes {
+        for policy in POLICIES {
+            let params = SwitchParams::new(d, u, width, levels, topology, policy).unwrap();
+            let emitted = emit_switch(params).unwrap();
+            let top = emitted.top.as_str();
+            let issues = check_files(
+                emitted
+                    .modules
+                    .iter()
+                    .map(|f| (f.name.as_str(), f.contents.as_str())),
+            );
+            assert!(issues.is_empty(), "{top}: style: {issues:?}");
+            let dir = artifact_dir!(format!("lint_{top}")).unwrap();
+            emitted.write_to(dir.path()).unwrap();
+            let files: Vec<PathBuf> = emitted.modules.iter().map(|m| dir.file(&m.name)).collect();
+            lint(&files, top).unwrap_or_else(|e| panic!("{top}: lint: {e}"));
+        }
+    }
 }

@@ -1,29 +1,43 @@
-//! Every emitted MIN (three networks, m = 1..6) lints clean under `verilator
-//! --lint-only -Wall`, compiles in Icarus (`-g2005 -Wall`, warnings fail) and
-//! synthesizes in Yosys (generic `synth`, hierarchy kept, no latches) with exactly the
-//! flip-flops docs/min.md §3 describes: 4 per switch, 2m per ATAPE unit, 3m + 20 in the
-//! controller. The iCE40 flow (`synth_ice40`,
-//! 15–30 s at m = 6, so only at m = 3 here; larger sizes: scripts/fpga) gives the same
-//! count. Each distinct block is one module file; instances are named `st<s>_sw<k>`,
-//! `pe<j>`, `ctrl`.
+//! Every emitted MIN (three networks, m = 1..6) follows the RTL style rules
+//! (`lcanet_hdl::style::check_files`), lints clean under `verilator --lint-only
+//! -Wall`, compiles in Icarus (`-g2005 -Wall`, warnings fail) and synthesizes in Yosys
+//! (generic `synth`, hierarchy kept, no latches) with exactly the flip-flops
+//! docs/min.md §3 describes: 4 per switch, 2m per ATAPE unit, 3m + 20 in the
+//! controller. The iCE40 flow (`synth_ice40`, 15–30 s at m = 6, so only at m = 3 here;
+//! larger sizes: the ignored `ice40_luts_and_ffs_per_pe` and scripts/fpga) gives the
+//! same count. Four module files whatever n (switch, unit, controller, top); instances
+//! are named `st<s>_sw<k>`, `pe<j>`, `ctrl`.
 
+use lcanet_hdl::style::check_files;
 use lcanet_sim::min::{Min, Network};
 use lcanet_testbench::artifact_dir;
 use lcanet_testbench::min::emit;
 use lcanet_testbench::tools::{icarus, lint::lint, yosys};
+
+fn style_clean(files: &[std::path::PathBuf]) {
+    let texts: Vec<(String, String)> = files
+        .iter()
+        .map(|f| {
+            let name = f.file_name().unwrap().to_string_lossy().into_owned();
+            (name, std::fs::read_to_string(f).unwrap())
+        })
+        .collect();
+    let issues = check_files(texts.iter().map(|(n, t)| (n.as_str(), t.as_str())));
+    assert!(issues.is_empty(), "{issues:?}");
+}
 
 fn network(net: Network) {
     for m in 1..=6u32 {
         let min = Min::new(net, m).unwrap();
         let dir = artifact_dir!(format!("{net}_m{m}")).unwrap();
         let e = emit(&min, 5, &dir.path().join("verilog")).unwrap();
-        // Switch, OR, unit, controller, top (flip-flops are written inside them), however
-        // many instances.
-        assert_eq!(e.modules, 5, "{net} m={m}: {} modules", e.modules);
+        assert_eq!(e.modules, 4, "{net} m={m}: {} modules", e.modules);
         let top_text = std::fs::read_to_string(e.files.last().unwrap()).unwrap();
         let last = min.switches_per_stage() - 1;
         assert!(top_text.contains(&format!("min_switch_2x2 st{}_sw{last} (", m - 1)));
-        assert!(top_text.contains(&format!("pe{} (", min.n() - 1)));
+        assert!(top_text.contains(&format!(" pe{} (", min.n() - 1)));
+        assert!(top_text.contains(" ctrl ("));
+        style_clean(&e.files);
 
         lint(&e.files, &e.top).unwrap_or_else(|err| panic!("{net} m={m}: {err}"));
         icarus::compile(&e.files, &e.top, &dir.file("net.vvp"))
@@ -46,17 +60,14 @@ fn network(net: Network) {
     }
 }
 
-/// 4 per switch (out0, out1, crossed, conflict), 2m per ATAPE unit (dst, tag register),
-/// 3m + 20 in the controller (run, drain[4], pos[16], frame[m], single, dec delay line).
-/// Generic `synth` keeps the hierarchy, so nothing merges across modules; a flattening
-/// flow (`synth_ice40`) merges the tag register with `dst` at m = 1, where it never
-/// rotates (n FFs fewer).
+/// 4 per switch (out_q[2], crossed_q, conflict_q), 2m per ATAPE unit (dst_q, tsr),
+/// 3m + 20 in the controller (run, drain[4], pos_q[16], frame_q[m], single_q,
+/// dec_line[2(m-1)]).
 fn expected_ffs(min: &Min) -> u64 {
     let (n, m) = (min.n() as u64, u64::from(min.m()));
     let all = 4 * m * n + 3 * m + 20;
-    // At m = 1 a unit's `dst` and `tsr` are one bit each, loaded alike and rotated by 0:
-    // always equal, and Yosys merges the two flip-flops (it sees them since flops are
-    // written inside their module rather than as DFF instances), one per unit.
+    // At m = 1 a unit's `dst_q` and `tsr` are one bit each, loaded alike and never
+    // rotated: always equal, and Yosys merges the two flip-flops, one per unit.
     if m == 1 {
         all - n
     } else {
@@ -77,4 +88,28 @@ fn omega_lints_compiles_synthesizes() {
 #[test]
 fn cube_lints_compiles_synthesizes() {
     network(Network::Cube);
+}
+
+/// iCE40 LUTs and flip-flops per PE (whole network / n) for m = 3..8, omega, B = 8:
+/// the figures of docs/min.md §8. Minutes of Yosys at m = 8, hence ignored:
+/// `cargo test -p lcanet-testbench --test min_tools -- --ignored --nocapture`.
+#[test]
+#[ignore = "minutes of Yosys (synth_ice40 up to m = 8)"]
+fn ice40_luts_and_ffs_per_pe() {
+    for m in 3..=8u32 {
+        let min = Min::new(Network::Omega, m).unwrap();
+        let dir = artifact_dir!(format!("ice40_m{m}")).unwrap();
+        let e = emit(&min, 8, &dir.path().join("verilog")).unwrap();
+        let ice = yosys::synth_ice40(&e.files, &e.top).unwrap();
+        assert_eq!(ice.ffs, expected_ffs(&min), "m={m}: {ice:?}");
+        let n = min.n() as f64;
+        println!(
+            "m = {m}: {} LUTs, {} FFs, {} carries; per PE {:.2} LUTs, {:.2} FFs",
+            ice.luts,
+            ice.ffs,
+            ice.carries,
+            ice.luts as f64 / n,
+            ice.ffs as f64 / n
+        );
+    }
 }

@@ -178,12 +178,7 @@ fn recorded_counter_run_passes_in_icarus_and_a_corruption_fails() {
 
 #[test]
 fn wide_combinational_recording_passes_in_icarus() {
-    let opts = ModelOptions {
-        trace: false,
-        public_signals: false,
-        extra_args: vec![],
-        hier_blocks: Vec::new(),
-    };
+    let opts = ModelOptions::default();
     let (mut m, _) = build_model(&Design::new([data("widths.v")], "widths"), &opts, None).unwrap();
     let mut rec = Recording::for_model(&m, None).unwrap();
     let ins: Vec<_> = rec

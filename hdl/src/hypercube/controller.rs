@@ -1,347 +1,201 @@
 //! The cube's controller (`docs/hypercube.md` §5–§6): sequences the phases of
 //! Algorithm 1 (`semi`) or Algorithm 2 (`full`), counts phase cycles, and broadcasts the
-//! strobes, the one-hot `sel` and the thermometer `low` to every node.
+//! [`Control`] strobes, the one-hot `sel` and the thermometer `low` to every node.
 //!
-//! Phase lengths depend on `k` and `L`; they are sized constants of the block
-//! (`localparam`s in Verilog), compared with an 8-bit phase counter.
+//! State: the phase code `phase` (3 bits, [`Phase`]), the phase cycle `cnt` (8 bits),
+//! the loop thermometer `low_r` (`k` bits, `low[d] = 1` iff `d <= i`), the dimension
+//! selector `sel_r` (`k` bits, a one-hot shift register), `finished` and the run's bit
+//! time `bt` (16 bits). Phase lengths depend on `k` and `L` and are constants compared
+//! with `cnt`.
 
-use rust_hdl::prelude::*;
+use super::control::Control;
+use super::ctrl_name;
+use crate::netlist::{cat, lit, zero, Module, ModuleBuilder, V};
+use lcanet_sim::hypercube::CubeParams;
 
-/// The controller block.
-#[derive(LogicBlock)]
-pub struct Controller {
-    /// Bit-time clock.
-    pub clock: Signal<In, Clock>,
-    /// Synchronous reset: idle, not done.
-    pub reset: Signal<In, Bit>,
-    /// Start a run (sampled while not busy).
-    pub start: Signal<In, Bit>,
-    /// 0 = `semi` (Algorithm 1), 1 = `full` (Algorithm 2).
-    pub algorithm: Signal<In, Bit>,
-    /// Stage/enumeration clear (last cycle of a phase, or reset).
-    pub clear: Signal<Out, Bit>,
-    /// The load cycle.
-    pub load: Signal<Out, Bit>,
-    /// The run is over.
-    pub done: Signal<Out, Bit>,
-    /// Ascending routing phase.
-    pub fwd: Signal<Out, Bit>,
-    /// Descending routing phase.
-    pub bwd: Signal<Out, Bit>,
-    /// Enumeration phase.
-    pub enum_on: Signal<Out, Bit>,
-    /// Step 1.
-    pub xdim_on: Signal<Out, Bit>,
-    /// Phase `semi`.
-    pub k_semi: Signal<Out, Bit>,
-    /// Phase `pack2`.
-    pub k_pack2: Signal<Out, Bit>,
-    /// Phase `pack0`.
-    pub k_pack0: Signal<Out, Bit>,
-    /// Phase `rdv`.
-    pub k_rdv: Signal<Out, Bit>,
-    /// Phase `enum2`.
-    pub k_enum2: Signal<Out, Bit>,
-    /// Routing cycle 0.
-    pub c_start: Signal<Out, Bit>,
-    /// Routing cycles `1..=k`.
-    pub c_addr: Signal<Out, Bit>,
-    /// Routing body cycles.
-    pub c_body: Signal<Out, Bit>,
-    /// Routing cycle `2k+1`.
-    pub c_rxstart: Signal<Out, Bit>,
-    /// Routing cycles `2k+2..=2k+B+1`.
-    pub c_rxbody: Signal<Out, Bit>,
-    /// Routing cycles `k+1..=2k+B+1`.
-    pub c_window: Signal<Out, Bit>,
-    /// Last cycle of a phase.
-    pub last: Signal<Out, Bit>,
-    /// Enumeration cycle 0.
-    pub e_inject: Signal<Out, Bit>,
-    /// Enumeration cycles `k+1..=2k`.
-    pub e_capture: Signal<Out, Bit>,
-    /// Step-1 cycle 0.
-    pub x_decide: Signal<Out, Bit>,
-    /// One-hot dimension selector.
-    pub sel: Vec<Signal<Out, Bit>>,
-    /// Thermometer of the loop index `i`.
-    pub low: Vec<Signal<Out, Bit>>,
-    /// Bit times of the run so far.
-    pub bit_time: Signal<Out, Bits<16>>,
-    busy: DFF<Bit>,
-    done_r: DFF<Bit>,
-    ph_semi: DFF<Bit>,
-    ph_cross: DFF<Bit>,
-    ph_enum2: DFF<Bit>,
-    ph_pack2: DFF<Bit>,
-    ph_enum0: DFF<Bit>,
-    ph_pack0: DFF<Bit>,
-    ph_rdv: DFF<Bit>,
-    cnt: DFF<Bits<8>>,
-    bt: DFF<Bits<16>>,
-    low_r: Vec<DFF<Bit>>,
-    sel_r: Vec<DFF<Bit>>,
-    routing: Signal<Local, Bit>,
-    body_end: Signal<Local, Bits<8>>,
-    route_last: Signal<Local, Bits<8>>,
-    is_last: Signal<Local, Bit>,
-    zero8: Constant<Bits<8>>,
-    one8: Constant<Bits<8>>,
-    one16: Constant<Bits<16>>,
-    zero16: Constant<Bits<16>>,
-    c_k: Constant<Bits<8>>,
-    c_k1: Constant<Bits<8>>,
-    c_2k: Constant<Bits<8>>,
-    c_2k1: Constant<Bits<8>>,
-    c_2k2: Constant<Bits<8>>,
-    c_m: Constant<Bits<8>>,
-    c_kl: Constant<Bits<8>>,
-    c_km: Constant<Bits<8>>,
-    c_last_semi: Constant<Bits<8>>,
-    c_last_m: Constant<Bits<8>>,
-    c_last_p0: Constant<Bits<8>>,
-    _k: usize,
+/// Codes of the controller's `phase` register.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u64)]
+pub enum Phase {
+    /// No run in progress (before the first load, and after `done`).
+    Idle = 0,
+    /// Algorithm 1.
+    Semi = 1,
+    /// Step 1: cross dimension `i`.
+    Cross = 2,
+    /// Step 2: enumerate doubles.
+    Enum2 = 3,
+    /// Step 3: pack the B messages.
+    Pack2 = 4,
+    /// Step 4: enumerate empties.
+    Enum0 = 5,
+    /// Step 5: empties send their addresses.
+    Pack0 = 6,
+    /// Step 6: rendezvous.
+    Rdv = 7,
 }
 
-fn c8(v: usize) -> Constant<Bits<8>> {
-    Constant::new((v as u64).to_bits())
-}
+/// Width of the phase counter.
+const CNT_BITS: usize = 8;
 
-impl Controller {
-    /// The controller of a `k`-cube with `payload_bits`-bit payloads. The longest phase,
-    /// `3k + L + 2` cycles, must fit the 8-bit phase counter (checked by the generator).
-    pub fn new(k: usize, payload_bits: usize) -> Self {
-        let (l, m) = (payload_bits, k + payload_bits);
-        Self {
-            clock: Default::default(),
-            reset: Default::default(),
-            start: Default::default(),
-            algorithm: Default::default(),
-            clear: Default::default(),
-            load: Default::default(),
-            done: Default::default(),
-            fwd: Default::default(),
-            bwd: Default::default(),
-            enum_on: Default::default(),
-            xdim_on: Default::default(),
-            k_semi: Default::default(),
-            k_pack2: Default::default(),
-            k_pack0: Default::default(),
-            k_rdv: Default::default(),
-            k_enum2: Default::default(),
-            c_start: Default::default(),
-            c_addr: Default::default(),
-            c_body: Default::default(),
-            c_rxstart: Default::default(),
-            c_rxbody: Default::default(),
-            c_window: Default::default(),
-            last: Default::default(),
-            e_inject: Default::default(),
-            e_capture: Default::default(),
-            x_decide: Default::default(),
-            sel: (0..k).map(|_| Default::default()).collect(),
-            low: (0..k).map(|_| Default::default()).collect(),
-            bit_time: Default::default(),
-            busy: Default::default(),
-            done_r: Default::default(),
-            ph_semi: Default::default(),
-            ph_cross: Default::default(),
-            ph_enum2: Default::default(),
-            ph_pack2: Default::default(),
-            ph_enum0: Default::default(),
-            ph_pack0: Default::default(),
-            ph_rdv: Default::default(),
-            cnt: Default::default(),
-            bt: Default::default(),
-            low_r: (0..k).map(|_| Default::default()).collect(),
-            sel_r: (0..k).map(|_| Default::default()).collect(),
-            routing: Default::default(),
-            body_end: Default::default(),
-            route_last: Default::default(),
-            is_last: Default::default(),
-            zero8: c8(0),
-            one8: c8(1),
-            one16: Constant::new(1u64.to_bits()),
-            zero16: Constant::new(0u64.to_bits()),
-            c_k: c8(k),
-            c_k1: c8(k + 1),
-            c_2k: c8(2 * k),
-            c_2k1: c8(2 * k + 1),
-            c_2k2: c8(2 * k + 2),
-            c_m: c8(m),
-            c_kl: c8(k + l),
-            c_km: c8(k + m),
-            c_last_semi: c8(2 * k + l + 1),
-            c_last_m: c8(2 * k + m + 1),
-            c_last_p0: c8(3 * k + 1),
-            _k: k,
-        }
-    }
-}
+/// The controller of a `k`-cube with `L`-bit payloads (`hc_ctrl_k{K}_l{L}`).
+pub fn controller(p: CubeParams) -> Module {
+    let (k, l, msg) = (p.k(), p.payload_bits(), p.message_bits());
+    let c8 = |v: usize| lit(CNT_BITS, v as u64);
+    let mut m = ModuleBuilder::new(ctrl_name(p));
+    m.clock();
+    let reset = m.input("reset", 1);
+    let start = m.input("start", 1);
+    let algorithm = m.input("algorithm", 1);
+    let ctl = Control::outputs(&mut m);
+    let sel = m.output("sel", k);
+    let low = m.output("low", k);
+    let bit_time = m.output("bit_time", 16);
 
-impl Logic for Controller {
-    #[hdl_gen]
-    fn update(&mut self) {
-        dff_setup!(
-            self, clock, busy, done_r, ph_semi, ph_cross, ph_enum2, ph_pack2, ph_enum0, ph_pack0,
-            ph_rdv, cnt, bt
-        );
-        for d in 0..self._k {
-            self.low_r[d].clock.next = self.clock.val();
-            self.low_r[d].d.next = self.low_r[d].q.val();
-            self.sel_r[d].clock.next = self.clock.val();
-            self.sel_r[d].d.next = false;
+    m.comment("State: phase code, phase cycle, loop thermometer, dimension selector, run");
+    let phase = m.reg("phase", 3);
+    let cnt = m.reg("cnt", CNT_BITS);
+    let low_r = m.reg("low_r", k);
+    let sel_r = m.reg("sel_r", k);
+    let finished = m.reg("finished", 1);
+    let bt = m.reg("bt", 16);
+
+    m.comment("Phase decode");
+    let is = |ph: Phase| phase.is(ph as u64);
+    let busy = m.def("busy", phase.is_not(Phase::Idle as u64));
+    m.assign(&ctl.ph_semi, is(Phase::Semi));
+    m.assign(&ctl.ph_cross, is(Phase::Cross));
+    m.assign(&ctl.ph_enum2, is(Phase::Enum2));
+    m.assign(&ctl.ph_pack2, is(Phase::Pack2));
+    m.assign(&ctl.ph_pack0, is(Phase::Pack0));
+    m.assign(&ctl.ph_rdv, is(Phase::Rdv));
+    let (semi, cross, pack0, rdv) = (&ctl.ph_semi, &ctl.ph_cross, &ctl.ph_pack0, &ctl.ph_rdv);
+    m.assign(&ctl.fwd, semi | &ctl.ph_pack2 | pack0);
+    m.assign(&ctl.bwd, rdv.clone());
+    m.assign(&ctl.enum_on, &ctl.ph_enum2 | is(Phase::Enum0));
+    let routing = m.def("routing", &ctl.fwd | &ctl.bwd);
+    // Body bits B: L in semi, k in pack0, M otherwise; the last cycle is 2k + B + 1.
+    let body_end = m.def(
+        "body_end",
+        semi.select(c8(k + l), pack0.select(c8(2 * k), c8(k + msg))),
+    );
+    let route_last = m.def(
+        "route_last",
+        semi.select(
+            c8(2 * k + l + 1),
+            pack0.select(c8(3 * k + 1), c8(2 * k + msg + 1)),
+        ),
+    );
+
+    m.comment("Strobes (docs/hypercube.md §3.4, §4, §5)");
+    let at = |v: usize| cnt.eq(&c8(v));
+    let within = |lo: usize, hi: &V| cnt.ge(&c8(lo)) & cnt.le(hi);
+    m.assign(&ctl.c_start, &routing & at(0));
+    m.assign(&ctl.c_addr, &routing & within(1, &c8(k)));
+    m.assign(&ctl.c_body, &routing & within(k + 1, &body_end));
+    m.assign(&ctl.c_rxstart, &routing & at(2 * k + 1));
+    m.assign(&ctl.c_rxbody, &routing & within(2 * k + 2, &route_last));
+    m.assign(&ctl.c_window, &routing & within(k + 1, &route_last));
+    m.assign(&ctl.e_inject, &ctl.enum_on & at(0));
+    m.assign(&ctl.e_capture, &ctl.enum_on & within(k + 1, &c8(2 * k)));
+    m.assign(&ctl.x_decide, cross & at(0));
+    let is_last = m.def(
+        "is_last",
+        (&routing & cnt.eq(&route_last)) | (&ctl.enum_on & at(2 * k)) | (cross & at(msg)),
+    );
+    m.assign(&ctl.last, &is_last);
+    m.assign(&ctl.clear, &reset | &is_last);
+    m.assign(&ctl.load, &start & !&busy & !&reset);
+    m.assign(&ctl.done, &finished);
+    m.assign(&bit_time, &bt);
+    m.assign(&low, &low_r);
+    // In step 1, sel = onehot(i): the top bit of the thermometer.
+    let low_top = if k == 1 {
+        low_r.clone()
+    } else {
+        &low_r & !cat([zero(1), low_r.bits(k - 1, 1)])
+    };
+    m.assign(&sel, cross.select(low_top, &sel_r));
+
+    let onehot = |d: usize| lit(k, 1 << d);
+    let down = |v: &V| {
+        if k == 1 {
+            zero(1)
+        } else {
+            cat([zero(1), v.bits(k - 1, 1)])
         }
-        // Phase decode.
-        self.routing.next = self.ph_semi.q.val()
-            | self.ph_pack2.q.val()
-            | self.ph_pack0.q.val()
-            | self.ph_rdv.q.val();
-        self.fwd.next = self.ph_semi.q.val() | self.ph_pack2.q.val() | self.ph_pack0.q.val();
-        self.bwd.next = self.ph_rdv.q.val();
-        self.enum_on.next = self.ph_enum2.q.val() | self.ph_enum0.q.val();
-        self.xdim_on.next = self.ph_cross.q.val();
-        self.k_semi.next = self.ph_semi.q.val();
-        self.k_pack2.next = self.ph_pack2.q.val();
-        self.k_pack0.next = self.ph_pack0.q.val();
-        self.k_rdv.next = self.ph_rdv.q.val();
-        self.k_enum2.next = self.ph_enum2.q.val();
-        self.body_end.next = self.c_km.val();
-        self.route_last.next = self.c_last_m.val();
-        if self.ph_semi.q.val() {
-            self.body_end.next = self.c_kl.val();
-            self.route_last.next = self.c_last_semi.val();
+    };
+    let up = |v: &V| {
+        if k == 1 {
+            zero(1)
+        } else {
+            cat([v.bits(k - 2, 0), zero(1)])
         }
-        if self.ph_pack0.q.val() {
-            self.body_end.next = self.c_2k.val();
-            self.route_last.next = self.c_last_p0.val();
-        }
-        // Strobes.
-        self.c_start.next = self.routing.val() & (self.cnt.q.val() == self.zero8.val());
-        self.c_addr.next = self.routing.val()
-            & (self.cnt.q.val() >= self.one8.val())
-            & (self.cnt.q.val() <= self.c_k.val());
-        self.c_body.next = self.routing.val()
-            & (self.cnt.q.val() >= self.c_k1.val())
-            & (self.cnt.q.val() <= self.body_end.val());
-        self.c_rxstart.next = self.routing.val() & (self.cnt.q.val() == self.c_2k1.val());
-        self.c_rxbody.next = self.routing.val()
-            & (self.cnt.q.val() >= self.c_2k2.val())
-            & (self.cnt.q.val() <= self.route_last.val());
-        self.c_window.next = self.routing.val()
-            & (self.cnt.q.val() >= self.c_k1.val())
-            & (self.cnt.q.val() <= self.route_last.val());
-        self.e_inject.next = self.enum_on.val() & (self.cnt.q.val() == self.zero8.val());
-        self.e_capture.next = self.enum_on.val()
-            & (self.cnt.q.val() >= self.c_k1.val())
-            & (self.cnt.q.val() <= self.c_2k.val());
-        self.x_decide.next = self.xdim_on.val() & (self.cnt.q.val() == self.zero8.val());
-        self.is_last.next = (self.routing.val() & (self.cnt.q.val() == self.route_last.val()))
-            | (self.enum_on.val() & (self.cnt.q.val() == self.c_2k.val()))
-            | (self.xdim_on.val() & (self.cnt.q.val() == self.c_m.val()));
-        self.last.next = self.is_last.val();
-        self.clear.next = self.reset.val() | self.is_last.val();
-        self.load.next = self.start.val() & !self.busy.q.val() & !self.reset.val();
-        // The `sel` shift register (routing phases).
-        if self.c_start.val() {
-            if self.ph_rdv.q.val() {
-                for d in (self._k - 1)..self._k {
-                    self.sel_r[d].d.next = true;
-                }
-            } else {
-                self.sel_r[0].d.next = true;
-            }
-        }
-        if self.c_addr.val() {
-            if self.ph_rdv.q.val() {
-                for d in 1..self._k {
-                    self.sel_r[d - 1].d.next = self.sel_r[d].q.val();
-                }
-            } else if self.ph_pack0.q.val() & (self.cnt.q.val() == self.c_k.val()) {
-                for d in (self._k - 1)..self._k {
-                    self.sel_r[d].d.next = true;
-                }
-            } else {
-                for d in 1..self._k {
-                    self.sel_r[d].d.next = self.sel_r[d - 1].q.val();
-                }
-            }
-        }
-        if self.c_body.val() & self.ph_pack0.q.val() {
-            for d in 1..self._k {
-                self.sel_r[d - 1].d.next = self.sel_r[d].q.val();
-            }
-        }
-        for d in 0..self._k {
-            self.sel[d].next = self.sel_r[d].q.val();
-            self.low[d].next = self.low_r[d].q.val();
-        }
-        if self.xdim_on.val() {
-            for d in 1..self._k {
-                self.sel[d - 1].next = self.low_r[d - 1].q.val() & !self.low_r[d].q.val();
-            }
-            for d in (self._k - 1)..self._k {
-                self.sel[d].next = self.low_r[d].q.val();
-            }
-        }
-        // Sequencing.
-        self.done.next = self.done_r.q.val();
-        self.bit_time.next = self.bt.q.val();
-        if self.busy.q.val() {
-            self.bt.d.next = self.bt.q.val() + self.one16.val();
-            self.cnt.d.next = self.cnt.q.val() + self.one8.val();
-            if self.is_last.val() {
-                self.cnt.d.next = self.zero8.val();
-                self.ph_semi.d.next = false;
-                self.ph_cross.d.next = false;
-                self.ph_enum2.d.next = self.ph_cross.q.val();
-                self.ph_pack2.d.next = self.ph_enum2.q.val();
-                self.ph_enum0.d.next = self.ph_pack2.q.val();
-                self.ph_pack0.d.next = self.ph_enum0.q.val();
-                self.ph_rdv.d.next = self.ph_pack0.q.val();
-                if self.ph_semi.q.val() {
-                    self.busy.d.next = false;
-                    self.done_r.d.next = true;
-                }
-                if self.ph_rdv.q.val() {
-                    for d in (self._k - 1)..self._k {
-                        if self.low_r[d].q.val() {
-                            self.busy.d.next = false;
-                            self.done_r.d.next = true;
-                        } else {
-                            self.ph_cross.d.next = true;
-                        }
-                    }
-                    for d in 1..self._k {
-                        self.low_r[d].d.next = self.low_r[d - 1].q.val();
-                    }
-                }
-            }
-        }
-        if self.load.val() {
-            self.busy.d.next = true;
-            self.done_r.d.next = false;
-            self.bt.d.next = self.zero16.val();
-            self.cnt.d.next = self.zero8.val();
-            self.ph_semi.d.next = !self.algorithm.val();
-            self.ph_cross.d.next = self.algorithm.val();
-            for d in 0..self._k {
-                self.low_r[d].d.next = false;
-            }
-            self.low_r[0].d.next = true;
-        }
-        if self.reset.val() {
-            self.busy.d.next = false;
-            self.done_r.d.next = false;
-            self.bt.d.next = self.zero16.val();
-            self.cnt.d.next = self.zero8.val();
-            self.ph_semi.d.next = false;
-            self.ph_cross.d.next = false;
-            self.ph_enum2.d.next = false;
-            self.ph_pack2.d.next = false;
-            self.ph_enum0.d.next = false;
-            self.ph_pack0.d.next = false;
-            self.ph_rdv.d.next = false;
-        }
-    }
+    };
+    // Next loop: i + 1 joins the thermometer (for k = 1 there is no next loop).
+    let low_next = if k == 1 {
+        lit(1, 1)
+    } else {
+        cat([low_r.bits(k - 2, 0), lit(1, 1)])
+    };
+    m.always(|pr| {
+        pr.comment("The dimension selector: the bit being sent in a routing phase");
+        // The first dimension: k-1 descending (rdv), 0 ascending (the same when k = 1).
+        let first = if k == 1 {
+            onehot(0)
+        } else {
+            rdv.select(onehot(k - 1), onehot(0))
+        };
+        pr.if_(&ctl.c_start, |pr| pr.load(&sel_r, first))
+            .elif(&ctl.c_addr, |pr| {
+                pr.if_(rdv, |pr| pr.load(&sel_r, down(&sel_r)))
+                    .elif(pack0 & at(k), |pr| pr.load(&sel_r, onehot(k - 1)))
+                    .else_(|pr| pr.load(&sel_r, up(&sel_r)));
+            })
+            .elif(&ctl.c_body & pack0, |pr| pr.load(&sel_r, down(&sel_r)))
+            .else_(|pr| pr.load(&sel_r, zero(k)));
+        pr.comment("Sequencing");
+        pr.if_(&reset, |pr| {
+            pr.load(&phase, lit(3, Phase::Idle as u64));
+            pr.load(&finished, lit(1, 0));
+            pr.load(&bt, zero(16));
+            pr.load(&cnt, zero(CNT_BITS));
+        })
+        .elif(&ctl.load, |pr| {
+            pr.load(
+                &phase,
+                algorithm.select(lit(3, Phase::Cross as u64), lit(3, Phase::Semi as u64)),
+            );
+            pr.load(&finished, lit(1, 0));
+            pr.load(&bt, zero(16));
+            pr.load(&cnt, zero(CNT_BITS));
+            pr.load(&low_r, onehot(0));
+        })
+        .elif(&busy, |pr| {
+            pr.load(&bt, bt.plus(1));
+            pr.if_(&is_last, |pr| {
+                pr.load(&cnt, zero(CNT_BITS));
+                pr.case(&phase, |c| {
+                    c.arm(&[Phase::Semi as u64], |pr| {
+                        pr.load(&phase, lit(3, Phase::Idle as u64));
+                        pr.load(&finished, lit(1, 1));
+                    });
+                    c.arm(&[Phase::Rdv as u64], |pr| {
+                        pr.comment("End of loop i: done after i = k-1, else the next loop");
+                        pr.if_(low_r.bit(k - 1), |pr| {
+                            pr.load(&phase, lit(3, Phase::Idle as u64));
+                            pr.load(&finished, lit(1, 1));
+                        })
+                        .else_(|pr| {
+                            pr.load(&phase, lit(3, Phase::Cross as u64));
+                            pr.load(&low_r, low_next.clone());
+                        });
+                    });
+                    c.default(|pr| pr.load(&phase, phase.plus(1)));
+                });
+            })
+            .else_(|pr| pr.load(&cnt, cnt.plus(1)));
+        });
+    });
+    m.build()
 }

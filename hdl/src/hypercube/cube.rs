@@ -1,18 +1,20 @@
 //! A whole k-cube as one Verilog-2005 top (`docs/hypercube.md` §9): `2^k` node routers
-//! (`node{x}`), the controller (`ctrl`) and the OR of the collision flags
-//! (`any_collision`), wired as a hypercube: output `dim_out_d` of `node{x}` drives input
-//! `dim_in_d` of `node{x ^ 2^d}`.
+//! (`node{x}`, one module for all) and the controller (`ctrl`), wired as a hypercube.
 //!
-//! Modules: `hc_node_k{K}_l{L}` (one definition for every node, its address on constant
-//! pins), `hc_ctrl_k{K}_l{L}`, `hc_any_n{N}`, the shared children (one stage, one serial
-//! adder, one DFF), and the top `hypercube_k{K}_l{L}`.
+//! Top ports are one vector per quantity, node `x` at row `x`: `send[N]`, `dest[N·k]`
+//! (`[x*k +: k]`), `payload[N·L]` in; `rx_bit[N]`, `rx_valid[N]`, `rx_payload[N·L]`,
+//! `node_collision[N]` out; and `clock`, `reset`, `start`, `algorithm`, `done`,
+//! `collision`, `bit_time[15:0]`. The links are the vector `dim_out[N·k]`: node `x`
+//! drives `dim_out[x*k +: k]` (its dimension-`d` wire at bit `x·k + d`) and reads bit
+//! `(x ^ 2^d)·k + d` as its `dim_in[d]`.
 
-use super::any::AnyOf;
-use super::controller::Controller;
-use super::node::Node;
-use super::{hw_params, HwParamError};
-use crate::netlist::{Design, Direction, Expr, ModuleBuilder, NetlistError, ValidationErrors};
-use crate::rusthdl::{add_block, ImportError};
+use super::control::NAMES;
+use super::controller::controller;
+use super::node::node;
+use super::{hw_params, top_name, HwParamError};
+use crate::netlist::{
+    cat, elaborate, lit, names, Design, ModuleBuilder, NetlistError, ValidationErrors, V,
+};
 use lcanet_sim::hypercube::CubeParams;
 
 /// Why the cube could not be built.
@@ -21,144 +23,94 @@ pub enum CubeError {
     /// Bad parameters.
     #[error(transparent)]
     Params(#[from] HwParamError),
-    /// A block could not be imported (a bug in lcanet's blocks).
-    #[error("internal error (a bug in lcanet): {0}")]
-    Import(#[from] ImportError),
-    /// The netlist was rejected (a bug in lcanet's wiring).
-    #[error("internal error (a bug in lcanet): {0}")]
+    /// The netlist was rejected, or elaboration failed (a bug in lcanet's generator).
+    #[error(transparent)]
     Netlist(#[from] NetlistError),
     /// The netlist fails validation (a bug in lcanet's wiring).
     #[error("internal error (a bug in lcanet): {0}")]
     Validation(#[from] ValidationErrors),
-    /// A block port the wiring does not know (a bug in lcanet).
-    #[error("internal error (a bug in lcanet): module `{module}` has a port `{port}` the cube does not wire")]
-    UnknownPort {
-        /// The module.
-        module: String,
-        /// The port.
-        port: String,
-    },
-}
-
-/// Name of the top module of a cube.
-pub fn top_name(p: CubeParams) -> String {
-    format!("hypercube_k{}_l{}", p.k(), p.payload_bits())
-}
-
-/// Name of the top-level port `what` of node `x` (`n13_rx_payload`).
-pub fn node_port(x: usize, what: &str) -> String {
-    format!("n{x}_{what}")
 }
 
 /// The netlist of a whole cube with `k` dimensions and `payload_bits`-bit payloads.
 pub fn cube_design(k: usize, payload_bits: usize) -> Result<(Design, CubeParams), CubeError> {
     let p = hw_params(k, payload_bits)?;
-    let (n, l) = (p.n(), p.payload_bits());
+    let design = elaborate(&format!("the {k}-cube"), || build(p))??;
+    design.validate()?;
+    Ok((design, p))
+}
+
+fn build(p: CubeParams) -> Result<Design, NetlistError> {
+    let (k, n, l) = (p.k(), p.n(), p.payload_bits());
     let top = top_name(p);
     let mut design = Design::new(&top);
     design
         .param("k", k)
         .param("payload_bits", l)
         .param("nodes", n);
-    let node_mod = add_block(
-        &mut design,
-        &format!("hc_node_k{k}_l{l}"),
-        &mut Node::new(k, l),
-    )?;
-    let ctrl_mod = add_block(
-        &mut design,
-        &format!("hc_ctrl_k{k}_l{l}"),
-        &mut Controller::new(k, l),
-    )?;
-    let any_mod = add_block(&mut design, &format!("hc_any_n{n}"), &mut AnyOf::new(n))?;
-    let node = design.module(&node_mod).expect("just added").clone();
-    let ctrl = design.module(&ctrl_mod).expect("just added").clone();
+    let node_mod = node(p);
+    let ctrl_mod = controller(p);
 
     let mut m = ModuleBuilder::new(&top);
-    m.input("clock", 1)
-        .input("reset", 1)
-        .input("start", 1)
-        .input("algorithm", 1);
-    for x in 0..n {
-        m.input(node_port(x, "send"), 1)
-            .input(node_port(x, "dest"), k)
-            .input(node_port(x, "payload"), l);
-    }
-    for x in 0..n {
-        m.output(node_port(x, "rx_bit"), 1)
-            .output(node_port(x, "rx_valid"), 1)
-            .output(node_port(x, "rx_payload"), l)
-            .output(node_port(x, "collision"), 1);
-    }
-    m.output("done", 1)
-        .output("collision", 1)
-        .output("bit_time", 16);
+    let clock = m.clock();
+    let reset = m.input("reset", 1);
+    let start = m.input("start", 1);
+    let algorithm = m.input("algorithm", 1);
+    let send = m.input("send", n);
+    let dest = m.input("dest", n * k);
+    let payload = m.input("payload", n * l);
+    let rx_bit = m.output("rx_bit", n);
+    let rx_valid = m.output("rx_valid", n);
+    let rx_payload = m.output("rx_payload", n * l);
+    let node_collision = m.output("node_collision", n);
+    let done = m.output("done", 1);
+    let collision = m.output("collision", 1);
+    let bit_time = m.output("bit_time", 16);
 
-    // The controller: every output becomes a net `ctrl_<port>`.
-    m.instance_of("ctrl", &ctrl)
-        .pin("clock", "clock")
-        .pin("reset", "reset")
-        .pin("start", "start")
-        .pin("algorithm", "algorithm");
-    m.assign("done", "ctrl_done");
-    m.assign("bit_time", "ctrl_bit_time");
-    // The links.
+    m.comment("The controller");
+    let (inst, _) = m.instance_of("ctrl", &ctrl_mod);
+    let _ = inst
+        .pin("clock", &clock)
+        .pin("reset", &reset)
+        .pin("start", &start)
+        .pin("algorithm", &algorithm);
+    // `instance_of` declared the wire `ctrl_<port>` for every output of the controller.
+    let ctrl_out = |port: &str, width: usize| V::signal(names::output_net("ctrl", port), width);
+    let wire = |port: &str| ctrl_out(port, 1);
+    m.assign(&done, wire("done"));
+    m.assign(&bit_time, ctrl_out("bit_time", 16));
+    let (sel, low) = (ctrl_out("sel", k), ctrl_out("low", k));
+
+    m.comment("Links: node x's dimension-d wire is bit x*k + d, read by node x ^ 2^d");
+    let dim_out = m.wire("dim_out", n * k);
+    m.comment("The nodes");
     for x in 0..n {
-        for d in 0..k {
-            m.net(format!("node{x}_dim_out_{d}"), 1);
+        let dim_in = cat((0..k).rev().map(|d| dim_out.bit((x ^ (1 << d)) * k + d)));
+        let mut inst = m
+            .instance(format!("node{x}"), &node_mod)
+            .pin("clock", &clock);
+        for name in NAMES {
+            inst = inst.pin(name, wire(name));
         }
-        m.net(format!("node{x}_collision"), 1);
+        let _ = inst
+            .pin("sel", &sel)
+            .pin("low", &low)
+            .pin("my_addr", lit(k, x as u64))
+            .pin("send", send.bit(x))
+            .pin("dest", dest.row(x, k))
+            .pin("payload", payload.row(x, l))
+            .pin("dim_in", dim_in)
+            .pin("dim_out", dim_out.row(x, k))
+            .pin("rx_bit", rx_bit.bit(x))
+            .pin("rx_valid", rx_valid.bit(x))
+            .pin("rx_payload", rx_payload.row(x, l))
+            .pin("collision", node_collision.bit(x));
     }
-    for x in 0..n {
-        let mut inst = m.instance(format!("node{x}"), &node.name);
-        for port in &node.ports {
-            let name = port.name.as_str();
-            let indexed = |prefix: &str| {
-                name.strip_prefix(prefix)
-                    .and_then(|s| s.parse::<usize>().ok())
-            };
-            let expr: Expr = if name == "clock" {
-                "clock".into()
-            } else if let Some(s) = name.strip_prefix("ctl_") {
-                format!("ctrl_{s}").into()
-            } else if name.starts_with("sel_") || name.starts_with("low_") {
-                format!("ctrl_{name}").into()
-            } else if let Some(d) = indexed("my_addr_") {
-                Expr::constant(1, (x >> d & 1) as u64)
-            } else if name == "send" {
-                node_port(x, "send").into()
-            } else if let Some(d) = indexed("dest_") {
-                Expr::bit(node_port(x, "dest"), d)
-            } else if let Some(j) = indexed("payload_") {
-                Expr::bit(node_port(x, "payload"), j)
-            } else if let Some(d) = indexed("dim_in_") {
-                format!("node{}_dim_out_{d}", x ^ (1 << d)).into()
-            } else if let Some(d) = indexed("dim_out_") {
-                format!("node{x}_dim_out_{d}").into()
-            } else if let Some(j) = indexed("rx_payload_") {
-                Expr::bit(node_port(x, "rx_payload"), j)
-            } else if name == "rx_bit" || name == "rx_valid" {
-                node_port(x, name).into()
-            } else if name == "collision" && port.direction == Direction::Output {
-                format!("node{x}_collision").into()
-            } else {
-                return Err(CubeError::UnknownPort {
-                    module: node.name.clone(),
-                    port: name.to_owned(),
-                });
-            };
-            inst = inst.pin(name, expr);
-        }
-        m.assign(node_port(x, "collision"), format!("node{x}_collision"));
-    }
-    let mut any = m.instance("any_collision", &any_mod);
-    for x in 0..n {
-        any = any.pin(format!("inputs_{x}"), format!("node{x}_collision"));
-    }
-    any.pin("any", "collision");
+    m.assign(&collision, node_collision.any());
+
+    design.add_module(node_mod)?;
+    design.add_module(ctrl_mod)?;
     design.add_module(m.build())?;
-    design.validate()?;
-    Ok((design, p))
+    Ok(design)
 }
 
 #[cfg(test)]
@@ -171,19 +123,22 @@ mod tests {
         let emitted = design.emit().unwrap();
         assert_eq!(emitted.top, top_name(p));
         let names: Vec<&str> = emitted.modules.iter().map(|f| f.name.as_str()).collect();
-        // Node, controller, OR, top, and the shared children: one stage, one serial adder
-        // (flip-flops are written inside their parents, see `rusthdl::flops`).
-        assert_eq!(names.len(), 6, "{names:?}");
-        assert_eq!(names.iter().filter(|n| n.contains("__stage")).count(), 1);
-        let top = emitted
-            .modules
-            .iter()
-            .find(|f| f.name == "hypercube_k3_l4.v")
-            .unwrap();
-        assert_eq!(top.contents.matches("hc_node_k3_l4 node").count(), 8);
-        // Node 1 hears node 5 on dimension 2.
-        let node1 = &top.contents[top.contents.find("node1 (").unwrap()..];
-        assert!(node1[..node1.find(");").unwrap()].contains("(node5_dim_out_2)"));
+        assert_eq!(
+            names,
+            ["hc_ctrl_k3_l4.v", "hc_node_k3_l4.v", "hypercube_k3_l4.v"]
+        );
+        let top = &emitted.modules[2].contents;
+        assert_eq!(top.matches("hc_node_k3_l4 node").count(), 8);
+        // Node 1 hears node 5 on dimension 2 (bit 5*3 + 2), node 3 on dimension 1 (bit
+        // 3*3 + 1) and node 0 on dimension 0.
+        let node1 = &top[top.find("node1 (").unwrap()..];
+        let node1 = &node1[..node1.find(");").unwrap()];
+        assert!(
+            node1.contains(".dim_in({dim_out[17], dim_out[10], dim_out[0]})"),
+            "{node1}"
+        );
+        assert!(node1.contains(".dim_out(dim_out[5:3])"), "{node1}");
+        assert!(node1.contains(".my_addr(3'd1)"), "{node1}");
     }
 
     #[test]

@@ -1,18 +1,20 @@
-//! Kuszmaul's pipelined bit-serial hypercube router (seed 001) as rust-hdl blocks:
-//! the routing [`stage::Stage`], the bit-serial [`adder::SerialAdder`] of the
-//! enumeration, the [`node::Node`] router and the [`controller::Controller`] of
-//! `docs/hypercube.md`.
+//! Kuszmaul's pipelined bit-serial hypercube router (seed 001) as word-level RTL
+//! (`docs/hypercube.md`): the [`node`] router (pipeline registers, the `k` routing
+//! stages, the serial adders of the pipelined butterfly enumeration, buffers A, B and E,
+//! the flags of Algorithm 2), the [`controller`] that sequences the phases and broadcasts
+//! the [`control`] strobes, and the whole [`cube`].
+//!
+//! Every multi-bit quantity is one vector: the pipeline registers `P_0..P_k` are `p[k:0]`,
+//! the stage states two `k`-bit vectors, the adders' sums and carries one `k`-bit vector
+//! each, A and B `M`-bit shift registers, the controller's phase a 3-bit code. Links
+//! between nodes are one `N·k`-bit vector of the top (`dim_out`, node `x`'s link in
+//! dimension `d` at bit `x·k + d`).
 
-pub mod adder;
-pub mod any;
 pub mod control;
 pub mod controller;
 pub mod cube;
+pub mod gtkw;
 pub mod node;
-pub mod stage;
-
-#[cfg(test)]
-mod rhdl_sim;
 
 use lcanet_sim::hypercube::{CubeParams, HypercubeError};
 
@@ -43,6 +45,21 @@ pub fn hw_params(k: usize, payload_bits: usize) -> Result<CubeParams, HwParamErr
         return Err(HwParamError::KOutOfRange { k, max: MAX_HW_K });
     }
     Ok(CubeParams::new(k, payload_bits)?)
+}
+
+/// Name of the node module: `hc_node_k{K}_l{L}`.
+pub fn node_name(p: CubeParams) -> String {
+    format!("hc_node_k{}_l{}", p.k(), p.payload_bits())
+}
+
+/// Name of the controller module: `hc_ctrl_k{K}_l{L}`.
+pub fn ctrl_name(p: CubeParams) -> String {
+    format!("hc_ctrl_k{}_l{}", p.k(), p.payload_bits())
+}
+
+/// Name of the top module: `hypercube_k{K}_l{L}`.
+pub fn top_name(p: CubeParams) -> String {
+    format!("hypercube_k{}_l{}", p.k(), p.payload_bits())
 }
 
 #[cfg(test)]

@@ -1,362 +1,273 @@
-//! The node router of a k-cube (`docs/hypercube.md` §2–§5): `k` pipeline stages with
-//! the pipeline registers `P_0..P_k`, the message buffers A and B, the register E, the
-//! enumeration input `T_0`, the sender (frames: start bit, relative address, body), the
-//! receiver, and the flags of Algorithm 2.
+//! The node router of a k-cube (`docs/hypercube.md` §2–§5), one module for every node
+//! (`hc_node_k{K}_l{L}`; the node's address comes in on the constant input `my_addr`,
+//! everything time-dependent from the controller's [`Control`] strobes).
 //!
-//! One block (one Verilog module) serves every node of a cube: the node's address comes
-//! in on `my_addr` (tied to constants by the cube), everything time-dependent comes from
-//! the controller's strobes.
+//! Quantities, each one vector:
+//! - `p[k:0]`: the pipeline registers `P_0..P_k`;
+//! - `stage_pass[k-1:0]`, `stage_dir[k-1:0]`: the states of the `k` routing stages (§3.2),
+//!   stage `d` at bit `d`: `(pass, dir)` = 00 IDLE, 01 HEAD (start bit seen), 10
+//!   PASS-STAY, 11 PASS-CROSS;
+//! - `a[M-1:0]`, `b[M-1:0]`: the message buffers, shift registers with the head at bit 0
+//!   (`a[k-1:0]` the destination, `a[M-1:k]` the payload); `e[k-1:0]`: register E;
+//! - the enumeration (§4), rank `d+1` crossing dimension `d`: `t[k-1:0]` = `T_0..T_{k-1}`
+//!   (`t[0]` the injected membership bit, `t[d]` the registered sum of the count adder
+//!   of rank `d`), `ct[k-2:0]` their carries, `o[k-1:0]` = `O_1..O_k` (the offset adders'
+//!   sums) and `co[k-1:0]` their carries: `2k − 1` serial adders;
+//! - flags `va`, `vb` (A, B hold a message), `xing`, `incoming` (step 1), `hit` (a frame
+//!   arrived), `coll` (sticky collision).
+//!
+//! The outgoing link wire of dimension `d` is bit `d` of `dim_out`; the neighbour's is bit
+//! `d` of `dim_in`. Nothing that drives `dim_out` reads `dim_in` combinationally.
 
-use super::adder::SerialAdder;
 use super::control::Control;
-use super::stage::Stage;
-use rust_hdl::prelude::*;
+use super::node_name;
+use crate::netlist::{cat, zero, Module, ModuleBuilder, V};
+use lcanet_sim::hypercube::CubeParams;
 
-/// The node router.
-#[derive(LogicBlock, Default)]
-pub struct Node {
-    /// Bit-time clock.
-    pub clock: Signal<In, Clock>,
-    /// Controller strobes.
-    pub ctl: Control,
-    /// One-hot: the dimension whose bit is being sent (or `i` in step 1).
-    pub sel: Vec<Signal<In, Bit>>,
-    /// Thermometer: `low[d] = 1` iff `d <= i`.
-    pub low: Vec<Signal<In, Bit>>,
-    /// This node's address (constant).
-    pub my_addr: Vec<Signal<In, Bit>>,
-    /// The PE sends a message.
-    pub send: Signal<In, Bit>,
-    /// Its destination.
-    pub dest: Vec<Signal<In, Bit>>,
-    /// Its payload.
-    pub payload: Vec<Signal<In, Bit>>,
-    /// Incoming link wires, one per dimension.
-    pub dim_in: Vec<Signal<In, Bit>>,
-    /// Outgoing link wires, one per dimension.
-    pub dim_out: Vec<Signal<Out, Bit>>,
-    /// The delivery register.
-    pub rx_bit: Signal<Out, Bit>,
-    /// Done and a message is held.
-    pub rx_valid: Signal<Out, Bit>,
-    /// Its payload while `rx_valid`.
-    pub rx_payload: Vec<Signal<Out, Bit>>,
-    /// Sticky collision flag.
-    pub collision: Signal<Out, Bit>,
-    stage: Vec<Stage>,
-    count: Vec<SerialAdder>,
-    offset: Vec<SerialAdder>,
-    p: Vec<DFF<Bit>>,
-    a: Vec<DFF<Bit>>,
-    b: Vec<DFF<Bit>>,
-    e: Vec<DFF<Bit>>,
-    t0: DFF<Bit>,
-    va: DFF<Bit>,
-    vb: DFF<Bit>,
-    xing: DFF<Bit>,
-    incoming: DFF<Bit>,
-    hit: DFF<Bit>,
-    coll: DFF<Bit>,
-    count_wire: Vec<Signal<Local, Bit>>,
-    cur_x: Signal<Local, Bit>,
-    cur_low: Signal<Local, Bit>,
-    cur_adest: Signal<Local, Bit>,
-    cur_win: Signal<Local, Bit>,
-    go: Signal<Local, Bit>,
-    keep: Signal<Local, Bit>,
-    sending: Signal<Local, Bit>,
-    addr_bit: Signal<Local, Bit>,
-    body_bit: Signal<Local, Bit>,
-    tx: Signal<Local, Bit>,
-    deliver: Signal<Local, Bit>,
-    coll_now: Signal<Local, Bit>,
-    a_shift: Signal<Local, Bit>,
-    a_in: Signal<Local, Bit>,
-    b_shift: Signal<Local, Bit>,
-    b_in: Signal<Local, Bit>,
-    e_shift: Signal<Local, Bit>,
-    e_in: Signal<Local, Bit>,
-    _k: usize,
-    _l: usize,
-    _m: usize,
-}
-
-fn sigs<D: Direction>(n: usize) -> Vec<Signal<D, Bit>> {
-    (0..n).map(|_| Default::default()).collect()
-}
-
-fn dffs(n: usize) -> Vec<DFF<Bit>> {
-    (0..n).map(|_| Default::default()).collect()
-}
-
-impl Node {
-    /// A node of a `k`-cube with `payload_bits`-bit payloads (`k >= 1`, `payload_bits >= 1`).
-    pub fn new(k: usize, payload_bits: usize) -> Self {
-        let m = k + payload_bits;
-        Self {
-            sel: sigs(k),
-            low: sigs(k),
-            my_addr: sigs(k),
-            dest: sigs(k),
-            payload: sigs(payload_bits),
-            dim_in: sigs(k),
-            dim_out: sigs(k),
-            rx_payload: sigs(payload_bits),
-            stage: (0..k).map(|_| Stage::default()).collect(),
-            count: (1..k).map(|_| SerialAdder::default()).collect(),
-            offset: (0..k).map(|_| SerialAdder::default()).collect(),
-            p: dffs(k + 1),
-            a: dffs(m),
-            b: dffs(m),
-            e: dffs(k),
-            count_wire: sigs(k),
-            _k: k,
-            _l: payload_bits,
-            _m: m,
-            ..Default::default()
-        }
+/// `{v[w-2:0], fill}`: `v` shifted one place up (towards higher dimensions).
+fn shift_in_low(v: &V, fill: V) -> V {
+    let w = v.width();
+    if w == 1 {
+        fill
+    } else {
+        cat([v.bits(w - 2, 0), fill])
     }
 }
 
-impl Logic for Node {
-    #[hdl_gen]
-    fn update(&mut self) {
-        dff_setup!(self, clock, t0, va, vb, xing, incoming, hit, coll);
-        for j in 0..(self._k + 1) {
-            self.p[j].clock.next = self.clock.val();
-            self.p[j].d.next = false;
-        }
-        for j in 0..self._m {
-            self.a[j].clock.next = self.clock.val();
-            self.a[j].d.next = self.a[j].q.val();
-            self.b[j].clock.next = self.clock.val();
-            self.b[j].d.next = self.b[j].q.val();
-        }
-        for j in 0..self._k {
-            self.e[j].clock.next = self.clock.val();
-            self.e[j].d.next = self.e[j].q.val();
-        }
-        // Bits selected by the controller's one-hot `sel`.
-        self.cur_x.next = false;
-        self.cur_low.next = false;
-        self.cur_adest.next = false;
-        self.cur_win.next = false;
-        for d in 0..self._k {
-            if self.sel[d].val() & self.my_addr[d].val() {
-                self.cur_x.next = true;
-            }
-            if self.sel[d].val() & self.low[d].val() {
-                self.cur_low.next = true;
-            }
-            if self.sel[d].val() & self.a[d].q.val() {
-                self.cur_adest.next = true;
-            }
-            if self.sel[d].val() & self.dim_in[d].val() {
-                self.cur_win.next = true;
-            }
-        }
-        // Routing stages.
-        for d in 0..self._k {
-            self.stage[d].clock.next = self.clock.val();
-            self.stage[d].clear.next = self.ctl.clear.val();
-            self.stage[d].fwd.next = self.ctl.fwd.val();
-            self.stage[d].bwd.next = self.ctl.bwd.val();
-            self.stage[d].p_lo.next = self.p[d].q.val();
-            self.stage[d].p_hi.next = self.p[d + 1].q.val();
-        }
-        // Enumeration ranks: rank d + 1 crosses dimension d. T_d goes out on the link.
-        for d in 0..self._k {
-            self.offset[d].clock.next = self.clock.val();
-            self.offset[d].clear.next = self.ctl.clear.val();
-            self.offset[d].run.next = self.ctl.enum_on.val();
-            self.offset[d].add.next = !self.low[d].val() & self.my_addr[d].val();
-            self.offset[d].b.next = self.dim_in[d].val();
-        }
-        self.offset[0].a.next = false;
-        for d in 1..self._k {
-            self.offset[d].a.next = self.offset[d - 1].sum.val();
-            self.count[d - 1].clock.next = self.clock.val();
-            self.count[d - 1].clear.next = self.ctl.clear.val();
-            self.count[d - 1].run.next = self.ctl.enum_on.val();
-            self.count[d - 1].add.next = !self.low[d - 1].val();
-            self.count[d - 1].b.next = self.dim_in[d - 1].val();
-        }
-        self.count_wire[0].next = self.t0.q.val();
-        for d in 1..self._k {
-            self.count_wire[d].next = self.count[d - 1].sum.val();
-        }
-        for d in 1..self._k.min(2) {
-            self.count[d - 1].a.next = self.t0.q.val();
-        }
-        for d in 2..self._k {
-            self.count[d - 1].a.next = self.count[d - 2].sum.val();
-        }
-        // Step 1 decision.
-        self.go.next = self.va.q.val() & (self.cur_adest.val() ^ self.cur_x.val());
-        self.keep.next = self.va.q.val() & !self.xing.q.val();
-        // Sender.
-        self.sending.next = (self.ctl.k_semi.val() & self.va.q.val())
-            | (self.ctl.k_pack2.val() & self.va.q.val() & self.vb.q.val())
-            | (self.ctl.k_pack0.val() & !self.va.q.val())
-            | (self.ctl.k_rdv.val() & self.vb.q.val());
-        self.addr_bit.next = (self.ctl.k_semi.val() & (self.a[0].q.val() ^ self.cur_x.val()))
-            | ((self.ctl.k_pack2.val() | self.ctl.k_pack0.val())
-                & !self.cur_low.val()
-                & (self.e[0].q.val() ^ self.cur_x.val()))
-            | (self.ctl.k_rdv.val() & (self.e[0].q.val() ^ self.cur_x.val()));
-        self.body_bit.next = (self.ctl.k_semi.val() & self.a[0].q.val())
-            | (self.ctl.k_pack0.val() & self.cur_x.val())
-            | ((self.ctl.k_pack2.val() | self.ctl.k_rdv.val()) & self.b[0].q.val());
-        self.tx.next = self.sending.val()
-            & (self.ctl.c_start.val()
-                | (self.ctl.c_addr.val() & self.addr_bit.val())
-                | (self.ctl.c_body.val() & self.body_bit.val()));
-        // Pipeline registers: OR of the stay output and the wire; AND is a collision.
-        self.p[0].d.next = (self.ctl.fwd.val() & self.tx.val())
-            | (self.ctl.bwd.val() & (self.stage[0].stay.val() | self.dim_in[0].val()));
-        self.coll_now.next = self.ctl.bwd.val() & self.stage[0].stay.val() & self.dim_in[0].val();
-        // (A collision is any pipeline register whose two inputs are both 1.)
-        for j in 1..self._k {
-            self.p[j].d.next = (self.ctl.fwd.val()
-                & (self.stage[j - 1].stay.val() | self.dim_in[j - 1].val()))
-                | (self.ctl.bwd.val() & (self.stage[j].stay.val() | self.dim_in[j].val()));
-            if (self.ctl.fwd.val() & self.stage[j - 1].stay.val() & self.dim_in[j - 1].val())
-                | (self.ctl.bwd.val() & self.stage[j].stay.val() & self.dim_in[j].val())
-            {
-                self.coll_now.next = true;
-            }
-        }
-        for j in self._k..(self._k + 1) {
-            self.p[j].d.next = (self.ctl.fwd.val()
-                & (self.stage[j - 1].stay.val() | self.dim_in[j - 1].val()))
-                | (self.ctl.bwd.val() & self.tx.val());
-            if self.ctl.fwd.val() & self.stage[j - 1].stay.val() & self.dim_in[j - 1].val() {
-                self.coll_now.next = true;
-            }
-            self.deliver.next =
-                (self.ctl.fwd.val() & self.p[j].q.val()) | (self.ctl.bwd.val() & self.p[0].q.val());
-        }
-        self.rx_bit.next = self.deliver.val();
-        // Link wires.
-        for d in 0..self._k {
-            self.dim_out[d].next = self.stage[d].cross_out.val()
-                | (self.ctl.enum_on.val() & self.count_wire[d].val())
-                | (self.ctl.xdim_on.val()
-                    & self.sel[d].val()
-                    & ((self.ctl.x_decide.val() & self.go.val())
-                        | (!self.ctl.x_decide.val() & self.xing.q.val() & self.a[0].q.val())));
-        }
-        // Buffer A.
-        self.a_shift.next = (self.ctl.k_semi.val()
-            & (self.ctl.c_addr.val() | self.ctl.c_window.val()))
-            | (self.ctl.k_rdv.val() & self.ctl.c_rxbody.val() & self.hit.q.val())
-            | (self.ctl.xdim_on.val()
-                & !self.ctl.x_decide.val()
-                & (self.xing.q.val() | (self.incoming.q.val() & !self.keep.val())));
-        self.a_in.next = ((self.ctl.k_semi.val() | self.ctl.k_rdv.val()) & self.deliver.val())
-            | (self.ctl.xdim_on.val()
-                & self.incoming.q.val()
-                & !self.keep.val()
-                & self.cur_win.val());
-        // Buffer B.
-        self.b_shift.next = (self.ctl.k_pack2.val() & self.ctl.c_window.val())
-            | (self.ctl.k_rdv.val() & self.ctl.c_body.val())
-            | (self.ctl.xdim_on.val()
-                & !self.ctl.x_decide.val()
-                & self.incoming.q.val()
-                & self.keep.val());
-        self.b_in.next = (self.ctl.k_pack2.val() & self.deliver.val())
-            | (self.ctl.xdim_on.val() & self.cur_win.val());
-        if self.a_shift.val() {
-            for j in 0..(self._m - 1) {
-                self.a[j].d.next = self.a[j + 1].q.val();
-            }
-            for j in (self._m - 1)..self._m {
-                self.a[j].d.next = self.a_in.val();
-            }
-        }
-        if self.b_shift.val() {
-            for j in 0..(self._m - 1) {
-                self.b[j].d.next = self.b[j + 1].q.val();
-            }
-            for j in (self._m - 1)..self._m {
-                self.b[j].d.next = self.b_in.val();
-            }
-        }
-        if self.ctl.load.val() {
-            for j in 0..self._k {
-                self.a[j].d.next = self.dest[j].val();
-            }
-            for s in self._k..(self._k + 1) {
-                for j in 0..self._l {
-                    self.a[j + s].d.next = self.payload[j].val();
-                }
-            }
-        }
-        // Register E.
-        self.e_shift.next = (self.ctl.enum_on.val() & self.ctl.e_capture.val())
-            | ((self.ctl.k_pack2.val() | self.ctl.k_pack0.val())
-                & self.ctl.c_addr.val()
-                & !self.cur_low.val())
-            | (self.ctl.k_pack0.val() & self.ctl.c_rxbody.val())
-            | (self.ctl.k_rdv.val() & self.ctl.c_addr.val());
-        self.e_in.next = self.ctl.k_pack0.val() & self.deliver.val();
-        for j in (self._k - 1)..self._k {
-            if self.ctl.enum_on.val() & self.offset[j].sum.val() {
-                self.e_in.next = true;
-            }
-        }
-        if self.e_shift.val() {
-            for j in 0..(self._k - 1) {
-                self.e[j].d.next = self.e[j + 1].q.val();
-            }
-            for j in (self._k - 1)..self._k {
-                self.e[j].d.next = self.e_in.val();
-            }
-        }
-        // Enumeration input.
-        self.t0.d.next = self.ctl.enum_on.val()
-            & self.ctl.e_inject.val()
-            & ((self.ctl.k_enum2.val() & self.va.q.val() & self.vb.q.val())
-                | (!self.ctl.k_enum2.val() & !self.va.q.val()));
-        // Flags.
-        if self.ctl.x_decide.val() {
-            self.xing.d.next = self.go.val();
-            self.incoming.d.next = self.cur_win.val();
-        }
-        if self.ctl.c_rxstart.val() {
-            self.hit.d.next = self.deliver.val();
-        }
-        if self.ctl.last.val() {
-            if self.ctl.k_semi.val() {
-                self.va.d.next = self.hit.q.val();
-            }
-            if self.ctl.k_pack2.val() {
-                self.vb.d.next = self.hit.q.val();
-            }
-            if self.ctl.k_rdv.val() {
-                self.va.d.next = self.va.q.val() | self.hit.q.val();
-                self.vb.d.next = false;
-            }
-            if self.ctl.xdim_on.val() {
-                self.va.d.next = self.keep.val() | self.incoming.q.val();
-                self.vb.d.next = self.keep.val() & self.incoming.q.val();
-            }
-        }
-        self.coll.d.next = self.coll.q.val() | self.coll_now.val();
-        if self.ctl.load.val() {
-            self.va.d.next = self.send.val();
-            self.vb.d.next = false;
-            self.coll.d.next = false;
-        }
-        // Outputs.
-        self.collision.next = self.coll.q.val();
-        self.rx_valid.next = self.ctl.done.val() & self.va.q.val();
-        for s in self._k..(self._k + 1) {
-            for j in 0..self._l {
-                self.rx_payload[j].next =
-                    self.ctl.done.val() & self.va.q.val() & self.a[j + s].q.val();
-            }
-        }
+/// `{fill, v[w-1:1]}`: a shift register moving towards its head, bit 0.
+fn shift_in_high(v: &V, fill: V) -> V {
+    let w = v.width();
+    if w == 1 {
+        fill
+    } else {
+        cat([fill, v.bits(w - 1, 1)])
     }
+}
+
+/// The node router of a `k`-cube with `L`-bit payloads.
+pub fn node(p: CubeParams) -> Module {
+    let (k, l, msg) = (p.k(), p.payload_bits(), p.message_bits());
+    let mut m = ModuleBuilder::new(node_name(p));
+    m.clock();
+    let ctl = Control::inputs(&mut m);
+    let sel = m.input("sel", k);
+    let low = m.input("low", k);
+    let my_addr = m.input("my_addr", k);
+    let send = m.input("send", 1);
+    let dest = m.input("dest", k);
+    let payload = m.input("payload", l);
+    let dim_in = m.input("dim_in", k);
+    let dim_out = m.output("dim_out", k);
+    let rx_bit = m.output("rx_bit", 1);
+    let rx_valid = m.output("rx_valid", 1);
+    let rx_payload = m.output("rx_payload", l);
+    let collision = m.output("collision", 1);
+
+    m.comment("Pipeline registers P_0..P_k and the routing stages");
+    let pipe = m.reg("p", k + 1);
+    let stage_pass = m.reg("stage_pass", k);
+    let stage_dir = m.reg("stage_dir", k);
+    m.comment("Message buffers A, B (head at bit 0) and register E");
+    let a = m.reg("a", msg);
+    let b = m.reg("b", msg);
+    let e = m.reg("e", k);
+    m.comment("Enumeration: T_0..T_{k-1}, O_1..O_k and the adders' carries");
+    let t = m.reg("t", k);
+    let ct = (k > 1).then(|| m.reg("ct", k - 1));
+    let o = m.reg("o", k);
+    let co = m.reg("co", k);
+    m.comment("Flags");
+    let va = m.reg("va", 1);
+    let vb = m.reg("vb", 1);
+    let xing = m.reg("xing", 1);
+    let incoming = m.reg("incoming", 1);
+    let hit = m.reg("hit", 1);
+    let coll = m.reg("coll", 1);
+
+    m.comment("Bits of the dimension selected by sel (one-hot)");
+    let cur_x = m.def("cur_x", (&sel & &my_addr).any());
+    let cur_low = m.def("cur_low", (&sel & &low).any());
+    let cur_dest = m.def("cur_dest", (&sel & a.low(k)).any());
+    let cur_win = m.def("cur_win", (&sel & &dim_in).any());
+
+    m.comment("Stages (docs/hypercube.md §3.2): stage d reads P_d ascending, P_{d+1} descending");
+    let stage_in = m.def(
+        "stage_in",
+        (pipe.low(k) & ctl.fwd.repeat(k)) | (pipe.top(k) & ctl.bwd.repeat(k)),
+    );
+    let stay = m.def(
+        "stay",
+        (&stage_pass ^ &stage_dir) & (&stage_in ^ &stage_dir),
+    );
+    let cross_out = m.def("cross_out", &stage_in & &stage_dir);
+    let arrive = m.def("arrive", &stay | &dim_in);
+    let meet = m.def("meet", (&ctl.fwd | &ctl.bwd) & (&stay & &dim_in).any());
+    let deliver = m.def(
+        "deliver",
+        (&ctl.fwd & pipe.bit(k)) | (&ctl.bwd & pipe.bit(0)),
+    );
+
+    m.comment("Sender: start bit, address bits, body bits");
+    let sending = m.def(
+        "sending",
+        (&ctl.ph_semi & &va)
+            | (&ctl.ph_pack2 & &va & &vb)
+            | (&ctl.ph_pack0 & !&va)
+            | (&ctl.ph_rdv & &vb),
+    );
+    let e_addr = e.bit(0) ^ &cur_x;
+    let addr_bit = m.def(
+        "addr_bit",
+        (&ctl.ph_semi & (a.bit(0) ^ &cur_x))
+            | ((&ctl.ph_pack2 | &ctl.ph_pack0) & !&cur_low & &e_addr)
+            | (&ctl.ph_rdv & &e_addr),
+    );
+    let body_bit = m.def(
+        "body_bit",
+        (&ctl.ph_semi & a.bit(0))
+            | (&ctl.ph_pack0 & &cur_x)
+            | ((&ctl.ph_pack2 | &ctl.ph_rdv) & b.bit(0)),
+    );
+    let tx = m.def(
+        "tx",
+        &sending & (&ctl.c_start | (&ctl.c_addr & &addr_bit) | (&ctl.c_body & &body_bit)),
+    );
+
+    m.comment("Step 1: cross dimension i");
+    let go = m.def("go", &va & (&cur_dest ^ &cur_x));
+    let keep = m.def("keep", &va & !&xing);
+    let x_tx = m.def(
+        "x_tx",
+        &ctl.ph_cross & ctl.x_decide.select(&go, &xing & a.bit(0)),
+    );
+    let x_shift = m.def("x_shift", &ctl.ph_cross & !&ctl.x_decide);
+
+    m.comment("Enumeration (docs/hypercube.md §4): serial adders, LSB first");
+    let o_in = m.def("o_in", shift_in_low(&o, zero(1)));
+    let o_b = m.def("o_b", &dim_in & !&low & &my_addr);
+    let o_sum = m.def("o_sum", &o_in ^ &o_b ^ &co);
+    let o_carry = m.def("o_carry", (&o_in & &o_b) | (&o_in & &co) | (&o_b & &co));
+    let t_adders = ct.as_ref().map(|ct| {
+        let t_in = t.low(k - 1);
+        let t_b = m.def("t_b", dim_in.low(k - 1) & !low.low(k - 1));
+        let t_sum = m.def("t_sum", &t_in ^ &t_b ^ ct);
+        let t_carry = m.def("t_carry", (&t_in & &t_b) | (&t_in & ct) | (&t_b & ct));
+        (ct.clone(), t_sum, t_carry)
+    });
+    let enum_run = m.def("enum_run", &ctl.enum_on & !&ctl.clear);
+    let member = ctl.ph_enum2.select(&va & &vb, !&va);
+
+    m.comment("Links and outputs");
+    m.assign(
+        &dim_out,
+        &cross_out | (&t & ctl.enum_on.repeat(k)) | (&sel & x_tx.repeat(k)),
+    );
+    m.assign(&rx_bit, &deliver);
+    m.assign(&rx_valid, &ctl.done & &va);
+    m.assign(&rx_payload, a.top(l) & rx_valid.repeat(l));
+    m.assign(&collision, &coll);
+
+    m.comment("Buffer shifts");
+    let a_shift = m.def(
+        "a_shift",
+        (&ctl.ph_semi & (&ctl.c_addr | &ctl.c_window))
+            | (&ctl.ph_rdv & &ctl.c_rxbody & &hit)
+            | (&x_shift & (&xing | (&incoming & !&keep))),
+    );
+    let a_in = m.def(
+        "a_in",
+        ((&ctl.ph_semi | &ctl.ph_rdv) & &deliver) | (&ctl.ph_cross & &incoming & !&keep & &cur_win),
+    );
+    let b_shift = m.def(
+        "b_shift",
+        (&ctl.ph_pack2 & &ctl.c_window)
+            | (&ctl.ph_rdv & &ctl.c_body)
+            | (&x_shift & &incoming & &keep),
+    );
+    let b_in = m.def(
+        "b_in",
+        (&ctl.ph_pack2 & &deliver) | (&ctl.ph_cross & &cur_win),
+    );
+    let e_shift = m.def(
+        "e_shift",
+        &ctl.e_capture
+            | ((&ctl.ph_pack2 | &ctl.ph_pack0) & &ctl.c_addr & !&cur_low)
+            | (&ctl.ph_pack0 & &ctl.c_rxbody)
+            | (&ctl.ph_rdv & &ctl.c_addr),
+    );
+    let e_in = m.def(
+        "e_in",
+        (&ctl.ph_pack0 & &deliver) | (&ctl.enum_on & o.bit(k - 1)),
+    );
+
+    m.always(|pr| {
+        pr.comment("Pipeline: each register takes the OR of its stay input and its wire");
+        pr.if_(&ctl.fwd, |pr| {
+            pr.load(&pipe, cat([arrive.clone(), tx.clone()]))
+        })
+        .elif(&ctl.bwd, |pr| {
+            pr.load(&pipe, cat([tx.clone(), arrive.clone()]))
+        })
+        .else_(|pr| pr.load(&pipe, zero(k + 1)));
+        pr.if_(&ctl.clear, |pr| {
+            pr.load(&stage_pass, zero(k));
+            pr.load(&stage_dir, zero(k));
+        })
+        .else_(|pr| {
+            pr.load(&stage_pass, &stage_pass | &stage_dir);
+            pr.load(
+                &stage_dir,
+                (&stage_pass & &stage_dir) | (!&stage_pass & &stage_in),
+            );
+        });
+        pr.comment("Enumeration: sums held at 0 outside enumerations, all cleared at the end");
+        pr.load(&o, o_sum.when(&enum_run));
+        let t_hi = t_adders.as_ref().map(|(_, s, _)| s.when(&enum_run));
+        let t0 = &ctl.e_inject & &member;
+        pr.load(&t, cat(t_hi.into_iter().chain([t0])));
+        pr.if_(&ctl.clear, |pr| {
+            pr.load(&co, zero(k));
+            if let Some((ct, _, _)) = &t_adders {
+                pr.load(ct, zero(k - 1));
+            }
+        })
+        .elif(&ctl.enum_on, |pr| {
+            pr.load(&co, &o_carry);
+            if let Some((ct, _, carry)) = &t_adders {
+                pr.load(ct, carry);
+            }
+        });
+        pr.comment("Buffers");
+        pr.if_(&ctl.load, |pr| {
+            pr.load(&a, cat([payload.clone(), dest.clone()]))
+        })
+        .elif(&a_shift, |pr| pr.load(&a, shift_in_high(&a, a_in.clone())));
+        pr.if_(&b_shift, |pr| pr.load(&b, shift_in_high(&b, b_in.clone())));
+        pr.if_(&e_shift, |pr| pr.load(&e, shift_in_high(&e, e_in.clone())));
+        pr.comment("Flags");
+        pr.if_(&ctl.x_decide, |pr| {
+            pr.load(&xing, &go);
+            pr.load(&incoming, &cur_win);
+        });
+        pr.if_(&ctl.c_rxstart, |pr| pr.load(&hit, &deliver));
+        pr.if_(&ctl.load, |pr| {
+            pr.load(&va, &send);
+            pr.load(&vb, zero(1));
+        })
+        .elif(&ctl.last, |pr| {
+            pr.if_(&ctl.ph_semi, |pr| pr.load(&va, &hit))
+                .elif(&ctl.ph_pack2, |pr| pr.load(&vb, &hit))
+                .elif(&ctl.ph_rdv, |pr| {
+                    pr.load(&va, &va | &hit);
+                    pr.load(&vb, zero(1));
+                })
+                .elif(&ctl.ph_cross, |pr| {
+                    pr.load(&va, &keep | &incoming);
+                    pr.load(&vb, &keep & &incoming);
+                });
+        });
+        pr.if_(&ctl.load, |pr| pr.load(&coll, zero(1)))
+            .else_(|pr| pr.load(&coll, &coll | &meet));
+    });
+    m.build()
 }

@@ -1,192 +1,249 @@
-//! The route decoder (`docs/protocol.md` §1): for each of `n` addresses, the mask of
-//! downers that lead to it from a switch of the given level — `down(Y, p)` of
-//! `docs/routing.md` §1 — and, for a Π network, the masks of uppers `up(X, c)`.
+//! The route decoder (`docs/protocol.md` §1): for an address, the mask of downers that
+//! lead to it from this switch — `down(Y, p)` of `docs/routing.md` §1 — and, in a Π
+//! network, the mask of uppers `up(X, c)` for a packet of LCA level `h` towards `t`.
 //!
 //! Two variants, chosen at generation:
-//! - **digits** (tree, cb): a constant pattern per `(level, downer)` matched against the
-//!   address's digit field; `up` is every upper (the switch does not ask).
-//! - **table** (Π): the switch's ROM contents arrive on the inputs `tab_dn` (`down_rom[t]`,
-//!   `n_pe × d` bits, `t·d + x`) and `tab_up` (`up_rom[h][t]`, `l × n_pe × u` bits,
-//!   `(h·n_pe + t)·u + k`); the decoder compares each address with every PE number and ORs
-//!   the selected rows. The ROM is a separate module per distinct table
-//!   (`lca_net::rom`), so this block — and the whole switch — is one definition for every
-//!   switch of the network.
+//! - **digits** (tree, cb): digit `level` of the address selects one downer (cb, and tree
+//!   level 0) or the `u` downers of a group (tree levels ≥ 1); `up` is every upper, so the
+//!   switch does not ask. An illegal digit (≥ its radix) or a level `≥ l` selects nothing.
+//! - **table** (Π): rows of the switch's ROM, which arrives on the inputs `tab_dn`
+//!   (`down_rom[t]` at `t·d`) and `tab_up` (`up_rom[h][t]` at `(h·n + t)·u`), selected by
+//!   the address (and `h`); an address `≥ n` or an `h ≥ l` selects nothing. The ROM is a
+//!   module of its own beside each switch, so the switch stays one definition.
+//!
+//! The digit decoder decodes the addresses of every request of the DOWN arbiter at once
+//! (one shift of all of them by the digit's position, `_digit_at`, then a one-hot or group
+//! decode per request), so that the masks are ready, from registers, while the arbiter
+//! selects the request to decide. A Π switch decodes only the decided request's addresses
+//! (a ROM row per address would be as large as the table).
 
-use lcanet_sim::lcan::cycle::{PacketFormat, SwitchParams, SwitchTopology};
-use rust_hdl::prelude::*;
+use super::layout::Layout;
+use super::logic::gate;
+use crate::netlist::{cat, index_bits, lit, or_all, zero, ModuleBuilder, V};
 
-/// `mask[a·d + x]` is set iff downer `x` leads to address `a`. Digits: the switch's level
-/// is `j` (`level_is[j]`) and the digit-`j` field of the address equals `x` (cb, tree level
-/// 0) or `⌊x/u⌋` (tree level ≥ 1); `care` marks the field's bits, `val` their required
-/// values. Table: row `addr[a]` of `tab_dn`; `umask[x·u + k]` = bit `k` of row
-/// `(uh[x], uaddr[x])` of `tab_up`.
-#[derive(LogicBlock)]
-pub struct RouteDecoder {
-    /// One-hot level of the switch (digits only).
-    pub level_is: Vec<Signal<In, Bit>>,
-    /// Addresses, address `a` at bits `a·ab ..` (LSB first).
-    pub addr: Vec<Signal<In, Bit>>,
-    /// Downer masks, address `a` at `a·d ..`.
-    pub mask: Vec<Signal<Out, Bit>>,
-    /// Table only: `down_rom`, from the switch's ROM.
-    pub tab_dn: Vec<Signal<In, Bit>>,
-    /// Table only: `up_rom`, from the switch's ROM.
-    pub tab_up: Vec<Signal<In, Bit>>,
-    /// Table only: the destination of each downer's `UP` packet or probe (`ab` bits each).
-    pub uaddr: Vec<Signal<In, Bit>>,
-    /// Table only: the LCA level of each downer's packet (`hb` bits each).
-    pub uh: Vec<Signal<In, Bit>>,
-    /// Table only: allowed uppers of each downer's packet, `x·u + k`.
-    pub umask: Vec<Signal<Out, Bit>>,
-    care: Vec<Constant<Bit>>,
-    val: Vec<Constant<Bit>>,
-    c_t: Vec<Constant<Bit>>,
-    c_h: Vec<Constant<Bit>>,
-    hit: Signal<Local, Bit>,
-    _n: usize,
-    _l: usize,
-    _d: usize,
-    _ab: usize,
-    _dig: usize,
-    _pi: usize,
-    _pes: usize,
-    _lt: usize,
-    _u: usize,
-    _hb: usize,
+/// The decoder of one switch, with the per-level wires it shares between addresses.
+pub(super) enum Decoder {
+    /// Tree and cb: label digits.
+    Digits {
+        /// T-LCAN (groups of `u` downers above level 0).
+        tree: bool,
+        /// `_lvl_ok`: `level < l` (`None`: always, `l = 16`).
+        lvl_ok: Option<V>,
+        /// tree: `_lvl0`, `level = 0`.
+        lvl0: Option<V>,
+        /// Where the switch's digit starts in an address, if that depends on the level
+        /// (`_digit_at`: `level·bd` for cb; `bd + (level − 1)·bg` for tree, the group digit).
+        at: Option<V>,
+    },
+    /// Π: the ROM rows.
+    Table {
+        /// `down_rom`.
+        tab_dn: V,
+        /// `up_rom`.
+        tab_up: V,
+        /// PEs.
+        n: usize,
+    },
 }
 
-fn v<T: Default>(n: usize) -> Vec<T> {
-    (0..n).map(|_| T::default()).collect()
+/// `index` narrowed to `index_bits(rows)` bits, forced to 0 when `ok` is false unless every
+/// value of that width is a row (so that a computed row never lies outside its signal).
+/// The index is a signal: `index` itself or a wire `name` (Verilator wants a plain signal
+/// as a computed row's index).
+fn row_index(m: &mut ModuleBuilder, name: &str, index: &V, rows: usize, ok: Option<&V>) -> V {
+    let ib = index_bits(rows);
+    let narrow = index.low(ib);
+    match ok {
+        Some(ok) if 1 << ib != rows => m.def(name, ok.select(&narrow, zero(ib))),
+        _ if narrow.name().is_some() => narrow,
+        _ => m.def(name, narrow),
+    }
 }
 
-impl RouteDecoder {
-    /// A decoder of `n` addresses for switches of `params`.
-    pub fn new(params: &SwitchParams, fmt: &PacketFormat, n: usize) -> Self {
-        let (l, d, u, ab, hb) = (params.levels, params.d, params.u, fmt.ab, fmt.hb);
-        let pes = match params.topology {
-            SwitchTopology::Table { pes } => pes,
-            _ => 0,
+impl Decoder {
+    /// Declares the decoder's per-level wire (digits) or takes the ROM inputs (Π).
+    pub(super) fn new(
+        m: &mut ModuleBuilder,
+        lay: &Layout,
+        level: &V,
+        tables: Option<(&V, &V)>,
+    ) -> Decoder {
+        if let (Some(n), Some((tab_dn, tab_up))) = (lay.pes, tables) {
+            return Decoder::Table {
+                tab_dn: tab_dn.clone(),
+                tab_up: tab_up.clone(),
+                n,
+            };
+        }
+        let (l, bd, bg) = (lay.l, lay.bd, lay.bg);
+        let tree = lay.params.topology == lcanet_sim::lcan::cycle::SwitchTopology::Tree;
+        m.comment(
+            "Route decoder (docs/protocol.md §1): digit `level` of an address chooses downers",
+        );
+        // A tree with one level has only digit 0: the level check is `level == 0`.
+        let lvl_ok =
+            (l < 16 && !(tree && l == 1)).then(|| m.def("_lvl_ok", level.lt(&lit(4, l as u64))));
+        let lvl0 = tree.then(|| m.def("_lvl0", level.is(0)));
+        // The digit's position, in bits enough to index an address (a level ≥ l may alias
+        // a legal position: its masks are gated by _lvl_ok).
+        let w = index_bits(lay.ab);
+        let lv = if w > 4 { level.zext(w) } else { level.low(w) };
+        let at = if tree {
+            // Group digits j = 1..l−1 (if there is more than one).
+            (bg > 0 && l > 2).then(|| m.def("_digit_at", times(&lv.minus(1), bg).plus(bd as u64)))
+        } else {
+            (l > 1).then(|| m.def("_digit_at", times(&lv, bd)))
         };
-        let pi = usize::from(pes > 0);
-        let ldig = if pi == 1 { 0 } else { l };
-        let mut care = Vec::with_capacity(ldig * d * ab);
-        let mut val = Vec::with_capacity(ldig * d * ab);
-        for (j, &(off, w, _)) in fmt.digits.iter().enumerate().take(ldig) {
-            for x in 0..d {
-                let digit = match params.topology {
-                    SwitchTopology::Tree if j > 0 => x / params.u,
-                    _ => x,
+        Decoder::Digits {
+            tree,
+            lvl_ok,
+            lvl0,
+            at,
+        }
+    }
+
+    /// `down(Y, ·)` of every row of `addrs` (`rows` rows of `ab` bits: the address each
+    /// request of an arbiter needs a wire towards), as a wire `name` of `rows` rows of `d`
+    /// bits. Digits: every row is decoded, so the masks are ready while the arbiter selects.
+    /// Π: only the row `sel` (one-hot over the rows) selects is decoded, through the wire
+    /// `addr_name`, and its mask stands in every row (only the selected row's is used, so
+    /// every row's grant, `dn_ok`, is right for the selected row).
+    pub(super) fn down_rows(
+        &self,
+        m: &mut ModuleBuilder,
+        lay: &Layout,
+        name: &str,
+        addr_name: &str,
+        addrs: &V,
+        sel: &V,
+    ) -> V {
+        let (d, u, ab, bd, bg) = (lay.d, lay.u, lay.ab, lay.bd, lay.bg);
+        let rows = sel.width();
+        let addr = |r: usize| addrs.row(r, ab);
+        let base = name.trim_start_matches('_');
+        // The field of `w` bits at the switch's digit of every row: the rows shifted by
+        // the digit's position (one shift for all rows), or a fixed part.
+        let mut field = |at: &Option<V>, fixed: usize, w: usize| -> Vec<V> {
+            match at {
+                Some(at) => {
+                    let shifted = format!("_{base}_digits");
+                    let v = m.def(shifted.as_str(), addrs.shr_by(at));
+                    // Only each row's low `w` bits are the digit.
+                    m.allow_unread(shifted);
+                    (0..rows).map(|r| v.part(r * ab, w)).collect()
+                }
+                None => (0..rows).map(|r| addr(r).part(fixed, w)).collect(),
+            }
+        };
+        match self {
+            Decoder::Table { .. } => {
+                let a = m.def(
+                    addr_name,
+                    pick(ab, (0..rows).map(|r| (addr(r), sel.bit(r)))),
+                );
+                let mask = self.down(m, lay, addr_name, &a);
+                m.def(name, mask.repeat(rows))
+            }
+            Decoder::Digits {
+                tree: false,
+                lvl_ok,
+                at,
+                ..
+            } => {
+                // cb: the single downer `digit_level` (none for a level ≥ l).
+                let digits = field(at, 0, bd);
+                let one = cat(digits.iter().rev().map(|g| lit(d, 1).shl_by(g)));
+                m.def(name, lvl_ok.as_ref().map_or(one.clone(), |ok| one.when(ok)))
+            }
+            Decoder::Digits {
+                tree: true,
+                lvl_ok,
+                lvl0,
+                at,
+            } => {
+                // tree: level 0 reads digit 0 (one downer); level j ≥ 1 the base-d/u digit
+                // j, whose group of u downers g·u .. g·u + u − 1 it chooses (every downer if
+                // d = u); none for a level ≥ l.
+                let lvl0 = lvl0.as_ref().expect("a tree decoder knows level 0");
+                let one = cat((0..rows).rev().map(|r| lit(d, 1).shl_by(&addr(r).low(bd))));
+                let groups = if lay.l == 1 {
+                    zero(rows * d)
+                } else {
+                    let all = if bg == 0 {
+                        lit(d, (1 << d) - 1).repeat(rows)
+                    } else {
+                        let g = field(at, bd, bg);
+                        cat(g.iter().rev().flat_map(|g| {
+                            (0..d / u).rev().map(move |gi| g.is(gi as u64).repeat(u))
+                        }))
+                    };
+                    lvl_ok.as_ref().map_or(all.clone(), |ok| all.when(ok))
                 };
-                for i in 0..ab {
-                    let in_field = i >= off && i < off + w;
-                    care.push(Constant::new(in_field));
-                    val.push(Constant::new(in_field && (digit >> (i - off)) & 1 == 1));
-                }
+                m.def(name, lvl0.select(one, groups))
             }
         }
-        let bits = |count: usize, width: usize| -> Vec<Constant<Bit>> {
-            (0..count)
-                .flat_map(|t| (0..width).map(move |i| Constant::new((t >> i) & 1 == 1)))
-                .collect()
+    }
+
+    /// Π: `down(Y, addr)` as a `d`-bit value; `addr` is a named signal of `ab` bits, and
+    /// `name` prefixes the wires the decoder needs on the way.
+    fn down(&self, m: &mut ModuleBuilder, lay: &Layout, name: &str, addr: &V) -> V {
+        let Decoder::Table { tab_dn, n, .. } = self else {
+            unreachable!("the digit decoder decodes rows (down_rows)");
         };
-        let lt = pi * l;
-        RouteDecoder {
-            level_is: v(ldig),
-            addr: v(n * ab),
-            mask: v(n * d),
-            tab_dn: v(pes * d),
-            tab_up: v(lt * pes * u),
-            uaddr: v(pi * d * ab),
-            uh: v(pi * d * hb),
-            umask: v(pi * d * u),
-            care,
-            val,
-            c_t: bits(pes, ab),
-            c_h: bits(lt, hb),
-            hit: Default::default(),
-            _n: n,
-            _l: ldig,
-            _d: d,
-            _ab: ab,
-            _dig: 1 - pi,
-            _pi: pi,
-            _pes: pes,
-            _lt: lt,
-            _u: pi * u,
-            _hb: hb,
-        }
+        let ok = (1 << lay.ab != *n).then(|| addr.lt(&lit(lay.ab, *n as u64)));
+        let idx = row_index(m, &format!("_{name}_row"), addr, *n, ok.as_ref());
+        let row = tab_dn.row_at(&idx, lay.d);
+        ok.map_or(row.clone(), |ok| gate(&row, &ok))
+    }
+
+    /// Π only: `up(X, c)` for a packet of LCA level `h` (`hb` bits) towards `t` (`ab` bits),
+    /// as a `u`-bit wire `name`; `None` for tree and cb (every upper).
+    pub(super) fn up(
+        &self,
+        m: &mut ModuleBuilder,
+        lay: &Layout,
+        name: &str,
+        h: &V,
+        t: &V,
+    ) -> Option<V> {
+        let Decoder::Table { tab_up, n, .. } = self else {
+            return None;
+        };
+        let (l, u, n) = (lay.l, lay.u, *n);
+        let h_ok = (1 << lay.hb != l).then(|| h.lt(&lit(lay.hb, l as u64)));
+        let t_ok = (1 << lay.ab != n).then(|| t.lt(&lit(lay.ab, n as u64)));
+        // One level: the table is one row, read whole (an index would be unread).
+        let rows = if l == 1 {
+            tab_up.clone()
+        } else {
+            let h_idx = row_index(m, &format!("_{name}_level_row"), h, l, h_ok.as_ref());
+            m.def(format!("_{name}_rows"), tab_up.row_at(&h_idx, n * u))
+        };
+        let t_idx = row_index(m, &format!("_{name}_dst_row"), t, n, t_ok.as_ref());
+        let row = rows.row_at(&t_idx, u);
+        let oks: Vec<V> = h_ok.into_iter().chain(t_ok).collect();
+        Some(m.def(
+            name,
+            if oks.is_empty() {
+                row
+            } else {
+                let ok = oks.into_iter().reduce(|a, b| a & b).expect("non-empty");
+                gate(&row, &ok)
+            },
+        ))
     }
 }
 
-impl Logic for RouteDecoder {
-    #[hdl_gen]
-    fn update(&mut self) {
-        for _digits in 0..self._dig {
-            self.hit.next = false;
-        }
-        for d in self._d..(self._d + 1) {
-            for ab in self._ab..(self._ab + 1) {
-                for a in 0..self._n {
-                    for x in 0..self._d {
-                        self.mask[a * d + x].next = false;
-                        for j in 0..self._l {
-                            self.hit.next = self.level_is[j].val();
-                            for i in 0..self._ab {
-                                self.hit.next = self.hit.val()
-                                    & (!self.care[(j * d + x) * ab + i].val()
-                                        | !(self.addr[a * ab + i].val()
-                                            ^ self.val[(j * d + x) * ab + i].val()));
-                            }
-                            self.mask[a * d + x].next = self.mask[a * d + x].val() | self.hit.val();
-                        }
-                    }
-                    // Table: OR of the rows whose PE number equals the address.
-                    for t in 0..self._pes {
-                        self.hit.next = true;
-                        for i in 0..self._ab {
-                            self.hit.next = self.hit.val()
-                                & !(self.addr[a * ab + i].val() ^ self.c_t[t * ab + i].val());
-                        }
-                        for x in 0..self._d {
-                            self.mask[a * d + x].next = self.mask[a * d + x].val()
-                                | (self.hit.val() & self.tab_dn[t * d + x].val());
-                        }
-                    }
-                }
-                // Table: allowed uppers, row (h, t) of up_rom.
-                for u in self._u..(self._u + 1) {
-                    for hb in self._hb..(self._hb + 1) {
-                        for pes in self._pes..(self._pes + 1) {
-                            for x in 0..self._d {
-                                for k in 0..self._u {
-                                    self.umask[x * u + k].next = false;
-                                }
-                                for h in 0..self._lt {
-                                    for t in 0..self._pes {
-                                        self.hit.next = true;
-                                        for i in 0..self._ab {
-                                            self.hit.next = self.hit.val()
-                                                & !(self.uaddr[x * ab + i].val()
-                                                    ^ self.c_t[t * ab + i].val());
-                                        }
-                                        for i in 0..self._hb {
-                                            self.hit.next = self.hit.val()
-                                                & !(self.uh[x * hb + i].val()
-                                                    ^ self.c_h[h * hb + i].val());
-                                        }
-                                        for k in 0..self._u {
-                                            self.umask[x * u + k].next = self.umask[x * u + k]
-                                                .val()
-                                                | (self.hit.val()
-                                                    & self.tab_up[(h * pes + t) * u + k].val());
-                                        }
-                                    }
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-        }
-    }
+/// `v · k` for a constant `k ≥ 1`, in the width of `v` (a sum of shifted copies).
+fn times(v: &V, k: usize) -> V {
+    (0..usize::BITS as usize)
+        .filter(|i| k >> i & 1 == 1)
+        .map(|i| if i == 0 { v.clone() } else { v.shl(i) })
+        .reduce(|a, b| a + b)
+        .expect("k is at least 1")
+}
+
+/// The OR of `(value, condition)` pairs of equal width: a one-hot multiplexer.
+pub(super) fn pick(width: usize, pairs: impl IntoIterator<Item = (V, V)>) -> V {
+    or_all(width, pairs.into_iter().map(|(v, c)| gate(&v, &c)))
 }

@@ -1,25 +1,22 @@
-//! A lone switch as a netlist design: the rust-hdl block imported through the adapter, its
-//! module named after every parameter that changes its text.
+//! The switch as netlist modules: its name (after every parameter that changes its text),
+//! adding it to a network's design, and a lone switch as a design of its own.
 
 use super::layout::Layout;
-use super::switch::LcaSwitch;
-use crate::netlist::{Design, Emitted, NetlistError};
-use crate::rusthdl::{add_block, ImportError};
+use super::switch::switch_module;
+use crate::netlist::{elaborate, Design, Emitted, Module, NetlistError};
 use lcanet_sim::lcan::cycle::{ArbiterPolicy, SwitchParams};
 
-/// Why a switch could not be generated (a bug in the block or the backend: the parameters
-/// were already validated by [`SwitchParams::new`]).
+/// Why a switch could not be generated (a bug in the generator or the backend: the
+/// parameters were already validated by [`SwitchParams::new`]).
 #[derive(Debug, thiserror::Error)]
 pub enum SwitchGenError {
-    /// The rust-hdl import failed.
-    #[error("importing the LCA switch block: {0}")]
-    Import(#[from] ImportError),
-    /// Validation or emission failed.
-    #[error("emitting the LCA switch: {0}")]
+    /// Elaboration, validation or emission failed.
+    #[error("generating the LCA switch: {0}")]
     Netlist(#[from] NetlistError),
 }
 
-/// The module name of a switch: `lca_switch_<tree|cb>_d<d>_u<u>_w<W>_l<l>_<policy>`.
+/// The module name of a switch:
+/// `lca_switch_<tree|cb|pi<n>>_d<d>_u<u>_w<W>_l<l>_<fixed|rr|random>`.
 pub fn switch_module_name(p: &SwitchParams) -> String {
     let policy = match p.policy {
         ArbiterPolicy::Fixed => "fixed",
@@ -32,11 +29,13 @@ pub fn switch_module_name(p: &SwitchParams) -> String {
     )
 }
 
-/// Adds the switch (and its sub-blocks) to `design`; returns its module name.
-pub fn add_switch(design: &mut Design, params: SwitchParams) -> Result<String, SwitchGenError> {
-    let name = switch_module_name(&params);
-    let mut block = LcaSwitch::new(&Layout::new(params));
-    Ok(add_block(design, &name, &mut block)?)
+/// Adds the switch module of `lay` to `design` (a no-op if an identical definition is
+/// there) and returns its definition, to instantiate.
+pub fn add_switch(design: &mut Design, lay: &Layout) -> Result<Module, SwitchGenError> {
+    let name = switch_module_name(&lay.params);
+    let module = elaborate(&format!("switch module `{name}`"), || switch_module(lay))?;
+    design.add_module(module.clone())?;
+    Ok(module)
 }
 
 /// A design whose top is one switch, with its parameters in the header.
@@ -53,7 +52,7 @@ pub fn switch_design(params: SwitchParams) -> Result<Design, SwitchGenError> {
         .param("T_UP", f.t_up)
         .param("T_DOWN", f.t_down)
         .param("T_PROBE", f.t_probe);
-    add_switch(&mut design, params)?;
+    add_switch(&mut design, &Layout::new(params))?;
     Ok(design)
 }
 

@@ -1,12 +1,13 @@
 //! Where every field of `docs/protocol.md` §4 sits in the switch's registers, derived once
-//! from the parameters so that the blocks only see plain offsets and sizes.
+//! from the parameters so that the generator only sees plain offsets and sizes.
 //!
 //! Receive registers hold a packet right-aligned (packet bit `i` of a `P`-bit packet at
 //! register bit `P − 1 − i`), so a field of width `wd` at packet position `start` occupies
 //! register bits `P − start − wd ..`. Because the output registers are right-aligned too,
 //! forwarding a field is a copy between equal bit indices.
 
-use lcanet_sim::lcan::cycle::{PacketFormat, SwitchParams};
+use lcanet_sim::lcan::cycle::params::clog2;
+use lcanet_sim::lcan::cycle::{ArbiterPolicy, PacketFormat, SwitchParams, SwitchTopology};
 
 /// Sizes of one switch parameterization (register bit 0 = LSB).
 ///
@@ -33,16 +34,16 @@ pub struct Layout {
     pub hb: usize,
     /// See `hb`.
     pub ab: usize,
+    /// Bits of a base-`d` digit (`⌈log2 d⌉`) and of a base-`d/u` digit (tree; 0 if `d = u`).
+    pub bd: usize,
+    /// See `bd`.
+    pub bg: usize,
     /// Packet sizes.
     pub p1: usize,
     /// See `p1`.
     pub p2: usize,
     /// See `p1`.
     pub pr: usize,
-    /// Lanes the A and B receive registers take per bit-time (`min(W, P)`).
-    pub wa: usize,
-    /// See `wa`.
-    pub wb: usize,
     /// Output register sizes: `n(P2)·W` for C, `n(P1)·W` for D.
     pub lc: usize,
     /// See `lc`.
@@ -54,10 +55,10 @@ pub struct Layout {
     pub off_d: usize,
     /// Key bits `hb + ab`.
     pub kb: usize,
-    /// Requests of the DOWN arbiter: `S(0..u)`, `D(0..u)`, `X(0..d)`.
+    /// Requests of the DOWN arbiter: `S(0..u)`, `X(0..d)`, `D(0..u)`.
     pub dn_slots: usize,
-    /// Route-decoder addresses: `S(k).s`, `D(k).t`, `X(x).s`, `X(x).t`.
-    pub dec_slots: usize,
+    /// PEs of a Π network (table-routed switch), `None` for tree and cb.
+    pub pes: Option<usize>,
 }
 
 impl Layout {
@@ -65,6 +66,10 @@ impl Layout {
     pub fn new(params: SwitchParams) -> Self {
         let fmt = params.format();
         let w = params.width;
+        let pes = match params.topology {
+            SwitchTopology::Table { pes } => Some(pes),
+            _ => None,
+        };
         Layout {
             d: params.d,
             u: params.u,
@@ -72,20 +77,48 @@ impl Layout {
             l: params.levels,
             hb: fmt.hb,
             ab: fmt.ab,
+            bd: clog2(params.d),
+            bg: clog2(params.d / params.u),
             p1: fmt.p1,
             p2: fmt.p2,
             pr: fmt.pr,
-            wa: w.min(fmt.p1),
-            wb: w.min(fmt.p2),
             lc: fmt.n2 * w,
             ld: fmt.n1 * w,
             off_c: fmt.n2 * w - fmt.nr * w,
             off_d: fmt.n1 * w - fmt.nr * w,
             kb: fmt.hb + fmt.ab,
             dn_slots: 2 * params.u + params.d,
-            dec_slots: 2 * params.u + 2 * params.d,
+            pes,
             params,
             fmt,
         }
+    }
+
+    /// The arbiter policy.
+    pub fn policy(&self) -> ArbiterPolicy {
+        self.params.policy
+    }
+
+    /// Requesters of the UP arbiter (`A(0..d)`) and of the DOWN arbiter (`B(0..u)`, then
+    /// `A(0..d)`).
+    pub fn requesters(&self) -> (usize, usize) {
+        (self.d, self.u + self.d)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cb_2_2_with_1024_pes() {
+        let p =
+            SwitchParams::new(2, 2, 1, 10, SwitchTopology::Cb, ArbiterPolicy::RoundRobin).unwrap();
+        let lay = Layout::new(p);
+        assert_eq!((lay.hb, lay.ab, lay.bd, lay.bg), (4, 10, 1, 0));
+        assert_eq!((lay.p1, lay.p2, lay.pr), (25, 40, 15));
+        assert_eq!((lay.lc, lay.ld, lay.off_c, lay.off_d), (40, 25, 25, 10));
+        assert_eq!(lay.dn_slots, 6);
+        assert_eq!(lay.pes, None);
     }
 }

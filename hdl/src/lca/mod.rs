@@ -1,25 +1,33 @@
-//! The LCA switch in hardware (rust-hdl), implementing `docs/protocol.md`.
+//! The LCA switch in hardware, word-level, implementing `docs/protocol.md`.
 //!
 //! - [`layout`]: sizes and field offsets derived from the parameters.
-//! - [`control`]: the step counter and mode decode; [`shift`]: receive and output registers.
-//! - [`decoder`]: the route decoder (tree/cb digits, or Π tables from a ROM); [`keys`]: claim-key comparison.
-//! - [`arbiter`]: the contention arbiter (fixed, round-robin, random LFSR).
-//! - [`xbar`]: the crosspoint matrix (`xp_ac`, `xp_ad`, `xp_bc`, `xp_bd`) and datapaths.
-//! - [`switch`]: the switch itself, [`LcaSwitch`]; [`generate`]: it as a netlist design.
+//! - `switch`: the module's ports, step control and assembly; `datapath`: receive and
+//!   output registers, crosspoints (`xp_ac`, `xp_ad`, `xp_bc`, `xp_bd`), pass-through,
+//!   waiting winners; `commit`: their clocked statements, the commit included; `decoder`:
+//!   the route decoder (tree/cb digits, or Π tables from ROM inputs); `up`, `down`: the
+//!   contention arbiters (one request per bit-time, in service order); `policy`: fixed,
+//!   round-robin or random pointers; `logic`: the shared word-level pieces (cyclic
+//!   priority select, encoder, pointer scaling).
+//! - [`generate`]: the switch as a netlist module and as a design of its own.
 //!
-//! One module definition serves every level: the level, the salts and the seed are input
-//! ports. Parameters fixed at generation: `d`, `u`, `W`, `l`, topology kind, policy.
+//! One module definition serves every level: the level, the salts, the seed and (Π) the
+//! route tables are input ports. Parameters fixed at generation: `d`, `u`, `W`, `l`,
+//! topology kind, policy. Its ports and observable registers: `docs/protocol.md` §2, §11.
 
-pub mod arbiter;
-pub mod control;
-pub mod decoder;
+mod commit;
+mod datapath;
+mod decoder;
+mod down;
 pub mod generate;
-pub mod keys;
+pub mod gtkw;
 pub mod layout;
-pub mod shift;
-pub mod switch;
-pub mod xbar;
+mod logic;
+mod policy;
+mod switch;
+mod up;
 
-pub use generate::{emit_switch, switch_design, switch_module_name, SwitchGenError};
+pub use generate::{add_switch, emit_switch, switch_design, switch_module_name, SwitchGenError};
 pub use layout::Layout;
-pub use switch::LcaSwitch;
+
+#[cfg(test)]
+mod tests;

@@ -1,33 +1,30 @@
-//! The switch fabric of a whole LCA network: one instance of the (single) switch module per
-//! `(level, switch)` of a [`Topology`], named `lvl<i>_sw<s>`, wired per the topology's links.
+//! The switch fabric of a whole LCA network: one instance `lvl<i>_sw<j>` of the (single)
+//! switch module per switch of a [`Topology`], wired through level-wide link vectors.
 //!
-//! Wiring (every link is two wires, each `W` lanes, one 1-bit net per lane):
-//! - upper `k` of `lvl<i>_sw<s>` ↔ downer `x` of `lvl<i+1>_sw<p>` where `(p, x)` =
-//!   [`Topology::up_link`]: the child's `D(k)` drives the parent's `A(x)`, the parent's `C(x)`
-//!   drives the child's `B(k)`;
-//! - level-0 downer `x` of switch `s` is PE `s·d + x`: its `A(x)` lanes come from the caller
-//!   ([`FabricWiring::pe_up`]), its `C(x)` lanes are the nets `lvl0_sw<s>_c_<x·W+l>`
-//!   ([`pe_down_net`]);
-//! - the top level's uppers are tied off: `B(k)` = 0, `D(k)` unread.
+//! Every level `i` has two vectors: `lvl<i>_up` (`S_i·u·W` bits, the `D` outputs: switch
+//! `j`'s upper `k` at row `j·u + k` of `W` bits) and `lvl<i>_dn` (`S_i·d·W` bits, the `C`
+//! outputs: switch `j`'s downer `x` at row `j·d + x`). Links (`docs/interface.md` §7):
+//! - upper `k` of `(i, j)` meets downer `x` of its parent `(i+1, j')`
+//!   ([`Topology::up_link`]): the parent's `A(x)` reads `lvl<i>_up` row `j·u + k`, the
+//!   child's `B(k)` reads `lvl<i+1>_dn` row `j'·d + x`;
+//! - level 0: PE `p = j·d + x` drives `A(x)` from row `p` of the caller's up-wire vector,
+//!   and `lvl0_dn` row `p` is its down-wire;
+//! - the top level's uppers: `B(k)` = 0, `lvl<l−1>_up` unread.
 //!
-//! Every switch reads the broadcast control nets `ctl_init`, `ctl_mode` (3), `ctl_last`,
-//! `ctl_clear`, `ctl_level` (4) and the clock `clock`; the random policy also reads `seed16`
-//! (16) and gets the constant salts `splitmix64(2g + a) as u16` (`docs/protocol.md` §5) with
-//! `g` the switch's global index. The caller declares those signals (ports or nets).
+//! Every switch reads the broadcast `ctl_*` nets and `clock`; the random policy also reads
+//! `seed16` and gets the constant salts `splitmix64(2g + a) as u16` (`g` its global index).
+//!
+//! [`Structure::Rows`]: instead of one instance per switch, each level is one instance
+//! `lvl<i>` of the switch module replicated as rows ([`crate::netlist::replicate`]): its
+//! row ports are the level's switches' ports side by side (switch `j` at row `j`), so
+//! `c`, `d` are `lvl<i>_dn`, `lvl<i>_up` themselves and `a`, `b` the switches' links in order.
 
-use crate::netlist::{names, Expr, Module, ModuleBuilder};
-use lcanet_sim::lcan::cycle::ArbiterPolicy;
-use lcanet_sim::lcan::Topology;
+use super::controller::CTL_SIGNALS;
+use super::rom::rom_instance;
+use super::spec::Structure;
+use crate::netlist::{cat, lit, names, replicate, zero, Design, Module, ModuleBuilder, V};
+use lcanet_sim::lcan::{DownEnd, Topology};
 use lcanet_sim::rng::splitmix64;
-
-/// Names of the broadcast control signals the fabric reads.
-pub const CTL_SIGNALS: [(&str, usize); 5] = [
-    ("ctl_init", 1),
-    ("ctl_mode", 3),
-    ("ctl_last", 1),
-    ("ctl_clear", 1),
-    ("ctl_level", 4),
-];
 
 /// How the fabric meets the rest of the network.
 pub struct FabricWiring<'a> {
@@ -37,27 +34,51 @@ pub struct FabricWiring<'a> {
     pub switch: &'a Module,
     /// Link width `W`.
     pub width: usize,
-    /// The arbiter policy the switch was generated with (random adds seed and salts).
-    pub policy: ArbiterPolicy,
-    /// Lane `l` of the PE-to-switch wire of PE `p` (drives level-0 `A`).
-    pub pe_up: &'a dyn Fn(usize, usize) -> Expr,
+    /// The PEs' up-wires, PE `p` at row `p` of `W` bits.
+    pub pe_up: &'a V,
+    /// The broadcast seed (random policy).
+    pub seed16: Option<&'a V>,
     /// Π networks: the route ROM module of each switch, by global index (empty for tree
     /// and cb). Switch `lvl<i>_sw<j>` gets an instance `lvl<i>_sw<j>_rom` of it.
     pub roms: &'a [Module],
+    /// Instances or rows.
+    pub structure: Structure,
 }
 
-/// The net carrying lane `lane` of the switch-to-PE wire of PE `pe` (`C` of its level-0
-/// switch): `lvl0_sw<pe/d>_c_<(pe mod d)·W + lane>`.
-pub fn pe_down_net(d: usize, width: usize, pe: usize, lane: usize) -> String {
-    names::output_net(
-        &names::lvl_sw(0, pe / d),
-        &format!("c_{}", (pe % d) * width + lane),
-    )
+/// The ports every switch of a level shares when the level is written as rows.
+pub const SHARED_PORTS: [&str; 7] = [
+    "level",
+    "ctl_init",
+    "ctl_mode",
+    "ctl_last",
+    "ctl_clear",
+    "ctl_level",
+    "seed16",
+];
+
+/// The instance name of level `i` written as rows: `lvl<i>`.
+pub fn level_instance(level: usize) -> String {
+    format!("lvl{level}")
+}
+
+/// The module of `count` switches as rows: `<switch>_x<count>`.
+pub fn rows_module_name(switch: &str, count: usize) -> String {
+    format!("{switch}_x{count}")
 }
 
 /// The instance name of switch `(level, sw)`: `lvl<level>_sw<sw>`.
 pub fn switch_instance(level: usize, sw: usize) -> String {
     names::lvl_sw(level, sw)
+}
+
+/// The name of level `i`'s vector of upward (`D`) links.
+pub fn up_links(level: usize) -> String {
+    format!("lvl{level}_up")
+}
+
+/// The name of level `i`'s vector of downward (`C`) links (level 0: the PEs' down-wires).
+pub fn down_links(level: usize) -> String {
+    format!("lvl{level}_dn")
 }
 
 /// The arbiter salts of the switch with global index `g`: `(salt_up, salt_dn)`.
@@ -68,83 +89,151 @@ pub fn salts(g: usize) -> (u16, u16) {
     )
 }
 
-/// Adds every switch of the fabric to `m` and wires them. Level ports are 4-bit constants.
-pub fn add_fabric(m: &mut ModuleBuilder, w: &FabricWiring<'_>) {
-    let topo = w.topo;
-    let (d, u, width) = (topo.d(), topo.u(), w.width);
-    let levels = topo.levels();
-    let rnd = w.policy == ArbiterPolicy::Random;
-    // Which child feeds each parent downer: (level+1, parent, downer) -> (child, upper).
+/// Rows `rows` (each `w` bits) of `v`, as one value: runs of consecutive rows become one
+/// part-select (`v[hi:lo]`); the first row is the least significant.
+fn gather(v: &[&V], rows: &[(usize, usize)], w: usize) -> V {
+    // (vector, first row, count), least significant first.
+    let mut runs: Vec<(usize, usize, usize)> = Vec::new();
+    for &(vi, r) in rows {
+        match runs.last_mut() {
+            Some((pv, first, count)) if *pv == vi && *first + *count == r => *count += 1,
+            _ => runs.push((vi, r, 1)),
+        }
+    }
+    cat(runs
+        .into_iter()
+        .rev()
+        .map(|(vi, first, count)| v[vi].part(first * w, count * w)))
+}
+
+/// Adds every switch of the fabric to `m` (and, for [`Structure::Rows`], each level's rows
+/// module to `design`) and wires them; returns `lvl0_dn`, the PEs' down-wires (PE `p` at row
+/// `p` of `W` bits).
+pub fn add_fabric(
+    design: &mut Design,
+    m: &mut ModuleBuilder,
+    f: &FabricWiring<'_>,
+) -> Result<V, String> {
+    let topo = f.topo;
+    let (d, u, w, levels) = (topo.d(), topo.u(), f.width, topo.levels());
+    let clock = m.clock();
+    let ctl: Vec<V> = CTL_SIGNALS
+        .iter()
+        .map(|&(name, width)| V::signal(name, width))
+        .collect();
+    m.comment("Links: lvl<i>_up = the D outputs of level i, lvl<i>_dn = its C outputs");
+    let up: Vec<V> = (0..levels)
+        .map(|i| m.wire(up_links(i), topo.switch_count(i) * u * w))
+        .collect();
+    let dn: Vec<V> = (0..levels)
+        .map(|i| m.wire(down_links(i), topo.switch_count(i) * d * w))
+        .collect();
+    m.allow_unread(up_links(levels - 1));
     for level in 0..levels {
-        for sw in 0..topo.switch_count(level) {
+        m.comment(format!("Level {level}"));
+        let count = topo.switch_count(level);
+        // The pins of every switch of the level, in order (rows: gathered into one instance).
+        let mut rows: Vec<Vec<(&str, V)>> = Vec::with_capacity(count);
+        for sw in 0..count {
             let inst = switch_instance(level, sw);
             let g = topo.global_index(level, sw);
-            let rom = w.roms.get(g).map(|r| {
-                let ri = super::rom::rom_instance(&inst);
-                m.instance_of(&ri, r);
-                (
-                    names::output_net(&ri, "tab_dn"),
-                    names::output_net(&ri, "tab_up"),
-                    r,
-                )
+            let rom = f.roms.get(g).map(|r| {
+                let (_, outs) = m.instance_of(rom_instance(&inst), r);
+                outs
             });
-            let mut b = m
-                .instance_of(&inst, w.switch)
-                .pin("clock", "clock")
-                .pin("level", Expr::constant(4, level as u64));
-            for (name, _) in CTL_SIGNALS {
-                b = b.pin(name, name);
-            }
-            if rnd {
+            // A(x): a PE's up-wire or a child's D(k).
+            let a = if level == 0 {
+                f.pe_up.row(sw, d * w)
+            } else {
+                let src = [&up[level - 1]];
+                let rows: Vec<(usize, usize)> = (0..d)
+                    .map(|x| match topo.down_link(level, sw, x) {
+                        DownEnd::Switch { switch, upper } => (0, switch * u + upper),
+                        DownEnd::Pe(p) => unreachable!("PE {p} above level 0"),
+                    })
+                    .collect();
+                gather(&src, &rows, w)
+            };
+            // B(k): the parent's C(x), or 0 at the top.
+            let b = if level + 1 == levels {
+                zero(u * w)
+            } else {
+                let src = [&dn[level + 1]];
+                let rows: Vec<(usize, usize)> = (0..u)
+                    .map(|k| {
+                        let (p, x) = topo
+                            .up_link(level, sw, k)
+                            .expect("every upper below the top has a parent");
+                        (0, p * d + x)
+                    })
+                    .collect();
+                gather(&src, &rows, w)
+            };
+            let mut pins: Vec<(&str, V)> = vec![("a", a), ("b", b)];
+            if f.seed16.is_some() {
                 let (su, sd) = salts(g);
-                b = b
-                    .pin("seed16_0", "seed16")
-                    .pin("salt_up_0", Expr::constant(16, u64::from(su)))
-                    .pin("salt_dn_0", Expr::constant(16, u64::from(sd)));
+                pins.push(("salt_up", lit(16, u64::from(su))));
+                pins.push(("salt_dn", lit(16, u64::from(sd))));
             }
-            if let Some((dn, up, r)) = &rom {
-                let width_of = |p: &str| r.port(p).map_or(0, |p| p.width);
-                for i in 0..width_of("tab_dn") {
-                    b = b.pin(format!("tab_dn_{i}"), Expr::bit(dn.as_str(), i));
-                }
-                for i in 0..width_of("tab_up") {
-                    b = b.pin(format!("tab_up_{i}"), Expr::bit(up.as_str(), i));
-                }
+            if let Some(outs) = rom {
+                pins.push(("tab_dn", outs[0].clone()));
+                pins.push(("tab_up", outs[1].clone()));
             }
-            // A(x): from a PE or from a child's D(k).
-            for x in 0..d {
-                for l in 0..width {
-                    let src = match topo.down_link(level, sw, x) {
-                        lcanet_sim::lcan::DownEnd::Pe(p) => (w.pe_up)(p, l),
-                        lcanet_sim::lcan::DownEnd::Switch { switch, upper } => {
-                            Expr::sig(names::output_net(
-                                &switch_instance(level - 1, switch),
-                                &format!("d_{}", upper * width + l),
-                            ))
-                        }
-                    };
-                    b = b.pin(format!("a_{}", x * width + l), src);
+            pins.push(("c", dn[level].row(sw, d * w)));
+            pins.push(("d", up[level].row(sw, u * w)));
+            match f.structure {
+                Structure::Instances => {
+                    let b = m.instance(inst, f.switch);
+                    let _ = shared_pins(b, &clock, level, &ctl, f.seed16).pins(pins);
                 }
+                Structure::Rows => rows.push(pins),
             }
-            // B(k): from the parent's C(x), or 0 at the top.
-            for k in 0..u {
-                for l in 0..width {
-                    let src = match topo.up_link(level, sw, k) {
-                        Some((p, x)) => Expr::sig(names::output_net(
-                            &switch_instance(level + 1, p),
-                            &format!("c_{}", x * width + l),
-                        )),
-                        None => Expr::constant(1, 0),
-                    };
-                    b = b.pin(format!("b_{}", k * width + l), src);
-                }
-            }
-            let _ = b;
-            if level + 1 == levels {
-                for k in 0..u * width {
-                    m.allow_unread(names::output_net(&inst, &format!("d_{k}")));
-                }
+        }
+        if f.structure == Structure::Rows {
+            // A level of one switch is that switch (a loop of one row would select parts
+            // of one-bit registers, which Verilog cannot).
+            let module = if count == 1 {
+                f.switch.clone()
+            } else {
+                let name = rows_module_name(&f.switch.name, count);
+                let module =
+                    replicate(f.switch, count, &SHARED_PORTS, &name).map_err(|e| e.to_string())?;
+                design
+                    .add_module(module.clone())
+                    .map_err(|e| e.to_string())?;
+                module
+            };
+            let b = m.instance(level_instance(level), &module);
+            let mut b = shared_pins(b, &clock, level, &ctl, f.seed16);
+            // Row j of every row port is switch j's pin: concatenate, last switch first.
+            let names: Vec<&str> = rows[0].iter().map(|(n, _)| *n).collect();
+            for (k, port) in names.into_iter().enumerate() {
+                let value = match port {
+                    "c" => dn[level].clone(),
+                    "d" => up[level].clone(),
+                    _ => cat(rows.iter().rev().map(|r| r[k].1.clone())),
+                };
+                b = b.pin(port, value);
             }
         }
     }
+    Ok(dn[0].clone())
+}
+
+/// Connects what every switch of a level shares: clock, level, broadcast control, seed.
+fn shared_pins<'b>(
+    b: crate::netlist::InstanceBuilder<'b>,
+    clock: &V,
+    level: usize,
+    ctl: &[V],
+    seed16: Option<&V>,
+) -> crate::netlist::InstanceBuilder<'b> {
+    let mut b = b.pin("clock", clock).pin("level", lit(4, level as u64));
+    for (&(name, _), v) in CTL_SIGNALS.iter().zip(ctl) {
+        b = b.pin(name, v);
+    }
+    if let Some(seed) = seed16 {
+        b = b.pin("seed16", seed);
+    }
+    b
 }

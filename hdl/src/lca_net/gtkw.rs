@@ -1,60 +1,165 @@
-//! A GTKWave save file (`.gtkw`) that opens a network's VCD with the useful signals grouped:
-//! the controller, one PE's interface, and the switches on that PE's upward path.
-//!
-//! Signal paths are the VCD's (Verilator's): `TOP.<top>.<instance>.<signal>`; vectors are
-//! written `name[msb:lsb]`. Groups use GTKWave's group flags (`@800200` opens a group,
-//! `@1000200` closes it); `@28` shows a bit in binary, `@22` a vector in hex.
+//! The GTKWave save file (`.gtkw`) of a network and the translate filter files it uses
+//! (written by [`crate::gtkw`]): vectors (never single bits of a quantity), grouped — the
+//! controller, the network-wide PE vectors, one group per PE interface, one per switch
+//! level (its link vectors and its switches' ports and crosspoints, in binary) — with the
+//! phase (filter `^1`) and switch-mode (filter `^2`) codes shown by name.
 
-use std::fmt::Write as _;
+use super::controller::{CTL_SIGNALS, MODES, PHASES};
+use super::fabric::{down_links, level_instance, switch_instance, up_links};
+use super::network::pe_instance;
+use super::spec::NetSpec;
+use super::spec::Structure;
+pub use crate::gtkw::GtkwFiles;
+use crate::gtkw::{filter, Group, Trace, MAX_DETAILED};
 
-/// One signal in a group.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Trace {
-    /// Hierarchical name below `TOP.<top>` (`lvl0_sw0.c_1`, `ctl_mode`).
-    pub path: String,
-    /// Width in bits.
-    pub width: usize,
-}
-
-impl Trace {
-    /// A trace of `path`, `width` bits.
-    pub fn new(path: impl Into<String>, width: usize) -> Self {
-        Trace {
-            path: path.into(),
-            width,
+/// The GTKWave files of the network of `spec`.
+pub fn network_gtkw(spec: &NetSpec) -> GtkwFiles {
+    let net = &spec.net;
+    let (n, l, w, m, ab) = (net.n, net.levels(), net.width(), net.msg_bits, net.abin);
+    let (d, u) = (spec.topo.d(), spec.topo.u());
+    let mut ctl = vec![
+        Trace::new("clock", 1),
+        Trace::new("reset", 1),
+        Trace::new("start", 1),
+        Trace::new("phase", 4).named(1),
+        Trace::new("ctrl.bt", 10),
+        Trace::new("ctrl.lv", 5),
+        Trace::new("ctrl.top", 4),
+        Trace::new("passes", 16),
+        Trace::new("bit_times", 32),
+        Trace::new("done", 1),
+        Trace::new("error", 1),
+    ];
+    for &(name, width) in &CTL_SIGNALS {
+        let t = Trace::new(name, width);
+        ctl.push(if name == "ctl_mode" { t.named(2) } else { t });
+    }
+    if spec.random() {
+        ctl.push(Trace::new("seed16", 16));
+    }
+    let mut groups = vec![
+        Group {
+            name: "controller".into(),
+            traces: ctl,
+        },
+        Group {
+            name: "PEs (PE p at row p)".into(),
+            traces: vec![
+                Trace::new("act", n),
+                Trace::new("dst", n * ab),
+                Trace::new("msg", n * m),
+                Trace::new("pe_up", n * w),
+                Trace::new(down_links(0), n * w),
+                Trace::new("pe_pend", n),
+                Trace::new("pe_hot", n * l),
+                Trace::new("valid", n),
+                Trace::new("rmsg", n * m),
+                Trace::new("sent", n),
+            ],
+        },
+    ];
+    let pe = super::pe::PeShape::of(spec);
+    for p in 0..n.min(MAX_DETAILED) {
+        let i = pe_instance(p);
+        let mut t = vec![
+            Trace::new(format!("{i}.act"), 1),
+            Trace::new(format!("{i}.dst"), ab),
+            Trace::new(format!("{i}.msg"), m),
+        ];
+        if pe.conv {
+            t.push(Trace::new(format!("{i}.enc"), pe.ab));
         }
+        t.extend([
+            Trace::new(format!("{i}.lca_level"), pe.hb),
+            Trace::new(format!("{i}.sent"), 1),
+            Trace::new(format!("{i}.snd"), 1),
+            Trace::new(format!("{i}.got"), 1),
+            Trace::new(format!("{i}.tx"), pe.tx),
+            Trace::new(format!("{i}.rxf"), pe.nf * w),
+        ]);
+        groups.push(Group {
+            name: format!("PE {p} interface"),
+            traces: t,
+        });
     }
-}
-
-/// A named group of traces.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Group {
-    /// Shown as the group's title.
-    pub name: String,
-    /// Its signals, in order.
-    pub traces: Vec<Trace>,
-}
-
-/// The text of a save file for the VCD `dumpfile` (absolute or relative to where GTKWave
-/// is started; `None` leaves it to the command line) of a design whose top is `top`.
-pub fn save_file(top: &str, dumpfile: Option<&str>, groups: &[Group]) -> String {
-    let mut s = String::new();
-    s.push_str("[*] GTKWave save file written by lcanet (one bit-time = 10 time units)\n");
-    if let Some(f) = dumpfile {
-        let _ = writeln!(s, "[dumpfile] \"{f}\"");
-    }
-    s.push_str("[timestart] 0\n[sst_expanded] 1\n[signals_width] 260\n");
-    for g in groups {
-        let _ = writeln!(s, "@800200\n-{}", g.name);
-        for t in &g.traces {
-            let flag = if t.width == 1 { "@28" } else { "@22" };
-            let _ = write!(s, "{flag}\nTOP.{top}.{}", t.path);
-            if t.width > 1 {
-                let _ = write!(s, "[{}:0]", t.width - 1);
+    for level in 0..l {
+        let count = spec.topo.switch_count(level);
+        let mut t = vec![
+            Trace::new(up_links(level), count * u * w),
+            Trace::new(down_links(level), count * d * w),
+        ];
+        // Instances: the first switches one by one; rows: the level's vectors (switch j
+        // at row j of each).
+        let scopes: Vec<(String, usize)> = match spec.structure {
+            Structure::Instances => (0..count.min(MAX_DETAILED))
+                .map(|sw| (switch_instance(level, sw), 1))
+                .collect(),
+            Structure::Rows => vec![(level_instance(level), count)],
+        };
+        for (i, rows) in scopes {
+            for (port, width) in [("a", d * w), ("b", u * w), ("c", d * w), ("d", u * w)] {
+                t.push(Trace::new(format!("{i}.{port}"), rows * width));
             }
-            s.push('\n');
+            for (xp, width) in [
+                ("xp_ac", d * d),
+                ("xp_ad", d * u),
+                ("xp_bc", u * d),
+                ("xp_bd", u * u),
+            ] {
+                t.push(Trace::new(format!("{i}.{xp}"), rows * width).binary());
+            }
         }
-        let _ = writeln!(s, "@1000200\n-{}", g.name);
+        groups.push(Group {
+            name: format!("level {level} switches"),
+            traces: t,
+        });
     }
-    s
+    GtkwFiles {
+        top: spec.network_name(),
+        groups,
+        filters: vec![
+            filter("lcan_phase.txt", &PHASES),
+            filter("lca_mode.txt", &MODES),
+        ],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lca_net::network_design;
+    use crate::lca_net::tests::kinds;
+    use lcanet_sim::lcan::cycle::ArbiterPolicy;
+    use lcanet_sim::lcan::routing::Algorithm;
+
+    /// Every trace names a signal of the network's RTL, with its width, whatever the kind,
+    /// algorithm, policy, link width and structure.
+    #[test]
+    fn every_trace_is_a_signal_of_the_network() {
+        for (name, topo) in kinds() {
+            for (alg, policy, w) in [
+                (Algorithm::R1, ArbiterPolicy::RoundRobin, 1),
+                (Algorithm::R2, ArbiterPolicy::Random, 2),
+            ] {
+                for structure in [Structure::Instances, Structure::Rows] {
+                    let spec = NetSpec::new(topo.clone(), alg, policy, w, 5)
+                        .unwrap()
+                        .with_structure(structure);
+                    let files = network_gtkw(&spec);
+                    let problems = files.mismatches(&network_design(&spec).unwrap());
+                    assert!(
+                        problems.is_empty(),
+                        "{name} {alg:?} {structure:?}: {problems:?}"
+                    );
+                    let named = files.groups[0].traces.iter();
+                    assert!(
+                        named
+                            .filter(|t| matches!(t.show, crate::gtkw::Show::Named(_)))
+                            .count()
+                            == 2
+                    );
+                }
+            }
+        }
+    }
 }

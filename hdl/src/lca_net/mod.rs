@@ -1,14 +1,15 @@
-//! Whole LCA networks in hardware (issue 4): the switch fabric wired per a
-//! [`Topology`](lcanet_sim::lcan::Topology), the PE interface units and the controller
-//! (`docs/interface.md`), assembled so that each distinct block is defined once.
+//! Whole LCA networks in hardware, word-level (`docs/interface.md`, `docs/network-rtl.md`):
+//! the switch fabric wired per a [`Topology`](lcanet_sim::lcan::Topology) through
+//! level-wide link vectors, the PE interface units and the controller, assembled so that
+//! each distinct block is defined once.
 //!
 //! - [`spec`]: what to generate ([`NetSpec`]) and the names derived from it.
-//! - [`fabric`]: one `lvl<i>_sw<s>` instance of the switch module per switch, wired.
-//! - [`pe`]: the PE interface unit; [`controller`]: the controller (rust-hdl blocks).
+//! - [`pe`]: the PE interface unit; [`controller`]: the controller.
+//! - [`fabric`]: one `lvl<i>_sw<j>` instance of the switch module per switch, wired.
 //! - [`tables`], [`rom`]: Π networks' route tables (from reachability) and the ROM module
 //!   of each distinct table.
-//! - [`network`]: the whole network; [`design`]: the fabric alone and the artifacts of
-//!   `generate network`; [`gtkw`]: the GTKWave save file.
+//! - [`network`]: the whole network; [`design`]: errors and the artifacts of
+//!   `generate network`; [`gtkw`]: the GTKWave save file and its translate filters.
 
 pub mod controller;
 pub mod design;
@@ -20,8 +21,10 @@ pub mod rom;
 pub mod spec;
 pub mod tables;
 
-pub use design::{
-    emit_fabric, fabric_design, network_artifacts, network_gtkw, NetArtifacts, NetGenError,
-};
+pub use design::{network_artifacts, NetArtifacts, NetGenError};
+pub use gtkw::{network_gtkw, GtkwFiles};
 pub use network::network_design;
-pub use spec::{NetSpec, SpecError};
+pub use spec::{NetSpec, SpecError, Structure};
+
+#[cfg(test)]
+mod tests;

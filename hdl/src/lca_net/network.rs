@@ -1,271 +1,176 @@
-//! The whole network as one design (`docs/interface.md`): top ports, the controller `ctrl`,
-//! the PE interfaces `pe<p>`, and the switch fabric `lvl<i>_sw<s>`; one module definition
-//! per distinct block (the switch, the PE interface, the controller and their children).
+//! The whole network as one design (`docs/interface.md`): the top module's vector ports,
+//! the controller `ctrl`, the PE interfaces `pe<p>` and the switch fabric: `lvl<i>_sw<j>`
+//! (with `lvl<i>_sw<j>_rom` in a Π network), or one `lvl<i>` per level written as rows
+//! ([`super::Structure`]); one module definition per distinct block.
+//!
+//! Inside the top, quantities are network-wide vectors with PE `p` at row `p`: `pe_up` (the
+//! PEs' up-wires), `lvl0_dn` (their down-wires), `pe_pend`, `pe_hot` (level-major: PE `p`
+//! pending at level `j` at bit `j·n + p`), `pe_bad`, `pe_dup`; the PE interfaces drive the top's `valid`, `rmsg` and `sent` rows
+//! directly.
 
-use super::controller::{Controller, CtrlShape};
+use super::controller::{controller_module, CtrlShape, CTL_SIGNALS};
 use super::design::{header, NetGenError};
-use super::fabric::{add_fabric, pe_down_net, FabricWiring, CTL_SIGNALS};
-use super::pe::{PeInterface, PeShape};
+use super::fabric::{add_fabric, FabricWiring};
+use super::pe::{pe_module, strobes, PeShape};
 use super::spec::NetSpec;
-use crate::lca::generate::add_switch;
-use crate::netlist::{names, Design, Expr, ModuleBuilder};
-use crate::rusthdl::add_block;
-use lcanet_sim::lcan::cycle::{ArbiterPolicy, SwitchTopology};
-use lcanet_sim::lcan::routing::Algorithm;
-
-/// Strobes from the controller to every PE interface (controller output = PE input).
-pub const STROBES: [(&str, usize); 10] = [
-    ("go", 1),
-    ("plan", 1),
-    ("arm", 1),
-    ("up_load", 1),
-    ("sel_lvl", 4),
-    ("deliv0", 1),
-    ("deliv1", 1),
-    ("data", 1),
-    ("data_last", 1),
-    ("ack", 1),
-];
-
-/// The controller's shape for `spec`.
-pub fn ctrl_shape(spec: &NetSpec) -> CtrlShape {
-    let net = &spec.net;
-    CtrlShape {
-        n: net.n,
-        l: net.levels(),
-        abin: net.abin,
-        conv: net.convert,
-        t_load: net.t_load,
-        t_up: net.fmt.t_up,
-        t_down: net.fmt.t_down,
-        t_probe: net.fmt.t_probe,
-        nf: net.nf,
-        r1: net.algorithm == Algorithm::R1,
-        random: spec.policy() == ArbiterPolicy::Random,
-    }
-}
-
-/// The PE interface's shape for `spec`.
-pub fn pe_shape(spec: &NetSpec) -> PeShape {
-    let net = &spec.net;
-    let f = &net.fmt;
-    let r1 = net.algorithm == Algorithm::R1;
-    PeShape {
-        n: net.n,
-        l: net.levels(),
-        w: net.width(),
-        m: net.msg_bits,
-        abin: net.abin,
-        ab: f.ab,
-        hb: f.hb,
-        digits: f.digits.clone(),
-        conv: net.convert,
-        r1,
-        tx: net.pe_tx_bits(),
-        nset: if r1 { f.n1 } else { f.nr },
-        nf: net.nf,
-        pad2: f.n2 * net.width() - f.p2,
-        pi: matches!(net.switch.topology, SwitchTopology::Table { .. }),
-    }
-}
+use super::tables::PiTables;
+use crate::lca::{add_switch, Layout};
+use crate::netlist::{cat, elaborate, lit, Design, ModuleBuilder, V};
 
 /// The PE instance name: `pe<p>`.
 pub fn pe_instance(p: usize) -> String {
     format!("pe{p}")
 }
 
-/// The whole network.
+/// The name of the top-level wire carrying controller strobe `s` to the PEs: `ctrl_<s>`.
+pub fn strobe_net(s: &str) -> String {
+    format!("ctrl_{s}")
+}
+
+/// The whole network (a panic in the generator, a bug, becomes an internal error).
 pub fn network_design(spec: &NetSpec) -> Result<Design, NetGenError> {
+    elaborate(&format!("network `{}`", spec.network_name()), || {
+        build(spec)
+    })?
+}
+
+fn build(spec: &NetSpec) -> Result<Design, NetGenError> {
     let top = spec.network_name();
     let mut design = Design::new(top.clone());
     header(&mut design, spec);
     let net = &spec.net;
-    let (n, w, d, m, abin, l) = (
-        net.n,
-        net.width(),
-        spec.topo.d(),
-        net.msg_bits,
-        net.abin,
-        net.levels(),
-    );
-    let random = spec.policy() == ArbiterPolicy::Random;
-    let sw = add_switch(&mut design, net.switch)?;
-    let sw = design.module(&sw).expect("just added").clone();
+    let (n, w, m_bits, abin, l) = (net.n, net.width(), net.msg_bits, net.abin, net.levels());
+    let random = spec.random();
+    let sw = add_switch(&mut design, &Layout::new(net.switch))?;
     let roms = super::rom::roms_of(&mut design, spec)?;
-    let ctrl = add_block(
-        &mut design,
-        &format!("{top}_ctrl"),
-        &mut Controller::new(&ctrl_shape(spec)),
-    )?;
-    let ctrl = design.module(&ctrl).expect("just added").clone();
-    let pe_sh = pe_shape(spec);
-    let pe = add_block(
-        &mut design,
-        &format!("{top}_pe"),
-        &mut PeInterface::new(&pe_sh),
-    )?;
-    let pe = design.module(&pe).expect("just added").clone();
+    let ctrl_shape = CtrlShape::of(spec);
+    let ctrl = controller_module(&spec.ctrl_module_name(), &ctrl_shape);
+    design.add_module(ctrl.clone())?;
+    let pe_sh = PeShape::of(spec);
+    let pe = pe_module(&spec.pe_module_name(), &pe_sh);
+    design.add_module(pe.clone())?;
 
     let mut t = ModuleBuilder::new(top);
-    t.input("clock", 1).input("reset", 1).input("start", 1);
-    for p in 0..n {
-        t.input(format!("act_{p}"), 1);
-    }
-    for i in 0..n * abin {
-        t.input(format!("dst_{i}"), 1);
-    }
-    for i in 0..n * m {
-        t.input(format!("msg_{i}"), 1);
-    }
-    if random {
-        for i in 0..16 {
-            t.input(format!("seed_{i}"), 1);
-        }
-    }
-    t.output("done", 1).output("error", 1);
-    for (name, width) in [("phase", 4), ("passes", 16), ("bit_times", 32)] {
-        for i in 0..width {
-            t.output(format!("{name}_{i}"), 1);
-        }
-    }
-    for p in 0..n {
-        t.output(format!("valid_{p}"), 1);
-    }
-    for i in 0..n * m {
-        t.output(format!("rmsg_{i}"), 1);
-    }
-    for p in 0..n {
-        t.output(format!("sent_{p}"), 1);
-    }
+    let clock = t.clock();
+    let reset = t.input("reset", 1);
+    let start = t.input("start", 1);
+    let act = t.input("act", n);
+    let dst = t.input("dst", n * abin);
+    let msg = t.input("msg", n * m_bits);
+    let seed = random.then(|| t.input("seed", 16));
+    let done = t.output("done", 1);
+    let error = t.output("error", 1);
+    let phase = t.output("phase", 4);
+    let passes = t.output("passes", 16);
+    let bit_times = t.output("bit_times", 32);
+    let valid = t.output("valid", n);
+    let rmsg = t.output("rmsg", n * m_bits);
+    let sent = t.output("sent", n);
 
-    // The controller.
+    t.comment("PE status vectors (PE p at row p; pe_hot: level j at row j) and the up-wires");
+    let pe_up = t.wire("pe_up", n * w);
+    let pe_pend = t.wire("pe_pend", n);
+    let pe_hot = t.wire("pe_hot", n * l);
+    let pe_bad = t.wire("pe_bad", n);
+    let pe_dup = t.wire("pe_dup", n);
+    t.comment("Controller: switch broadcast and PE strobes");
+    let ctl: Vec<V> = CTL_SIGNALS.iter().map(|&(c, cw)| t.wire(c, cw)).collect();
+    let seed16 = random.then(|| t.wire("seed16", 16));
+    let st: Vec<(&str, V)> = strobes(&pe_sh)
+        .into_iter()
+        .map(|(s, sw)| (s, t.wire(strobe_net(s), sw)))
+        .collect();
     {
         let mut b = t
-            .instance_of("ctrl", &ctrl)
-            .pin("clock", "clock")
-            .pin("reset", "reset")
-            .pin("start", "start");
-        if random {
-            b = b.pin(
-                "seed_in_0",
-                Expr::concat((0..16).rev().map(|i| Expr::sig(format!("seed_{i}")))),
-            );
+            .instance("ctrl", &ctrl)
+            .pin("clock", &clock)
+            .pin("reset", &reset)
+            .pin("start", &start);
+        if let Some(s) = &seed {
+            b = b.pin("seed_in", s);
         }
-        for p in 0..n {
-            b = b
-                .pin(
-                    format!("pend_{p}"),
-                    names::output_net(&pe_instance(p), "pend"),
-                )
-                .pin(
-                    format!("bad_{p}"),
-                    names::output_net(&pe_instance(p), "bad"),
-                )
-                .pin(
-                    format!("dup_{p}"),
-                    names::output_net(&pe_instance(p), "dup"),
-                );
-            for j in 0..l {
-                b = b.pin(
-                    format!("hot_{}", p * l + j),
-                    names::output_net(&pe_instance(p), &format!("hot_{j}")),
-                );
-            }
+        b = b
+            .pin("pend", &pe_pend)
+            .pin("hot", &pe_hot)
+            .pin("bad", &pe_bad)
+            .pin("dup", &pe_dup);
+        for (&(c, _), v) in CTL_SIGNALS.iter().zip(&ctl) {
+            b = b.pin(c, v);
+        }
+        if let Some(s) = &seed16 {
+            b = b.pin("seed16", s);
+        }
+        b = b
+            .pin("phase", &phase)
+            .pin("done", &done)
+            .pin("error", &error)
+            .pin("passes", &passes)
+            .pin("bit_times", &bit_times);
+        for (s, v) in &st {
+            b = b.pin(*s, v);
         }
         let _ = b;
     }
-    for (name, width) in CTL_SIGNALS {
-        t.net(name, width);
-        t.assign(name, names::output_net("ctrl", name));
-    }
-    if random {
-        t.net("seed16", 16);
-        t.assign("seed16", names::output_net("ctrl", "seed16_0"));
-    }
-    t.assign("done", names::output_net("ctrl", "done"));
-    t.assign("error", names::output_net("ctrl", "error"));
-    for (name, width) in [("phase", 4), ("passes", 16), ("bit_times", 32)] {
-        for i in 0..width {
-            t.assign(
-                format!("{name}_{i}"),
-                Expr::bit(names::output_net("ctrl", name), i),
-            );
-        }
-    }
 
-    // The PE interfaces (Π: with their LCA-level tables).
-    let f = &net.fmt;
-    let lca = pe_sh
-        .pi
-        .then(|| super::tables::PiTables::new(&spec.topo).lca);
-    for p in 0..n {
-        let inst = pe_instance(p);
-        let s_enc = f.encode_pe(p as u64).expect("p < n has a label");
-        let mut b = t
-            .instance_of(&inst, &pe)
-            .pin("clock", "clock")
-            .pin("reset", "reset")
-            .pin("act_in", format!("act_{p}"));
-        for i in 0..abin {
-            b = b.pin(format!("dst_in_{i}"), format!("dst_{}", p * abin + i));
-        }
-        for i in 0..m {
-            b = b.pin(format!("msg_in_{i}"), format!("msg_{}", p * m + i));
-        }
-        for i in 0..if pe_sh.has_s_enc() { f.ab } else { 0 } {
-            b = b.pin(format!("s_enc_{i}"), Expr::constant(1, (s_enc >> i) & 1));
-        }
-        if let Some(lca) = &lca {
-            for t in 0..n {
-                let h = lca[p * n + t] as u64;
-                for i in 0..f.hb {
-                    b = b.pin(
-                        format!("lca_{}", t * f.hb + i),
-                        Expr::constant(1, (h >> i) & 1),
-                    );
-                }
-            }
-        }
-        for i in 0..w {
-            b = b.pin(format!("din_{i}"), pe_down_net(d, w, p, i));
-        }
-        for (name, _) in STROBES {
-            b = b.pin(name, names::output_net("ctrl", name));
-        }
-        if net.convert {
-            for k in 0..abin {
-                b = b.pin(
-                    format!("lsel_{k}"),
-                    names::output_net("ctrl", &format!("lsel_{k}")),
-                );
-            }
-        }
-        let _ = b;
-        t.assign(format!("valid_{p}"), names::output_net(&inst, "valid"));
-        t.assign(format!("sent_{p}"), names::output_net(&inst, "sent"));
-        for i in 0..m {
-            t.assign(
-                format!("rmsg_{}", p * m + i),
-                names::output_net(&inst, &format!("rmsg_{i}")),
-            );
-        }
-    }
-
-    // The switches.
-    let pe_up = |p: usize, lane: usize| {
-        Expr::sig(names::output_net(&pe_instance(p), &format!("dout_{lane}")))
-    };
-    add_fabric(
+    t.comment("Switch fabric");
+    let pe_dn = add_fabric(
+        &mut design,
         &mut t,
         &FabricWiring {
             topo: &spec.topo,
             switch: &sw,
             width: w,
-            policy: spec.policy(),
             pe_up: &pe_up,
+            seed16: seed16.as_ref(),
             roms: &roms,
+            structure: spec.structure,
         },
-    );
+    )
+    .map_err(|e| NetGenError::Netlist(crate::netlist::NetlistError::Internal(e)))?;
+
+    t.comment("PE interfaces");
+    let f = &net.fmt;
+    let lca = pe_sh.pi.then(|| PiTables::new(&spec.topo).lca);
+    for p in 0..n {
+        let s_enc = f.encode_pe(p as u64).expect("p < n has a label");
+        let mut b = t
+            .instance(pe_instance(p), &pe)
+            .pin("clock", &clock)
+            .pin("reset", &reset)
+            .pin("act_in", act.bit(p))
+            .pin("dst_in", dst.row(p, abin))
+            .pin("msg_in", msg.row(p, m_bits));
+        if pe_sh.has_s_enc() {
+            b = b.pin("s_enc", lit(f.ab, s_enc));
+        }
+        if let Some(lca) = &lca {
+            let rows = pe_sh.lca_rows();
+            let mut words = vec![0u64; (rows * f.hb).div_ceil(64)];
+            for tt in 0..n {
+                let h = lca[p * n + tt] as u64;
+                for i in 0..f.hb {
+                    if (h >> i) & 1 == 1 {
+                        let bit = tt * f.hb + i;
+                        words[bit / 64] |= 1 << (bit % 64);
+                    }
+                }
+            }
+            b = b.pin("lca", crate::netlist::lit_words(rows * f.hb, words));
+        }
+        b = b.pin("din", pe_dn.row(p, w));
+        for (s, v) in &st {
+            b = b.pin(*s, v);
+        }
+        let _ = b
+            .pin("dout", pe_up.row(p, w))
+            .pin("valid", valid.bit(p))
+            .pin("rmsg", rmsg.row(p, m_bits))
+            .pin("sent", sent.bit(p))
+            .pin("pend", pe_pend.bit(p))
+            .pin("hot", cat((0..l).rev().map(|j| pe_hot.bit(j * n + p))))
+            .pin("bad", pe_bad.bit(p))
+            .pin("dup", pe_dup.bit(p));
+    }
     design.add_module(t.build())?;
     Ok(design)
 }

@@ -1,6 +1,5 @@
-//! What a network generation needs: the topology and the validated
-//! [`NetParams`](lcanet_sim::lcan::cycle::network::params::NetParams) (shared with the golden
-//! model), and the module names they imply.
+//! What a network generation needs: the topology and the validated [`NetParams`] (shared
+//! with the golden model), and the module names they imply.
 
 use lcanet_sim::lcan::cycle::network::params::{NetParamError, NetParams};
 use lcanet_sim::lcan::cycle::{ArbiterPolicy, SwitchTopology};
@@ -36,6 +35,41 @@ pub fn pi_table_bits(topo: &Topology, hb: usize) -> usize {
     topo.total_switches() * n * (d + l * u) + n * n * hb
 }
 
+/// How the switches of a network are written (`docs/network-rtl.md`, "Structure").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Structure {
+    /// One instance `lvl<i>_sw<j>` of the switch module per switch: every switch has its
+    /// own scope in GTKWave.
+    Instances,
+    /// One module per level, `lvl<i>`, holding the level's switches as rows of one loop
+    /// (switch `j` is row `j` of every vector): the switch's logic once per level instead of
+    /// once per switch, which Verilator builds in a fraction of the time and memory.
+    Rows,
+}
+
+impl Structure {
+    /// Networks with more switches than this are written as rows by default.
+    pub const AUTO_ROWS_ABOVE: usize = 256;
+
+    /// Instances up to [`Structure::AUTO_ROWS_ABOVE`] switches, rows above.
+    pub fn auto(switches: usize) -> Self {
+        if switches > Self::AUTO_ROWS_ABOVE {
+            Structure::Rows
+        } else {
+            Structure::Instances
+        }
+    }
+
+    /// `instances` or `rows`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Structure::Instances => "instances",
+            Structure::Rows => "rows",
+        }
+    }
+}
+
 /// A network to generate.
 #[derive(Debug, Clone)]
 pub struct NetSpec {
@@ -43,6 +77,8 @@ pub struct NetSpec {
     pub topo: Topology,
     /// Its hardware parameters.
     pub net: NetParams,
+    /// How its switches are written ([`Structure::auto`] unless chosen).
+    pub structure: Structure,
 }
 
 impl NetSpec {
@@ -64,7 +100,18 @@ impl NetSpec {
                 });
             }
         }
-        Ok(NetSpec { topo, net })
+        let structure = Structure::auto(topo.total_switches());
+        Ok(NetSpec {
+            topo,
+            net,
+            structure,
+        })
+    }
+
+    /// The same network with its switches written as `structure`.
+    pub fn with_structure(mut self, structure: Structure) -> Self {
+        self.structure = structure;
+        self
     }
 
     /// Link width `W`.
@@ -98,9 +145,25 @@ impl NetSpec {
         )
     }
 
-    /// The fabric-only design's top: `lca_fabric_<shape>_<policy>`.
-    pub fn fabric_name(&self) -> String {
-        format!("lca_fabric_{}_{}", self.shape_tag(), self.policy_tag())
+    /// Whether the arbiters are random (the top has a `seed` input).
+    pub fn random(&self) -> bool {
+        self.policy() == ArbiterPolicy::Random
+    }
+
+    /// The PE interface module: `lcan_<shape>_m<M>_<r1|r2>_pe` (the policy does not change
+    /// it).
+    pub fn pe_module_name(&self) -> String {
+        format!(
+            "lcan_{}_m{}_{}_pe",
+            self.shape_tag(),
+            self.net.msg_bits,
+            self.net.algorithm.name()
+        )
+    }
+
+    /// The controller module: `<top>_ctrl`.
+    pub fn ctrl_module_name(&self) -> String {
+        format!("{}_ctrl", self.network_name())
     }
 
     /// The network's top: `lcan_<shape>_m<M>_<r1|r2>_<policy>`.

@@ -1,174 +1,119 @@
-//! The ATAPE controller (docs/min.md §3): one per network. It accepts `start`, counts
-//! frame positions `0..F` and frames `0..N` (`N = n`, or 1 with `single`), keeps `busy`
-//! until the last frame has left the `m` stages, and produces the strobes of the ATAPE
-//! units (`load`, `next`, `flip`, `hdr`, `pay`) and of the stages (`dec[s]`: the stage-0
-//! strobe `sending ∧ pos = 0` delayed by `2s` bit-times, when stage `s` sees its tag).
+//! The ATAPE controller (docs/min.md §3), one per network: `atape_ctrl_m<m>_f<F>`.
+//!
+//! It accepts `start`, counts frame positions `pos` (`0..F`) and frames `frame`
+//! (`0..N`, `N = n`, or 1 with `single`), keeps `busy` until the last frame has left
+//! the `m` stages (`drain` counts them down), and produces the strobes of the ATAPE
+//! units (`load`, `next`, `flip`, `hdr`, `pay`) and of the stages: `dec[s]` is the
+//! stage-0 strobe `sending ∧ pos = 0` delayed by `2s` bit-times (position `s`, stage
+//! `s`'s tag bit, reaches stage `s` after `s` bit-times of stage latency), taken from
+//! the delay line `dec_line`.
 
-use rust_hdl::prelude::*;
+use crate::netlist::{cat, flag, lit, zero, Module, ModuleBuilder, V};
 
-/// The controller of a network of `M` stages and frames of `F = M + B` bit-times.
-#[derive(Clone, Debug, LogicBlock)]
-pub struct AtapeController<const M: usize> {
-    /// The bit clock.
-    pub clock: Signal<In, Clock>,
-    /// Synchronous reset.
-    pub reset: Signal<In, Bit>,
-    /// Start a run (accepted when not busy).
-    pub start: Signal<In, Bit>,
-    /// With `start`: send one frame instead of `n`.
-    pub single: Signal<In, Bit>,
-    /// A run is in progress (frames entering or still in the network).
-    pub busy: Signal<Out, Bit>,
-    /// Frames are entering the network.
-    pub sending: Signal<Out, Bit>,
-    /// The frame entering (0 when not sending).
-    pub frame: Signal<Out, Bits<M>>,
-    /// The position within it (0 when not sending).
-    pub pos: Signal<Out, Bits<16>>,
-    /// ATAPE units: load the first destination.
-    pub load: Signal<Out, Bit>,
-    /// ATAPE units: move to the next frame's destination.
-    pub next: Signal<Out, Bit>,
-    /// ATAPE units: the destination bit to flip at `next`.
-    pub flip: Signal<Out, Bits<M>>,
-    /// ATAPE units: a tag bit-time.
-    pub hdr: Signal<Out, Bit>,
-    /// ATAPE units: a payload bit-time.
-    pub pay: Signal<Out, Bit>,
-    /// Stage `s` decides (its tag bit is at its inputs).
-    pub dec: Vec<Signal<Out, Bit>>,
-    run: DFF<Bit>,
-    drain: DFF<Bits<4>>,
-    pos_r: DFF<Bits<16>>,
-    frame_r: DFF<Bits<M>>,
-    single_r: DFF<Bit>,
-    chain: Vec<DFF<Bit>>,
-    busy_l: Signal<Local, Bit>,
-    last_l: Signal<Local, Bit>,
-    endf_l: Signal<Local, Bit>,
-    dec0_l: Signal<Local, Bit>,
-    last_pos: Constant<Bits<16>>,
-    tags: Constant<Bits<16>>,
-    stages: Constant<Bits<4>>,
-    one16: Constant<Bits<16>>,
-    one4: Constant<Bits<4>>,
-    one_m: Constant<Bits<M>>,
-    zero16: Constant<Bits<16>>,
-    zero4: Constant<Bits<4>>,
-    zero_m: Constant<Bits<M>>,
-    _chain: usize,
-    _m: usize,
+/// Width of the position counter `pos` (a frame is at most `12 + 4096` bit-times).
+pub const POS_BITS: usize = 16;
+/// Width of the drain counter (it counts down from `m ≤ 15`).
+pub const DRAIN_BITS: usize = 4;
+
+/// The module name of the controller of `m` stages and frames of `frame_len` bit-times.
+pub fn controller_name(m: u32, frame_len: usize) -> String {
+    format!("atape_ctrl_m{m}_f{frame_len}")
 }
 
-impl<const M: usize> AtapeController<M> {
-    /// A controller for frames of `frame_len = M + B` bit-times (`M < frame_len ≤
-    /// 65536`, `1 ≤ M ≤ 15`).
-    pub fn new(frame_len: usize) -> Self {
-        assert!((1..=15).contains(&M) && frame_len > M && frame_len <= 1 << 16);
-        let chain = 2 * (M - 1);
-        Self {
-            clock: Default::default(),
-            reset: Default::default(),
-            start: Default::default(),
-            single: Default::default(),
-            busy: Default::default(),
-            sending: Default::default(),
-            frame: Default::default(),
-            pos: Default::default(),
-            load: Default::default(),
-            next: Default::default(),
-            flip: Default::default(),
-            hdr: Default::default(),
-            pay: Default::default(),
-            dec: (0..M).map(|_| Default::default()).collect(),
-            run: Default::default(),
-            drain: Default::default(),
-            pos_r: Default::default(),
-            frame_r: Default::default(),
-            single_r: Default::default(),
-            chain: (0..chain).map(|_| Default::default()).collect(),
-            busy_l: Default::default(),
-            last_l: Default::default(),
-            endf_l: Default::default(),
-            dec0_l: Default::default(),
-            last_pos: Constant::new(bits::<16>(frame_len as u64 - 1)),
-            tags: Constant::new(bits::<16>(M as u64)),
-            stages: Constant::new(bits::<4>(M as u64)),
-            one16: Constant::new(bits::<16>(1)),
-            one4: Constant::new(bits::<4>(1)),
-            one_m: Constant::new(bits::<M>(1)),
-            zero16: Constant::new(bits::<16>(0)),
-            zero4: Constant::new(bits::<4>(0)),
-            zero_m: Constant::new(bits::<M>(0)),
-            _chain: chain,
-            _m: M,
-        }
-    }
-}
+/// The controller: `clock, reset, start, single` → `busy, sending, frame[m], pos[16],
+/// load, next, flip[m], hdr, pay, dec[m]`.
+pub fn controller(m: u32, frame_len: usize) -> Module {
+    let w = m as usize;
+    assert!(
+        (1..1 << DRAIN_BITS).contains(&w) && frame_len > w && frame_len <= 1 << POS_BITS,
+        "lcanet-hdl bug: controller for m = {m}, F = {frame_len}"
+    );
+    let mut b = ModuleBuilder::new(controller_name(m, frame_len));
+    b.clock();
+    let reset = b.input("reset", 1);
+    let start = b.input("start", 1);
+    let single = b.input("single", 1);
+    let busy = b.output("busy", 1);
+    let sending = b.output("sending", 1);
+    let frame = b.output("frame", w);
+    let pos = b.output("pos", POS_BITS);
+    let load = b.output("load", 1);
+    let next = b.output("next", 1);
+    let flip = b.output("flip", w);
+    let hdr = b.output("hdr", 1);
+    let pay = b.output("pay", 1);
+    let dec = b.output("dec", w);
 
-impl<const M: usize> Logic for AtapeController<M> {
-    #[hdl_gen]
-    fn update(&mut self) {
-        dff_setup!(self, clock, run, drain, pos_r, frame_r, single_r);
-        for i in 0..self._chain {
-            self.chain[i].clock.next = self.clock.val();
-        }
-        self.busy_l.next = self.run.q.val() | self.drain.q.val().any();
-        self.last_l.next = self.single_r.q.val() | self.frame_r.q.val().all();
-        self.endf_l.next = self.run.q.val() & (self.pos_r.q.val() == self.last_pos.val());
-        self.dec0_l.next = self.run.q.val() & !self.pos_r.q.val().any();
-        self.busy.next = self.busy_l.val();
-        self.sending.next = self.run.q.val();
-        self.frame.next = self.frame_r.q.val();
-        self.pos.next = self.pos_r.q.val();
-        self.load.next = !self.reset.val() & !self.busy_l.val() & self.start.val();
-        self.next.next = self.endf_l.val() & !self.last_l.val();
-        self.flip.next = (self.frame_r.q.val() + self.one_m.val()) & !self.frame_r.q.val();
-        self.hdr.next = self.run.q.val() & (self.pos_r.q.val() < self.tags.val());
-        self.pay.next = self.run.q.val() & (self.pos_r.q.val() >= self.tags.val());
-        // Decision strobes: dec[s] = dec0 delayed by 2s through chain[0..2s].
-        self.dec[0].next = self.dec0_l.val();
-        for s in 1..self._m {
-            self.dec[s].next = self.chain[2 * s - 1].q.val();
-        }
-        for i in 0..self._chain.min(1) {
-            self.chain[i].d.next = self.dec0_l.val();
-        }
-        for i in 1..self._chain {
-            self.chain[i].d.next = self.chain[i - 1].q.val();
-        }
-        // Counters.
-        if self.run.q.val() {
-            self.pos_r.d.next = self.pos_r.q.val() + self.one16.val();
-        }
-        if !self.run.q.val() & self.drain.q.val().any() {
-            self.drain.d.next = self.drain.q.val() - self.one4.val();
-        }
-        if self.endf_l.val() {
-            self.pos_r.d.next = self.zero16.val();
-            if self.last_l.val() {
-                self.run.d.next = false;
-                self.drain.d.next = self.stages.val();
-                self.frame_r.d.next = self.zero_m.val();
-            } else {
-                self.frame_r.d.next = self.frame_r.q.val() + self.one_m.val();
+    b.comment("State");
+    let run = b.reg("run", 1);
+    let drain = b.reg("drain", DRAIN_BITS);
+    let pos_q = b.reg("pos_q", POS_BITS);
+    let frame_q = b.reg("frame_q", w);
+    let single_q = b.reg("single_q", 1);
+    // dec_line[k] = the stage-0 strobe delayed by k + 1 bit-times.
+    let line = 2 * (w - 1);
+    let dec_line = (line > 0).then(|| b.reg("dec_line", line));
+
+    b.comment("Frame timing");
+    b.assign(&busy, &run | drain.any());
+    let last = b.def("last", &single_q | frame_q.all());
+    let end_of_frame = b.def("end_of_frame", &run & pos_q.is(frame_len as u64 - 1));
+    let dec0 = b.def("dec0", &run & pos_q.is(0));
+    let in_tag = b.def("in_tag", pos_q.lt(&lit(POS_BITS, u64::from(m))));
+    b.assign(&sending, &run);
+    b.assign(&frame, &frame_q);
+    b.assign(&pos, &pos_q);
+    b.comment("Strobes of the ATAPE units");
+    b.assign(&load, !&reset & !&busy & &start);
+    b.assign(&next, &end_of_frame & !&last);
+    b.comment("flip = the lowest set bit of frame + 1 (the Gray-code step of Table 2)");
+    b.assign(&flip, frame_q.plus(1) & !&frame_q);
+    b.assign(&hdr, &run & &in_tag);
+    b.assign(&pay, &run & !&in_tag);
+    b.comment("Decision strobes: dec[s] = dec0 delayed by 2s bit-times");
+    let taps: Vec<V> = (1..w)
+        .rev()
+        .map(|s| dec_line.as_ref().expect("m > 1").bit(2 * s - 1))
+        .chain(std::iter::once(dec0.clone()))
+        .collect();
+    b.assign(&dec, cat(taps));
+
+    b.always(|p| {
+        p.if_(&reset, |p| {
+            p.load(&run, zero(1));
+            p.load(&drain, zero(DRAIN_BITS));
+            p.load(&pos_q, zero(POS_BITS));
+            p.load(&frame_q, zero(w));
+            p.load(&single_q, zero(1));
+            if let Some(l) = &dec_line {
+                p.load(l, zero(line));
             }
-        }
-        if self.load.val() {
-            self.run.d.next = true;
-            self.pos_r.d.next = self.zero16.val();
-            self.frame_r.d.next = self.zero_m.val();
-            self.single_r.d.next = self.single.val();
-        }
-        if self.reset.val() {
-            self.run.d.next = false;
-            self.drain.d.next = self.zero4.val();
-            self.pos_r.d.next = self.zero16.val();
-            self.frame_r.d.next = self.zero_m.val();
-            self.single_r.d.next = false;
-            for i in 0..self._chain {
-                self.chain[i].d.next = false;
+        })
+        .else_(|p| {
+            if let Some(l) = &dec_line {
+                // line = 2(m - 1) ≥ 2 bits: shift dec0 in at bit 0.
+                p.load(l, cat([l.bits(line - 2, 0), dec0.clone()]));
             }
-        }
-    }
+            p.if_(&load, |p| {
+                p.comment("Start: frame 0, position 0");
+                p.load(&run, flag(true));
+                p.load(&pos_q, zero(POS_BITS));
+                p.load(&frame_q, zero(w));
+                p.load(&single_q, &single);
+            })
+            .elif(&end_of_frame, |p| {
+                p.load(&pos_q, zero(POS_BITS));
+                p.if_(&last, |p| {
+                    p.comment("Last frame sent: drain the m stages");
+                    p.load(&run, zero(1));
+                    p.load(&drain, lit(DRAIN_BITS, u64::from(m)));
+                    p.load(&frame_q, zero(w));
+                })
+                .else_(|p| p.load(&frame_q, frame_q.plus(1)));
+            })
+            .elif(&run, |p| p.load(&pos_q, pos_q.plus(1)))
+            .elif(drain.any(), |p| p.load(&drain, drain.minus(1)));
+        });
+    });
+    b.build()
 }

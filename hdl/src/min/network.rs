@@ -1,19 +1,23 @@
-//! Whole networks as RTL: a baseline, omega or indirect binary n-cube network of
-//! [`MinSwitch`]es with one [`AtapeUnit`] per PE and an [`AtapeController`], assembled
-//! with the netlist (docs/min.md §6 lists the top-level interface).
+//! Whole networks as RTL (docs/min.md §6): a baseline, omega or indirect binary n-cube
+//! network of [`switch`](super::switch())es with one ATAPE [`unit`](super::unit()) per
+//! PE and a [`controller`](super::controller()), in one top module
+//! `<network>_atape_m<m>_b<B>`.
 //!
 //! Instances: `ctrl`, `pe<j>` (ATAPE unit of PE `j`), `st<s>_sw<k>` (switch `k` of
-//! stage `s`), `st<s>_any` (the stage's conflict OR). Nets are the instances' outputs,
-//! `<instance>_<port>` (`st2_sw3_out1`, `pe5_tx`), so GTKWave shows the structure.
-//! The wiring comes from [`Min::entry`] and [`Min::link`] (the topology of
-//! `lcanet_sim::min`, never its routing results).
+//! stage `s`). Nets: `pe_tx[n]` (bit `j`: PE `j`'s wire into the network), `st<s>_out[n]`
+//! (bit `a`: output position `a` of stage `s`, switch `k` driving `[2k +: 2]`), the
+//! controller's strobes `ctrl_<port>`. The interstage wiring (004 eqs. (2)–(4)) is read
+//! off these vectors by indexed parts: switch `k` of stage `s + 1` takes
+//! `.in({st<s>_out[a1], st<s>_out[a0]})` where `link(s, a_p) = 2k + p`. The wiring comes
+//! from [`Min::entry`] and [`Min::link`] (the topology of `lcanet_sim::min`, never its
+//! routing results).
 
-use super::{AnyOf, AtapeController, AtapeUnit, MinSwitch};
-use crate::netlist::{names, Design, Expr, ModuleBuilder, NetlistError};
-use crate::rusthdl::{add_block, ImportError};
+use super::{controller, controller_name, switch, unit, unit_name, POS_BITS};
+use crate::netlist::{cat, names, Design, ModuleBuilder, NetlistError, V};
 use lcanet_sim::min::frame::FrameFormat;
 use lcanet_sim::min::hw::TagShifter;
-use lcanet_sim::min::{Min, MinError};
+use lcanet_sim::min::{Min, MinError, Network};
+use std::panic::{catch_unwind, AssertUnwindSafe};
 
 /// Why a network could not be generated.
 #[derive(Debug, thiserror::Error)]
@@ -21,18 +25,18 @@ pub enum MinRtlError {
     /// The parameters are invalid.
     #[error(transparent)]
     Params(#[from] MinError),
-    /// A rust-hdl block could not be imported (a bug in the blocks).
-    #[error("internal error importing a MIN block: {0}")]
-    Import(#[from] ImportError),
     /// The netlist was rejected (a bug in the assembly).
     #[error("internal error assembling the MIN netlist: {0}")]
     Netlist(#[from] NetlistError),
+    /// The generator failed (a bug: a width mismatch or an impossible parameter).
+    #[error("internal error generating the MIN: {0}")]
+    Internal(String),
 }
 
 /// One generated network.
 #[derive(Debug, Clone)]
 pub struct MinRtl {
-    /// The design, ready for `emit()`.
+    /// The design, validated, ready for `emit()`.
     pub design: Design,
     /// The top module: `<network>_atape_m<m>_b<B>`.
     pub top: String,
@@ -48,191 +52,191 @@ pub fn switch_instance(stage: u32, switch: usize) -> String {
     format!("st{stage}_sw{switch}")
 }
 
-/// Runs `$body` with the const generic `$M` equal to the runtime `$m` (1..=12).
-macro_rules! with_m {
-    ($m:expr, $M:ident => $body:expr) => {
-        match $m {
-            1 => {
-                const $M: usize = 1;
-                $body
-            }
-            2 => {
-                const $M: usize = 2;
-                $body
-            }
-            3 => {
-                const $M: usize = 3;
-                $body
-            }
-            4 => {
-                const $M: usize = 4;
-                $body
-            }
-            5 => {
-                const $M: usize = 5;
-                $body
-            }
-            6 => {
-                const $M: usize = 6;
-                $body
-            }
-            7 => {
-                const $M: usize = 7;
-                $body
-            }
-            8 => {
-                const $M: usize = 8;
-                $body
-            }
-            9 => {
-                const $M: usize = 9;
-                $body
-            }
-            10 => {
-                const $M: usize = 10;
-                $body
-            }
-            11 => {
-                const $M: usize = 11;
-                $body
-            }
-            12 => {
-                const $M: usize = 12;
-                $body
-            }
-            m => unreachable!("m = {m} passed Min validation"),
-        }
-    };
+/// The net of stage `s`'s output positions: `st2_out`.
+pub fn stage_net(stage: u32) -> String {
+    format!("st{stage}_out")
 }
 
-/// Builds the design of `min` with frames of `m + message_bits` bit-times.
+/// Builds the design of `min` with frames of `m + message_bits` bit-times and validates
+/// it. Invalid parameters are [`MinRtlError::Params`]; anything else is a generator bug,
+/// reported as an internal error (a panic of the builder included), never a crash.
 pub fn build(min: &Min, message_bits: u32) -> Result<MinRtl, MinRtlError> {
     let format = FrameFormat::new(min, message_bits)?;
-    let (n, m, half) = (min.n(), min.m() as usize, min.switches_per_stage());
-    let shifter = TagShifter::for_min(min).expect("the three networks' tags rotate");
-    let top = top_name(min, message_bits);
+    let shifter = TagShifter::for_min(min).ok_or_else(|| {
+        MinRtlError::Internal(format!("the tag bits of {min} are not a rotation"))
+    })?;
+    let design =
+        catch_unwind(AssertUnwindSafe(|| assemble(min, format, shifter))).map_err(|panic| {
+            MinRtlError::Internal(
+                panic
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| panic.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "(no message)".to_owned()),
+            )
+        })??;
+    design.validate().map_err(NetlistError::from)?;
+    Ok(MinRtl {
+        top: design.top().to_string(),
+        design,
+    })
+}
+
+/// Two bits of `src` as a switch input: `{src[a1], src[a0]}` (or `src[a0 +: 2]`).
+fn pair(src: &V, a0: usize, a1: usize) -> V {
+    if a1 == a0 + 1 {
+        src.part(a0, 2)
+    } else {
+        cat([src.bit(a1), src.bit(a0)])
+    }
+}
+
+/// The comment above stage `s`: where its input positions come from (004 eqs. (2)-(4)).
+fn link_comment(min: &Min, s: u32) -> String {
+    let m = min.m();
+    match (min.network(), s) {
+        (Network::Omega, 0) => {
+            "Stage 0: PE j enters at position shuffle(j) (rotate left), from pe_tx".into()
+        }
+        (_, 0) => "Stage 0: PE j enters at position j, from pe_tx".into(),
+        (Network::Baseline, s) => format!(
+            "Stage {s}: link pi_{} from st{}_out (rotate the low {} bits of the position right)",
+            s - 1,
+            s - 1,
+            m - s + 1
+        ),
+        (Network::Omega, s) => format!(
+            "Stage {s}: perfect shuffle from st{}_out (rotate the position left)",
+            s - 1
+        ),
+        (Network::Cube, s) => format!(
+            "Stage {s}: link tau_{} from st{}_out (swap bits 0 and {s} of the position)",
+            s - 1,
+            s - 1
+        ),
+    }
+}
+
+fn assemble(min: &Min, format: FrameFormat, shifter: TagShifter) -> Result<Design, MinRtlError> {
+    let (n, m, half) = (min.n(), min.m(), min.switches_per_stage());
+    let w = m as usize;
+    let top = top_name(min, format.message_bits);
     let mut design = Design::new(&top);
     design
         .param("network", min.network())
         .param("m", m)
         .param("n", n)
-        .param("message_bits", message_bits)
+        .param("message_bits", format.message_bits)
         .param("frame_bits", format.len());
-
-    // Leaf blocks, in a fixed order (shared DFF modules are named after the first).
-    let switch = add_block(&mut design, "min_switch_2x2", &mut MinSwitch::default())?;
-    let any = add_block(
-        &mut design,
-        &format!("min_any_of_{half}"),
-        &mut AnyOf::new(half),
-    )?;
-    let unit_name = format!("atape_unit_m{m}_tap{}_rot{}", shifter.tap, shifter.rot);
-    let ctrl_name = format!("atape_ctrl_m{m}_f{}", format.len());
-    with_m!(m, M => {
-        add_block(&mut design, &unit_name, &mut AtapeUnit::<M>::new(shifter.tap, shifter.rot))?;
-        add_block(&mut design, &ctrl_name, &mut AtapeController::<M>::new(format.len()))?;
-    });
-    let module = |name: &str| design.module(name).expect("just added").clone();
-    let (switch, any, unit, ctrl) = (
-        module(&switch),
-        module(&any),
-        module(&unit_name),
-        module(&ctrl_name),
+    // A bug in the fixed rust-hdl block, not in the parameters.
+    let sw = switch().map_err(|e| MinRtlError::Internal(e.to_string()))?;
+    let pe = unit(m, shifter);
+    let ctrl = controller(m, format.len());
+    debug_assert_eq!(
+        (pe.name.as_str(), ctrl.name.as_str()),
+        (
+            unit_name(m, shifter).as_str(),
+            controller_name(m, format.len()).as_str()
+        )
     );
+    for module in [&sw, &pe, &ctrl] {
+        design.add_module(module.clone())?;
+    }
 
     let mut b = ModuleBuilder::new(&top);
-    b.input("clock", 1)
-        .input("reset", 1)
-        .input("start", 1)
-        .input("single", 1)
-        .input("first", n * m)
-        .input("din", n)
-        .output("dout", n)
-        .output("dst", n * m)
-        .output("busy", 1)
-        .output("sending", 1)
-        .output("frame", m)
-        .output("pos", 16)
-        .output("conflict", m)
-        .output("sw_crossed", m * half)
-        .output("sw_conflict", m * half);
+    let clock = b.clock();
+    let reset = b.input("reset", 1);
+    let start = b.input("start", 1);
+    let single = b.input("single", 1);
+    let first = b.input("first", n * w);
+    let din = b.input("din", n);
+    let dout = b.output("dout", n);
+    let dst = b.output("dst", n * w);
+    let busy = b.output("busy", 1);
+    let sending = b.output("sending", 1);
+    let frame = b.output("frame", w);
+    let pos = b.output("pos", POS_BITS);
+    let conflict = b.output("conflict", w);
+    let sw_crossed = b.output("sw_crossed", w * half);
+    let sw_conflict = b.output("sw_conflict", w * half);
 
-    b.instance_of("ctrl", &ctrl)
-        .pin("clock", "clock")
-        .pin("reset", "reset")
-        .pin("start", "start")
-        .pin("single", "single");
-    let c = |port: &str| Expr::sig(names::output_net("ctrl", port));
+    b.comment("Controller");
+    let strobe = |b: &mut ModuleBuilder, port: &str, width: usize| {
+        b.wire(names::output_net("ctrl", port), width)
+    };
+    let load = strobe(&mut b, "load", 1);
+    let next = strobe(&mut b, "next", 1);
+    let flip = strobe(&mut b, "flip", w);
+    let hdr = strobe(&mut b, "hdr", 1);
+    let pay = strobe(&mut b, "pay", 1);
+    let dec = strobe(&mut b, "dec", w);
+    b.instance("ctrl", &ctrl)
+        .pin("clock", &clock)
+        .pin("reset", &reset)
+        .pin("start", &start)
+        .pin("single", &single)
+        .pin("busy", &busy)
+        .pin("sending", &sending)
+        .pin("frame", &frame)
+        .pin("pos", &pos)
+        .pin("load", &load)
+        .pin("next", &next)
+        .pin("flip", &flip)
+        .pin("hdr", &hdr)
+        .pin("pay", &pay)
+        .pin("dec", &dec);
+
+    b.comment("ATAPE units: PE j sends on pe_tx[j]");
+    let pe_tx = b.wire("pe_tx", n);
     for j in 0..n {
-        b.instance_of(format!("pe{j}"), &unit)
-            .pin("clock", "clock")
-            .pin("reset", "reset")
-            .pin("load", c("load"))
-            .pin("next", c("next"))
-            .pin("hdr", c("hdr"))
-            .pin("pay", c("pay"))
-            .pin("flip", c("flip"))
-            .pin("first", Expr::slice("first", j * m + m - 1, j * m))
-            .pin("din", Expr::bit("din", j));
+        b.instance(format!("pe{j}"), &pe)
+            .pin("clock", &clock)
+            .pin("reset", &reset)
+            .pin("load", &load)
+            .pin("next", &next)
+            .pin("hdr", &hdr)
+            .pin("pay", &pay)
+            .pin("flip", &flip)
+            .pin("first", first.row(j, w))
+            .pin("din", din.bit(j))
+            .pin("tx", pe_tx.bit(j))
+            .pin("dst", dst.row(j, w));
     }
 
-    // x[a] = the net carrying input position a of the current stage.
-    let mut x = vec![String::new(); n];
+    // src[b] = the bit of the previous vector feeding input position b of this stage.
+    let mut src: Vec<usize> = vec![0; n];
     for j in 0..n {
-        x[min.entry(j)] = names::output_net(&format!("pe{j}"), "tx");
+        src[min.entry(j)] = j;
     }
+    let mut prev = pe_tx;
     for s in 0..m {
-        let mut y = vec![String::new(); n];
-        let mut any_inst = b.instance_of(format!("st{s}_any"), &any);
+        b.comment(link_comment(min, s));
+        let out = b.wire(stage_net(s), n);
         for k in 0..half {
-            let sw = switch_instance(s as u32, k);
-            any_inst = any_inst.pin(format!("x_{k}"), names::output_net(&sw, "conflict"));
+            let i = s as usize * half + k;
+            b.instance(switch_instance(s, k), &sw)
+                .pin("clock", &clock)
+                .pin("reset", &reset)
+                .pin("dec", dec.bit(s as usize))
+                .pin("din", pair(&prev, src[2 * k], src[2 * k + 1]))
+                .pin("dout", out.part(2 * k, 2))
+                .pin("crossed", sw_crossed.bit(i))
+                .pin("conflict", sw_conflict.bit(i));
         }
-        for k in 0..half {
-            let sw = switch_instance(s as u32, k);
-            b.instance_of(&sw, &switch)
-                .pin("clock", "clock")
-                .pin("reset", "reset")
-                .pin("dec", c(&format!("dec_{s}")))
-                .pin("in0", Expr::sig(&x[2 * k]))
-                .pin("in1", Expr::sig(&x[2 * k + 1]));
-            y[min.link(s as u32, 2 * k)] = names::output_net(&sw, "out0");
-            y[min.link(s as u32, 2 * k + 1)] = names::output_net(&sw, "out1");
+        for a in 0..n {
+            src[min.link(s, a)] = a;
         }
-        x = y;
+        prev = out;
     }
 
-    // Top-level outputs (concatenations are most significant first).
-    b.assign("dout", Expr::concat(x.iter().rev().map(Expr::sig)));
+    b.comment("PE outputs (after the last stage, output position a is PE a)");
+    debug_assert!((0..n).all(|a| src[a] == a));
+    b.assign(&dout, &prev);
+    b.comment("conflict[s]: some switch of stage s flags a conflict");
     b.assign(
-        "dst",
-        Expr::concat(
-            (0..n)
-                .rev()
-                .map(|j| Expr::sig(names::output_net(&format!("pe{j}"), "dst"))),
-        ),
+        &conflict,
+        cat((0..w).rev().map(|s| sw_conflict.row(s, half).any())),
     );
-    b.assign(
-        "conflict",
-        Expr::concat(
-            (0..m)
-                .rev()
-                .map(|s| Expr::sig(names::output_net(&format!("st{s}_any"), "y"))),
-        ),
-    );
-    // Switch k of stage s is bit s·n/2 + k of the observation buses.
-    for (port, out) in [("sw_crossed", "crossed"), ("sw_conflict", "conflict")] {
-        let bits = (0..m).rev().flat_map(|s| {
-            (0..half)
-                .rev()
-                .map(move |k| Expr::sig(names::output_net(&switch_instance(s as u32, k), out)))
-        });
-        b.assign(port, Expr::concat(bits));
-    }
-    for port in ["busy", "sending", "frame", "pos"] {
-        b.assign(port, c(port));
-    }
     design.add_module(b.build())?;
-    design.validate().map_err(NetlistError::from)?;
-    Ok(MinRtl { design, top })
+    Ok(design)
 }

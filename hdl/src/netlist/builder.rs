@@ -1,24 +1,30 @@
-//! Builders for structural modules and the naming scheme of network instances and nets.
+//! [`ModuleBuilder`]: elaborates a module from parameters known at run time, Amaranth- or
+//! Chisel-style. Declaring a port, wire or register returns its [`V`]; continuous logic is
+//! `def` (a named wire with its value) and `assign`; registers are loaded in the one
+//! clocked process, written with [`Proc`] (`load`, `if_`/`elif`/`else_`, `case`).
 //!
 //! ```
-//! use lcanet_hdl::netlist::{names, Expr, ModuleBuilder};
-//! let mut m = ModuleBuilder::new("pair");
-//! m.input("clock", 1).input("a", 2).output("y", 2);
-//! for sw in 0..2 {
-//!     let inst = names::lvl_sw(0, sw); // "lvl0_sw0", "lvl0_sw1"
-//!     m.instance(&inst, "inverter")
-//!         .pin("clock", "clock")
-//!         .pin("x", Expr::bit("a", sw))
-//!         .pin("y", Expr::bit("y", sw));
-//! }
-//! let pair = m.build();
-//! assert_eq!(pair.ports.len(), 3);
+//! use lcanet_hdl::netlist::{lit, ModuleBuilder};
+//! let mut m = ModuleBuilder::new("counter");
+//! let clear = m.input("clear", 1);
+//! let count = m.output("count", 4);
+//! let r = m.reg("r", 4);
+//! m.assign(&count, &r);
+//! m.always(|p| {
+//!     p.if_(&clear, |p| p.load(&r, lit(4, 0)))
+//!         .else_(|p| p.load(&r, r.plus(1)));
+//! });
+//! let module = m.build();
+//! assert_eq!(module.ports.len(), 3); // clock, clear, count
 //! ```
-//! Nothing is checked while building: [`crate::netlist::Design::validate`] reports every
-//! problem at once, naming the instance, port, net and widths.
+//! Widths are checked as values are combined ([`V`]); names, drivers and readers by
+//! [`crate::netlist::Design::validate`], which reports every problem at once.
 
 use super::expr::Expr;
-use super::module::{Assign, Body, Direction, Instance, Module, Net, Pin, Port, Structural};
+use super::module::{
+    Assign, Body, Direction, Instance, Item, Module, Net, Pin, Port, Reg, Stmt, CLOCK,
+};
+use super::value::V;
 
 /// Names used throughout the generated networks, so that GTKWave shows the structure.
 pub mod names {
@@ -27,117 +33,31 @@ pub mod names {
         format!("lvl{level}_sw{sw}")
     }
 
-    /// The net for `port` number `index` of an instance: `lvl2_sw13_up0`.
-    pub fn pin_net(instance: &str, port: &str, index: usize) -> String {
-        format!("{instance}_{port}{index}")
-    }
-
-    /// The net carrying output `port` of `instance`, as made by
-    /// [`super::ModuleBuilder::instance_of`]: `lvl2_sw13_grant_0`.
+    /// The wire carrying output `port` of `instance`, as made by
+    /// [`super::ModuleBuilder::instance_of`]: `lvl2_sw13_grant`.
     pub fn output_net(instance: &str, port: &str) -> String {
         format!("{instance}_{port}")
     }
 }
 
-/// Builds a structural [`Module`].
+/// Builds a [`Module`].
 #[derive(Debug, Clone)]
 pub struct ModuleBuilder {
     name: String,
     ports: Vec<Port>,
-    body: Structural,
+    body: Body,
+    clock: Option<V>,
 }
 
 impl ModuleBuilder {
-    /// A new, empty structural module.
+    /// A new, empty module.
     pub fn new(name: impl Into<String>) -> Self {
         ModuleBuilder {
             name: name.into(),
             ports: Vec::new(),
-            body: Structural::default(),
+            body: Body::default(),
+            clock: None,
         }
-    }
-
-    fn body(&mut self) -> &mut Structural {
-        &mut self.body
-    }
-
-    /// Adds an input port.
-    pub fn input(&mut self, name: impl Into<String>, width: usize) -> &mut Self {
-        self.ports.push(Port::input(name, width));
-        self
-    }
-
-    /// Adds an output port.
-    pub fn output(&mut self, name: impl Into<String>, width: usize) -> &mut Self {
-        self.ports.push(Port::output(name, width));
-        self
-    }
-
-    /// Declares a net and returns it as an expression.
-    pub fn net(&mut self, name: impl Into<String>, width: usize) -> Expr {
-        let name = name.into();
-        let e = Expr::sig(name.as_str());
-        self.body().nets.push(Net { name, width });
-        e
-    }
-
-    /// Allows the net or input port `name` to be left (partly) unread.
-    pub fn allow_unread(&mut self, name: impl Into<String>) -> &mut Self {
-        self.body().allow_unread.insert(name.into());
-        self
-    }
-
-    /// Adds an instance of `module`; connect its ports on the returned builder.
-    pub fn instance(
-        &mut self,
-        name: impl Into<String>,
-        module: impl Into<String>,
-    ) -> InstanceBuilder<'_> {
-        let body = self.body();
-        body.instances.push(Instance {
-            name: name.into(),
-            module: module.into(),
-            pins: Vec::new(),
-        });
-        let inst = body.instances.last_mut().expect("just pushed");
-        InstanceBuilder { inst }
-    }
-
-    /// Adds an instance of `module` and, for every output port `p` of it, declares a net
-    /// [`names::output_net`]`(name, p)` of the port's width and connects the port to it.
-    /// Connect the inputs on the returned builder.
-    pub fn instance_of(&mut self, name: impl Into<String>, module: &Module) -> InstanceBuilder<'_> {
-        let name = name.into();
-        let outputs: Vec<&Port> = module
-            .ports
-            .iter()
-            .filter(|p| p.direction == Direction::Output)
-            .collect();
-        let mut pins = Vec::with_capacity(module.ports.len());
-        for p in outputs {
-            let net = self.net(names::output_net(&name, &p.name), p.width);
-            pins.push(Pin {
-                port: p.name.clone(),
-                expr: Some(net),
-            });
-        }
-        let body = self.body();
-        body.instances.push(Instance {
-            name,
-            module: module.name.clone(),
-            pins,
-        });
-        let inst = body.instances.last_mut().expect("just pushed");
-        InstanceBuilder { inst }
-    }
-
-    /// Adds `assign lhs = rhs;`.
-    pub fn assign(&mut self, lhs: impl Into<Expr>, rhs: impl Into<Expr>) -> &mut Self {
-        self.body().assigns.push(Assign {
-            lhs: lhs.into(),
-            rhs: rhs.into(),
-        });
-        self
     }
 
     /// The name of the module being built.
@@ -150,12 +70,156 @@ impl ModuleBuilder {
         &self.ports
     }
 
+    /// Adds an input port.
+    pub fn input(&mut self, name: impl Into<String>, width: usize) -> V {
+        let name = name.into();
+        let v = V::signal(name.as_str(), width);
+        self.ports.push(Port::input(name, width));
+        v
+    }
+
+    /// Adds an output port; drive it with [`ModuleBuilder::assign`] or an instance output.
+    pub fn output(&mut self, name: impl Into<String>, width: usize) -> V {
+        let name = name.into();
+        let v = V::signal(name.as_str(), width);
+        self.ports.push(Port::output(name, width));
+        v
+    }
+
+    /// The `clock` input (declared the first time it is asked for, as the next port).
+    pub fn clock(&mut self) -> V {
+        if let Some(c) = &self.clock {
+            return c.clone();
+        }
+        let c = self.input(CLOCK, 1);
+        self.clock = Some(c.clone());
+        c
+    }
+
+    /// A `// comment` line among the declarations.
+    pub fn comment(&mut self, text: impl Into<String>) {
+        self.body.items.push(Item::Comment(text.into()));
+    }
+
+    /// Declares a wire, to be driven by an assign or an instance output.
+    pub fn wire(&mut self, name: impl Into<String>, width: usize) -> V {
+        let name = name.into();
+        let v = V::signal(name.as_str(), width);
+        self.body.items.push(Item::Wire(Net { name, width }, None));
+        v
+    }
+
+    /// Declares a wire holding `value` (`wire [w-1:0] name = value;`) and returns it.
+    pub fn def(&mut self, name: impl Into<String>, value: impl Into<V>) -> V {
+        let (name, value) = (name.into(), value.into());
+        let v = V::signal(name.as_str(), value.width());
+        self.body.items.push(Item::Wire(
+            Net {
+                name,
+                width: value.width(),
+            },
+            Some(value.into_expr()),
+        ));
+        v
+    }
+
+    /// Declares a register that powers up at zero.
+    pub fn reg(&mut self, name: impl Into<String>, width: usize) -> V {
+        self.reg_init(name, width, 0)
+    }
+
+    /// Declares a register that powers up at `init`.
+    pub fn reg_init(&mut self, name: impl Into<String>, width: usize, init: u64) -> V {
+        let name = name.into();
+        let v = V::signal(name.as_str(), width);
+        self.clock();
+        self.body.items.push(Item::Reg(Reg {
+            name,
+            width,
+            init: if init == 0 { Vec::new() } else { vec![init] },
+        }));
+        v
+    }
+
+    /// `assign lhs = rhs;` (equal widths).
+    pub fn assign(&mut self, lhs: &V, rhs: impl Into<V>) {
+        let rhs = rhs.into();
+        assert_eq!(
+            lhs.width(),
+            rhs.width(),
+            "lcanet-hdl bug: `assign {lhs} = {rhs};` has sides of different width"
+        );
+        self.body.items.push(Item::Assign(Assign {
+            lhs: lhs.expr().clone(),
+            rhs: rhs.into_expr(),
+        }));
+    }
+
+    /// Allows the wire, register or input port `name` to be left (partly) unread.
+    pub fn allow_unread(&mut self, name: impl Into<String>) {
+        self.body.allow_unread.insert(name.into());
+    }
+
+    /// Appends statements to the clocked process, `always @(posedge clock)`.
+    pub fn always(&mut self, f: impl FnOnce(&mut Proc)) {
+        self.clock();
+        let mut p = Proc {
+            stmts: std::mem::take(&mut self.body.process),
+        };
+        f(&mut p);
+        self.body.process = p.stmts;
+    }
+
+    /// Adds an instance of `module`; connect every port on the returned builder.
+    pub fn instance(&mut self, name: impl Into<String>, module: &Module) -> InstanceBuilder<'_> {
+        self.body.items.push(Item::Instance(Instance {
+            name: name.into(),
+            module: module.name.clone(),
+            pins: Vec::new(),
+        }));
+        let Some(Item::Instance(inst)) = self.body.items.last_mut() else {
+            unreachable!("an instance was just pushed")
+        };
+        InstanceBuilder {
+            inst,
+            ports: module.ports.clone(),
+        }
+    }
+
+    /// Adds an instance of `module` and, for every output port `p` of it, declares a wire
+    /// [`names::output_net`]`(name, p)` of the port's width and connects the port to it.
+    /// Returns the builder (connect the inputs on it) and the output wires, in port order.
+    pub fn instance_of(
+        &mut self,
+        name: impl Into<String>,
+        module: &Module,
+    ) -> (InstanceBuilder<'_>, Vec<V>) {
+        let name = name.into();
+        let outs: Vec<(String, V)> = module
+            .ports
+            .iter()
+            .filter(|p| p.direction == Direction::Output)
+            .map(|p| {
+                (
+                    p.name.clone(),
+                    self.wire(names::output_net(&name, &p.name), p.width),
+                )
+            })
+            .collect();
+        let wires = outs.iter().map(|(_, v)| v.clone()).collect();
+        let mut b = self.instance(name, module);
+        for (port, v) in outs {
+            b = b.pin(port, &v);
+        }
+        (b, wires)
+    }
+
     /// Finishes the module.
     pub fn build(self) -> Module {
         Module {
             name: self.name,
             ports: self.ports,
-            body: Body::Structural(self.body),
+            body: self.body,
         }
     }
 }
@@ -164,14 +228,44 @@ impl ModuleBuilder {
 #[derive(Debug)]
 pub struct InstanceBuilder<'a> {
     inst: &'a mut Instance,
+    ports: Vec<Port>,
 }
 
 impl InstanceBuilder<'_> {
-    /// Connects `port` to `expr` (a net or port name converts into an [`Expr`]).
-    pub fn pin(self, port: impl Into<String>, expr: impl Into<Expr>) -> Self {
+    /// Connects `port` to `expr` (checks the width when the port exists; validation reports
+    /// unknown ports).
+    pub fn pin(self, port: impl Into<String>, expr: impl Into<V>) -> Self {
+        let (port, v) = (port.into(), expr.into());
+        if let Some(p) = self.ports.iter().find(|p| p.name == port) {
+            assert_eq!(
+                p.width,
+                v.width(),
+                "lcanet-hdl bug: instance `{}` port `{port}` is {} bits wide, connected to `{v}` ({} bits)",
+                self.inst.name,
+                p.width,
+                v.width()
+            );
+        }
+        self.inst.pins.push(Pin {
+            port,
+            expr: Some(v.into_expr()),
+        });
+        self
+    }
+
+    /// Connects each `(port, value)` in order.
+    pub fn pins<'p>(mut self, pins: impl IntoIterator<Item = (&'p str, V)>) -> Self {
+        for (port, v) in pins {
+            self = self.pin(port, v);
+        }
+        self
+    }
+
+    /// Connects `port` to an expression built by hand (validation checks it).
+    pub fn pin_expr(self, port: impl Into<String>, expr: Expr) -> Self {
         self.inst.pins.push(Pin {
             port: port.into(),
-            expr: Some(expr.into()),
+            expr: Some(expr),
         });
         self
     }
@@ -183,5 +277,130 @@ impl InstanceBuilder<'_> {
             expr: None,
         });
         self
+    }
+}
+
+/// The statements of the clocked process (or of one branch of it).
+#[derive(Debug, Default)]
+pub struct Proc {
+    stmts: Vec<Stmt>,
+}
+
+impl Proc {
+    /// `target <= value;` (equal widths; the target is a register, a slice or a row of one).
+    pub fn load(&mut self, target: &V, value: impl Into<V>) {
+        let value = value.into();
+        assert_eq!(
+            target.width(),
+            value.width(),
+            "lcanet-hdl bug: `{target} <= {value};` has sides of different width"
+        );
+        self.stmts.push(Stmt::Load {
+            target: target.expr().clone(),
+            value: value.into_expr(),
+        });
+    }
+
+    /// A `// comment` line.
+    pub fn comment(&mut self, text: impl Into<String>) {
+        self.stmts.push(Stmt::Comment(text.into()));
+    }
+
+    /// `if (cond) begin … end`; chain `elif` and `else_` on the result.
+    pub fn if_(&mut self, cond: impl Into<V>, then: impl FnOnce(&mut Proc)) -> IfChain<'_> {
+        self.stmts.push(if_stmt(cond.into(), then));
+        IfChain {
+            stmt: self.stmts.last_mut().expect("an if was just pushed"),
+        }
+    }
+
+    /// `case (subject)` with arms added by `arms` on a [`CaseBuilder`]; the `default` arm is
+    /// always written (empty if `CaseBuilder::default` is not called).
+    pub fn case(&mut self, subject: &V, arms: impl FnOnce(&mut CaseBuilder)) {
+        let mut c = CaseBuilder {
+            width: subject.width(),
+            arms: Vec::new(),
+            default: Vec::new(),
+        };
+        arms(&mut c);
+        self.stmts.push(Stmt::Case {
+            subject: subject.expr().clone(),
+            arms: c.arms,
+            default: c.default,
+        });
+    }
+}
+
+fn block(f: impl FnOnce(&mut Proc)) -> Vec<Stmt> {
+    let mut p = Proc::default();
+    f(&mut p);
+    p.stmts
+}
+
+fn if_stmt(cond: V, then: impl FnOnce(&mut Proc)) -> Stmt {
+    assert_eq!(
+        cond.width(),
+        1,
+        "lcanet-hdl bug: the condition `{cond}` is {} bits wide",
+        cond.width()
+    );
+    Stmt::If {
+        cond: cond.into_expr(),
+        then: block(then),
+        els: Vec::new(),
+    }
+}
+
+/// An `if` being built: add `else if` and `else` branches.
+#[derive(Debug)]
+pub struct IfChain<'a> {
+    stmt: &'a mut Stmt,
+}
+
+impl<'a> IfChain<'a> {
+    /// `else if (cond) begin … end`.
+    pub fn elif(self, cond: impl Into<V>, then: impl FnOnce(&mut Proc)) -> IfChain<'a> {
+        let Stmt::If { els, .. } = self.stmt else {
+            unreachable!("an IfChain always points at an if")
+        };
+        els.push(if_stmt(cond.into(), then));
+        IfChain {
+            stmt: els.last_mut().expect("an if was just pushed"),
+        }
+    }
+
+    /// `else begin … end`.
+    pub fn else_(self, f: impl FnOnce(&mut Proc)) {
+        let Stmt::If { els, .. } = self.stmt else {
+            unreachable!("an IfChain always points at an if")
+        };
+        *els = block(f);
+    }
+}
+
+/// The arms of a `case`.
+#[derive(Debug)]
+pub struct CaseBuilder {
+    width: usize,
+    arms: Vec<(Vec<u64>, Vec<Stmt>)>,
+    default: Vec<Stmt>,
+}
+
+impl CaseBuilder {
+    /// An arm for the values `values` (each must fit the subject's width).
+    pub fn arm(&mut self, values: &[u64], f: impl FnOnce(&mut Proc)) {
+        for &v in values {
+            assert!(
+                self.width >= 64 || v >> self.width == 0,
+                "lcanet-hdl bug: case value {v} does not fit the {}-bit subject",
+                self.width
+            );
+        }
+        self.arms.push((values.to_vec(), block(f)));
+    }
+
+    /// The `default` arm.
+    pub fn default(&mut self, f: impl FnOnce(&mut Proc)) {
+        self.default = block(f);
     }
 }

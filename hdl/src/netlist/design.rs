@@ -2,12 +2,11 @@
 //! written in the header of every emitted file.
 //!
 //! Modules are kept in insertion order and looked up by name. Adding a module whose name is
-//! taken is accepted only if the definitions are identical (so a block imported twice is
-//! defined once). Leaf trees imported from rust-hdl share identical child modules (for
-//! example one `DFF<Bits<4>>` definition for every block that uses one).
+//! taken is accepted only if the definitions are identical (so a block elaborated twice with
+//! the same parameters is defined once).
 
 use super::error::NetlistError;
-use super::module::{Body, LeafLine, Module};
+use super::module::Module;
 use std::collections::HashMap;
 
 /// The modules of a generated network.
@@ -72,68 +71,20 @@ impl Design {
         self.modules.push(module);
         Ok(())
     }
-
-    /// Adds a tree of leaf modules, children before parents and the root last (as produced by
-    /// [`crate::rusthdl::import_block`]). A child whose definition (ports and body, after its
-    /// own children were shared) equals a leaf already in the design is not added: its
-    /// parents instantiate the existing leaf instead. The root keeps its name. Returns the
-    /// root's name.
-    pub fn add_leaf_tree(&mut self, tree: Vec<Module>) -> Result<String, NetlistError> {
-        if tree.is_empty() {
-            return Err(NetlistError::EmptyLeafTree);
-        }
-        let mut renamed: HashMap<String, String> = HashMap::new();
-        let mut to_add: Vec<Module> = Vec::new();
-        let count = tree.len();
-        let mut root = String::new();
-        for (i, mut module) in tree.into_iter().enumerate() {
-            if let Body::Leaf(leaf) = &mut module.body {
-                for line in &mut leaf.lines {
-                    if let LeafLine::Instance { module: m, .. } = line {
-                        if let Some(new) = renamed.get(m.as_str()) {
-                            *m = new.clone();
-                        }
-                    }
-                }
-            }
-            if i + 1 == count {
-                root = module.name.clone();
-            } else if let Some(same) =
-                identical_leaf(&self.modules, &module).or_else(|| identical_leaf(&to_add, &module))
-            {
-                renamed.insert(module.name.clone(), same.to_owned());
-                continue;
-            }
-            let existing = self
-                .module(&module.name)
-                .or_else(|| to_add.iter().find(|m| m.name == module.name));
-            match existing.map(|e| difference(e, &module)) {
-                None => to_add.push(module),
-                Some(None) => {}
-                Some(Some(reason)) => {
-                    return Err(NetlistError::ConflictingModule {
-                        name: module.name,
-                        reason,
-                    })
-                }
-            }
-        }
-        for module in to_add {
-            self.index.insert(module.name.clone(), self.modules.len());
-            self.modules.push(module);
-        }
-        Ok(root)
-    }
 }
 
-/// The name of a leaf among `modules` with the same ports and body as `module`.
-fn identical_leaf<'a>(modules: &'a [Module], module: &Module) -> Option<&'a str> {
-    modules
-        .iter()
-        .find(|m| {
-            matches!(m.body, Body::Leaf(_)) && m.ports == module.ports && m.body == module.body
-        })
-        .map(|m| m.name.as_str())
+/// Runs a generator, turning a panic (a width mismatch or another broken invariant while
+/// elaborating: a bug in lcanet, not in the user's input) into [`NetlistError::Internal`]
+/// with the panic's message, so that a command reports it instead of crashing.
+pub fn elaborate<T>(what: &str, f: impl FnOnce() -> T) -> Result<T, NetlistError> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).map_err(|payload| {
+        let msg = payload
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| payload.downcast_ref::<&str>().copied())
+            .unwrap_or("a panic without a message");
+        NetlistError::Internal(format!("while generating {what}: {msg}"))
+    })
 }
 
 /// How two definitions of one name differ, if they do.
@@ -150,62 +101,43 @@ fn difference(a: &Module, b: &Module) -> Option<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::netlist::{Leaf, Port};
+    use crate::netlist::{Body, Item, Port};
 
-    fn leaf(name: &str, text: &str) -> Module {
+    fn module(name: &str, text: &str) -> Module {
         Module {
             name: name.into(),
             ports: vec![Port::input("a", 1)],
-            body: Body::Leaf(Leaf {
-                port_styles: vec![Default::default()],
-                lines: vec![LeafLine::Text(text.into())],
-            }),
+            body: Body {
+                items: vec![Item::Comment(text.into())],
+                ..Body::default()
+            },
         }
+    }
+
+    #[test]
+    fn generator_panics_become_internal_errors() {
+        let err = elaborate("a test block", || -> u32 {
+            panic!("lcanet-hdl bug: widths")
+        })
+        .unwrap_err();
+        assert!(matches!(err, NetlistError::Internal(_)));
+        assert!(
+            err.to_string().contains("while generating a test block"),
+            "{err}"
+        );
+        assert!(err.to_string().contains("lcanet-hdl bug: widths"), "{err}");
+        assert_eq!(elaborate("fine", || 7).unwrap(), 7);
     }
 
     #[test]
     fn same_name_must_mean_same_definition() {
         let mut d = Design::new("t");
-        d.add_module(leaf("x", "// one")).unwrap();
-        d.add_module(leaf("x", "// one")).unwrap();
+        d.add_module(module("x", "one")).unwrap();
+        d.add_module(module("x", "one")).unwrap();
         assert_eq!(d.modules().len(), 1);
-        let err = d.add_module(leaf("x", "// two")).unwrap_err();
+        let err = d.add_module(module("x", "two")).unwrap_err();
         assert!(err
             .to_string()
             .contains("`x` is already defined differently (different body)"));
-    }
-
-    #[test]
-    fn leaf_trees_share_children_and_reject_empty_trees() {
-        let mut d = Design::new("t");
-        assert!(matches!(
-            d.add_leaf_tree(vec![]),
-            Err(NetlistError::EmptyLeafTree)
-        ));
-        let child = |n: &str| leaf(n, "// dff");
-        let parent = |n: &str, c: &str| {
-            let mut m = leaf(n, "");
-            if let Body::Leaf(l) = &mut m.body {
-                l.lines = vec![LeafLine::Instance {
-                    indent: "    ".into(),
-                    module: c.into(),
-                    rest: " r(".into(),
-                }];
-            }
-            m
-        };
-        assert_eq!(
-            d.add_leaf_tree(vec![child("p__r"), parent("p", "p__r")])
-                .unwrap(),
-            "p"
-        );
-        assert_eq!(
-            d.add_leaf_tree(vec![child("q__r"), parent("q", "q__r")])
-                .unwrap(),
-            "q"
-        );
-        let names: Vec<&str> = d.modules().iter().map(|m| m.name.as_str()).collect();
-        assert_eq!(names, ["p__r", "p", "q"]);
-        assert_eq!(d.module("q").unwrap().instantiated_modules(), ["p__r"]);
     }
 }

@@ -1,11 +1,12 @@
-//! Errors of the netlist: validation findings (each names the module, instance, port or net
-//! and the widths involved) and the errors of building and writing a design.
+//! Errors of the netlist: validation findings (each names the module, instance, port or
+//! signal and the widths involved) and the errors of building and writing a design.
 
+use super::expr::WidthError;
 use super::ident::IdentIssue;
 use std::fmt;
 use std::path::PathBuf;
 
-/// Where in a structural module an expression sits; used in messages.
+/// Where in a module an expression sits; used in messages.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Site {
     /// Port `port` of instance `instance` (of module `target`).
@@ -24,6 +25,18 @@ pub enum Site {
         /// The assign, as text.
         text: String,
     },
+    /// The value of a wire declared with one.
+    Wire {
+        /// The wire.
+        name: String,
+    },
+    /// Statement number `index` (1-based, in order) of the clocked process.
+    Process {
+        /// Position in the process.
+        index: usize,
+        /// The statement, as text.
+        text: String,
+    },
 }
 
 impl fmt::Display for Site {
@@ -35,6 +48,10 @@ impl fmt::Display for Site {
                 port,
             } => write!(f, "instance `{instance}` (of `{target}`) port `{port}`"),
             Site::Assign { index, text } => write!(f, "assign #{index} `{text}`"),
+            Site::Wire { name } => write!(f, "the value of wire `{name}`"),
+            Site::Process { index, text } => {
+                write!(f, "statement #{index} of the clocked process `{text}`")
+            }
         }
     }
 }
@@ -166,53 +183,77 @@ pub enum ValidationError {
         /// The expression.
         expr: String,
     },
-    /// A name that is neither a port nor a net of the module.
-    #[error("module `{module}`: {site}: `{name}` is neither a port nor a net of `{module}`")]
-    UnknownSignal {
+    /// An expression that names an unknown signal, slices out of range, or combines
+    /// operands of the wrong widths.
+    #[error("module `{module}`: {site}: `{expr}`: {problem}")]
+    BadExpr {
         /// Module.
         module: String,
         /// Where.
         site: Site,
-        /// The unknown name.
+        /// The expression.
+        expr: String,
+        /// The rule it breaks.
+        problem: WidthError,
+    },
+    /// The clock read by logic, or passed on modified (a derived clock).
+    #[error("module `{module}`: {site} reads `clock`: the clock may only clock this module's registers and be passed unchanged to instances' `clock` ports (no derived clocks)")]
+    DerivedClock {
+        /// Module.
+        module: String,
+        /// Where.
+        site: Site,
+    },
+    /// An instance's `clock` port connected to something other than the module's clock.
+    #[error("module `{module}`: {site} is connected to `{expr}`; a `clock` port must be connected to the input `clock` itself (no derived clocks)")]
+    ClockPin {
+        /// Module.
+        module: String,
+        /// The connection.
+        site: Site,
+        /// What it is connected to.
+        expr: String,
+    },
+    /// Registers without a 1-bit input `clock`.
+    #[error("module `{module}` has registers but no 1-bit input port `clock` to load them")]
+    NoClock {
+        /// Module.
+        module: String,
+    },
+    /// The clocked process loads (`<=`) something that is not a register, or gives a value
+    /// (`=`) to something that is not a temporary.
+    #[error("module `{module}`: {site} assigns {kind} `{name}`; this statement may only assign a {expected}")]
+    LoadsNonRegister {
+        /// Module.
+        module: String,
+        /// Where.
+        site: Site,
+        /// The target.
         name: String,
+        /// What it is.
+        kind: &'static str,
+        /// What the statement assigns: "register" (`<=`) or "temporary" (`=`).
+        expected: &'static str,
     },
-    /// A slice outside the signal, or with msb < lsb.
-    #[error("module `{module}`: {site}: slice `{name}[{msb}:{lsb}]` {}", if msb < lsb { "has msb < lsb; write slices as [msb:lsb]".to_owned() } else { format!("lies outside `{name}`, which is {width} bits wide ([{}:0])", width.saturating_sub(1)) })]
-    BadSlice {
+    /// A loop variable used outside the `for` that declares it.
+    #[error("module `{module}`: {site} uses loop variable `{var}` outside its `for`")]
+    LoopVarOutside {
         /// Module.
         module: String,
         /// Where.
         site: Site,
-        /// The sliced signal.
-        name: String,
-        /// Slice msb.
-        msb: usize,
-        /// Slice lsb.
-        lsb: usize,
-        /// Width of the signal.
-        width: usize,
+        /// The variable.
+        var: String,
     },
-    /// A constant whose value needs more bits than its width.
-    #[error("module `{module}`: {site}: constant `{value}` needs {needed} bits but is declared {width} bits wide")]
-    ConstantTooWide {
+    /// A `for` reusing the variable of an enclosing `for`.
+    #[error("module `{module}`: {site} reuses the variable `{var}` of an enclosing `for`")]
+    LoopVarReused {
         /// Module.
         module: String,
         /// Where.
         site: Site,
-        /// The value, as hex words.
-        value: String,
-        /// Bits the value needs.
-        needed: usize,
-        /// Declared width.
-        width: usize,
-    },
-    /// A concatenation with no parts.
-    #[error("module `{module}`: {site}: empty concatenation")]
-    EmptyConcat {
-        /// Module.
-        module: String,
-        /// Where.
-        site: Site,
+        /// The variable.
+        var: String,
     },
     /// The two sides of an assign differ in width.
     #[error("module `{module}`: {site}: left side is {lhs_width} bits wide, right side {rhs_width} bits")]
@@ -226,11 +267,13 @@ pub enum ValidationError {
         /// Right width.
         rhs_width: usize,
     },
-    /// Something inside the module drives one of its input ports.
-    #[error("module `{module}`: {driver} drives input port `{port}` at {bits}; inputs are driven from outside only")]
+    /// An assign or instance drives an input port or a register.
+    #[error("module `{module}`: {driver} drives {kind} `{port}` at {bits}; inputs are driven from outside and registers by the clocked process only")]
     DrivesInput {
         /// Module.
         module: String,
+        /// "input port" or "register".
+        kind: &'static str,
         /// The input port.
         port: String,
         /// Bits concerned, e.g. `[3:0]`.
@@ -315,7 +358,7 @@ pub enum ValidationError {
 fn site_target(site: &Site) -> &str {
     match site {
         Site::Pin { target, .. } => target,
-        Site::Assign { .. } => "the module",
+        Site::Assign { .. } | Site::Wire { .. } | Site::Process { .. } => "the module",
     }
 }
 
@@ -351,9 +394,9 @@ pub enum NetlistError {
         /// How the definitions differ.
         reason: &'static str,
     },
-    /// [`crate::netlist::Design::add_leaf_tree`] was given no module.
-    #[error("a leaf tree must contain at least its root module")]
-    EmptyLeafTree,
+    /// A generator broke an invariant of the netlist (a bug in lcanet, not in the input).
+    #[error("internal error (a bug in lcanet-hdl, please report it): {0}")]
+    Internal(String),
     /// Validation failed.
     #[error(transparent)]
     Invalid(#[from] ValidationErrors),

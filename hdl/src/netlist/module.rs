@@ -1,5 +1,6 @@
-//! The data model: modules with ports, whose body is either a leaf (Verilog text produced
-//! by rust-hdl, already sanitized) or structural (nets, instances, continuous assigns).
+//! The data model: a module has ports and one body of word-level declarations —
+//! wires, registers, continuous assigns, instances of other modules — and at most one
+//! clocked process, printed as the module's single `always @(posedge clock)` block.
 
 use super::expr::Expr;
 use std::collections::BTreeSet;
@@ -24,7 +25,7 @@ impl fmt::Display for Direction {
     }
 }
 
-/// A module port.
+/// A module port (always a `wire`; a registered output is a register assigned to it).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Port {
     /// Port name (a legal identifier).
@@ -66,6 +67,11 @@ pub struct Module {
     pub body: Body,
 }
 
+/// The name of the one clock input a module with registers has; every register is loaded
+/// at its rising edge (`always @(posedge clock)`), and it may only be passed on, unchanged,
+/// to the `clock` port of instances.
+pub const CLOCK: &str = "clock";
+
 impl Module {
     /// The port called `name`.
     pub fn port(&self, name: &str) -> Option<&Port> {
@@ -75,88 +81,98 @@ impl Module {
     /// Names of the modules this module instantiates, in order of first appearance.
     pub fn instantiated_modules(&self) -> Vec<&str> {
         let mut seen = BTreeSet::new();
-        let all: Vec<&str> = match &self.body {
-            Body::Leaf(l) => l
-                .lines
-                .iter()
-                .filter_map(|line| match line {
-                    LeafLine::Instance { module, .. } => Some(module.as_str()),
-                    LeafLine::Text(_) => None,
-                })
-                .collect(),
-            Body::Structural(s) => s.instances.iter().map(|i| i.module.as_str()).collect(),
-        };
-        all.into_iter().filter(|m| seen.insert(*m)).collect()
+        self.body
+            .instances()
+            .map(|i| i.module.as_str())
+            .filter(|m| seen.insert(*m))
+            .collect()
     }
 }
 
-/// The contents of a module.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Body {
-    /// Verilog text written by rust-hdl (see [`crate::rusthdl`]).
-    Leaf(Leaf),
-    /// Nets, instances and assigns.
-    Structural(Structural),
-}
-
-/// How a leaf declares one port in its ANSI header (`output reg`, `input wire signed`...).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub struct PortStyle {
-    /// Declared `reg` (outputs written by an `always` block) rather than `wire`.
-    pub reg: bool,
-    /// Declared `signed`.
-    pub signed: bool,
-}
-
-/// A leaf module body: everything between the port list and `endmodule`, as lines.
-///
-/// Lines that start an instance of another module are kept apart so that the instantiated
-/// module can be renamed (child modules shared between leaves).
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct Leaf {
-    /// One style per port of the module, in the same order.
-    pub port_styles: Vec<PortStyle>,
-    /// Body lines, without trailing newline.
-    pub lines: Vec<LeafLine>,
-}
-
-/// One line of a leaf body.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub enum LeafLine {
-    /// Verbatim text.
-    Text(String),
-    /// The first line of an instance: `<indent><module><rest>`, e.g. `    dff_4 state(`.
-    Instance {
-        /// Leading whitespace.
-        indent: String,
-        /// The instantiated module.
-        module: String,
-        /// The rest of the line, starting with the space before the instance name.
-        rest: String,
-    },
-}
-
-/// A structural module body.
+/// The contents of a module: declarations and continuous logic in the order they are
+/// printed, then the clocked process.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Structural {
-    /// Internal nets.
-    pub nets: Vec<Net>,
-    /// Instances of other modules.
-    pub instances: Vec<Instance>,
-    /// Continuous assigns, `assign lhs = rhs;`.
-    pub assigns: Vec<Assign>,
-    /// Nets and input ports that may be left (partly) unread. Emission wraps their
-    /// declaration in `verilator lint_off UNUSEDSIGNAL` comments.
+pub struct Body {
+    /// Wires, registers, assigns, instances and comments, in order.
+    pub items: Vec<Item>,
+    /// The statements of `always @(posedge clock)` (empty: the module has no register).
+    pub process: Vec<Stmt>,
+    /// Temporaries of the process: variables declared in its named block, given values by
+    /// [`Stmt::Let`] (`=`) before they are read in the same pass; never flip-flops.
+    pub temps: Vec<Net>,
+    /// Wires, registers and input ports that may be left (partly) unread. Emission wraps
+    /// their declaration in `verilator lint_off UNUSEDSIGNAL` comments.
     pub allow_unread: BTreeSet<String>,
 }
 
-/// An internal net (`wire`).
+impl Body {
+    /// The instances, in order.
+    pub fn instances(&self) -> impl Iterator<Item = &Instance> {
+        self.items.iter().filter_map(|i| match i {
+            Item::Instance(inst) => Some(inst),
+            _ => None,
+        })
+    }
+
+    /// The wires (with their declaration assignment, if any), in order.
+    pub fn wires(&self) -> impl Iterator<Item = (&Net, Option<&Expr>)> {
+        self.items.iter().filter_map(|i| match i {
+            Item::Wire(n, e) => Some((n, e.as_ref())),
+            _ => None,
+        })
+    }
+
+    /// The registers, in order.
+    pub fn regs(&self) -> impl Iterator<Item = &Reg> {
+        self.items.iter().filter_map(|i| match i {
+            Item::Reg(r) => Some(r),
+            _ => None,
+        })
+    }
+
+    /// The continuous assigns, in order.
+    pub fn assigns(&self) -> impl Iterator<Item = &Assign> {
+        self.items.iter().filter_map(|i| match i {
+            Item::Assign(a) => Some(a),
+            _ => None,
+        })
+    }
+}
+
+/// One declaration or piece of continuous logic.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Item {
+    /// A `// comment` line (a section title in the printed module).
+    Comment(String),
+    /// `wire [w-1:0] name;`, or with a value, `wire [w-1:0] name = expr;`.
+    Wire(Net, Option<Expr>),
+    /// `reg [w-1:0] name;` with its power-up value.
+    Reg(Reg),
+    /// `assign lhs = rhs;`.
+    Assign(Assign),
+    /// An instance of another module.
+    Instance(Instance),
+}
+
+/// A wire.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Net {
-    /// Net name.
+    /// Name.
     pub name: String,
     /// Width in bits, at least 1.
     pub width: usize,
+}
+
+/// A register: loaded only by the clocked process, powers up at `init` (an `initial`
+/// value, which Verilator, Icarus and Yosys all honour).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reg {
+    /// Name.
+    pub name: String,
+    /// Width in bits, at least 1.
+    pub width: usize,
+    /// Power-up value, 64-bit words, least significant first (empty: zero).
+    pub init: Vec<u64>,
 }
 
 /// An instance of a module, with named port connections.
@@ -182,8 +198,59 @@ pub struct Pin {
 /// A continuous assign.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Assign {
-    /// Driven side: nets, output ports, slices and concatenations of those.
+    /// Driven side: wires, output ports, slices and concatenations of those.
     pub lhs: Expr,
     /// Driving side.
     pub rhs: Expr,
+}
+
+/// A statement of the clocked process.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Stmt {
+    /// `target <= value;` — the target is a register, a slice of one, or a row of one.
+    Load {
+        /// Register, slice or row.
+        target: Expr,
+        /// New value (same width).
+        value: Expr,
+    },
+    /// `if (cond) … else …` (`cond` 1 bit). An `else` holding only another `If` is printed
+    /// as `else if`.
+    If {
+        /// Condition.
+        cond: Expr,
+        /// Statements when it holds.
+        then: Vec<Stmt>,
+        /// Statements otherwise.
+        els: Vec<Stmt>,
+    },
+    /// `case (subject) v1, v2: … default: … endcase`.
+    Case {
+        /// The value switched on.
+        subject: Expr,
+        /// Arms: the values (of the subject's width) and their statements.
+        arms: Vec<(Vec<u64>, Vec<Stmt>)>,
+        /// The `default` arm (always printed, so that no case is incomplete).
+        default: Vec<Stmt>,
+    },
+    /// A `// comment` line.
+    Comment(String),
+    /// `for (var = 0; var < count; var = var + 1) begin … end` (`var` an integer declared in
+    /// the process's named block; it positions parts, [`Expr::Part`]).
+    For {
+        /// The loop variable.
+        var: String,
+        /// Iterations.
+        count: usize,
+        /// The body.
+        body: Vec<Stmt>,
+    },
+    /// `target = value;`: a value for a temporary (or a slice of one), read later in the
+    /// same pass of the process.
+    Let {
+        /// A temporary or a slice of one.
+        target: Expr,
+        /// Its value.
+        value: Expr,
+    },
 }

@@ -1,164 +1,233 @@
-//! Adapter from rust-hdl blocks to leaf modules of the netlist.
+//! rust-hdl for the blocks whose widths are fixed: [`translate`] turns a rust-hdl block
+//! (a `#[hdl_gen]` update over `Bits<N>` signals and `DFF`s) into a word-level
+//! [`Module`], through rust-hdl's own syntax tree — no Verilog text is parsed — so that it
+//! prints like every other block: one `always @(posedge clock)`, no derived clocks, vectors.
 //!
-//! [`import_block`] runs rust-hdl's checks and `generate_verilog` on a block, then turns
-//! its output into leaf [`Module`]s: the block becomes module `<name>`, each contained
-//! block `top$x` becomes `<name>__x`, `$` in identifiers becomes `_` (collisions are
-//! reported, never emitted), and each port list is extracted (name, direction, width) so
-//! the netlist can check connections. [`add_block`] adds them to a [`Design`], sharing
-//! child modules whose definitions are identical (one `DFF<Bits<4>>` for everybody).
-//! DFF instances become flops written in the parent (`flops`: Verilator pays per
-//! instance); their `initial` blocks are kept (Verilator, Icarus and Yosys accept them). Each
-//! combinational `always @(*)` block is rewritten to assign every target it exposes once,
-//! at its end, from a shadow `<target>__c` (see `comb.rs`), so event-driven simulators
-//! see no zero-delay glitches.
+//! Why both: blocks whose widths come from run-time parameters (the LCA switch, the PE
+//! interface, a cube node) are elaborated with [`crate::netlist::ModuleBuilder`]; a block
+//! whose widths are fixed can be written in rust-hdl, type-checked by rust-hdl and simulated
+//! in rust-hdl's simulator, and still be emitted in the project's RTL style
+//! (`docs/decisions/word-level-rtl.md`).
+//!
+//! The update code's meaning is kept exactly: rust-hdl runs it as a combinational process
+//! (later assignments win, reads see earlier assignments of the same pass). Assignments to a
+//! `DFF`'s `d` become loads of a register in the clocked process, with the same `if`
+//! structure (the last load wins there too); outputs and locals become wires, one per
+//! assignment, merged with `?:` where branches differ. What a fixed-width block does not
+//! need is refused with a message naming it: loops, sub-blocks other than `DFF`, `Vec`
+//! fields, signed arithmetic, multiplication, dynamic indices.
 
-mod comb;
-mod convert;
-mod flops;
-mod lexer;
-mod parse;
-mod stmt;
+mod walk;
 
-use crate::netlist::{Design, IdentIssue, Module, NetlistError};
-use rust_hdl::prelude::{check_all, generate_verilog_unchecked, Block};
-use std::panic::{catch_unwind, AssertUnwindSafe};
+use crate::netlist::{Module, ModuleBuilder};
+use rust_hdl::prelude::{check_all, Atom, AtomKind, Block, Probe, Verilog};
+use std::collections::BTreeMap;
+use walk::{Sig, SigKind, Walker};
 
-/// Why a block could not be imported.
-#[derive(Debug, thiserror::Error)]
-pub enum ImportError {
-    /// A name (module, port, signal, instance) would not be a legal identifier.
-    #[error("block `{block}`, module `{module}`: {kind} `{name}` is not a legal Verilog identifier once `$` becomes `_`: {issue}")]
-    IllegalIdentifier {
-        /// The block's module name.
-        block: String,
-        /// The module concerned.
-        module: String,
-        /// "module", "port", "signal" or "instance".
-        kind: &'static str,
-        /// The name as rust-hdl wrote it.
-        name: String,
-        /// Why it is illegal.
-        issue: IdentIssue,
-    },
-    /// rust-hdl's own checks (open signals, logic loops, writes to inputs) failed.
-    #[error("block `{block}` fails rust-hdl's checks: {detail}")]
-    Check {
-        /// The block's module name.
-        block: String,
-        /// rust-hdl's report.
-        detail: String,
-    },
-    /// rust-hdl panicked while generating Verilog.
-    #[error("rust-hdl panicked while generating Verilog for block `{block}`: {message}")]
-    Panicked {
-        /// The block's module name.
-        block: String,
-        /// The panic message.
-        message: String,
-    },
-    /// The generated text is not in the form rust-hdl 0.46 writes.
-    #[error("block `{block}`: cannot read rust-hdl's Verilog at line {line}: {reason}")]
-    Parse {
-        /// The block's module name.
-        block: String,
-        /// 1-based line in the generated text.
-        line: usize,
-        /// What was expected.
-        reason: String,
-    },
-    /// A rust-hdl feature this adapter does not handle.
-    #[error("block `{block}`, module `{module}`: {what} is not supported")]
-    Unsupported {
-        /// The block's module name.
-        block: String,
-        /// The module concerned.
-        module: String,
-        /// The feature.
-        what: String,
-    },
-    /// Two names become one when `$` is replaced by `_`.
-    #[error("block `{block}`, module `{module}`: `{first}` and `{second}` would both become `{sanitized}`; rename one of them")]
-    Collision {
-        /// The block's module name.
-        block: String,
-        /// The module concerned.
-        module: String,
-        /// First original name.
-        first: String,
-        /// Second original name.
-        second: String,
-        /// The shared rewritten name.
-        sanitized: String,
-    },
-    /// A combinational block breaks an assumption of the glitch-free rewrite (every target
-    /// assigned before it is read and on every path), or is not in rust-hdl's form.
-    #[error("block `{block}`, module `{module}`: the `always @(*)` block cannot be made glitch-free: line {line}: {reason}")]
-    CombinationalBlock {
-        /// The block's module name.
-        block: String,
-        /// The module concerned.
-        module: String,
-        /// 1-based line in the generated text.
-        line: usize,
-        /// The violated condition.
-        reason: String,
-    },
-    /// Adding the modules to the design failed.
-    #[error(transparent)]
-    Netlist(#[from] NetlistError),
+/// Why a rust-hdl block could not be translated.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("rust-hdl block `{block}`: {what}")]
+pub struct TranslateError {
+    /// The module name asked for.
+    pub block: String,
+    /// What is not supported or not valid.
+    pub what: String,
 }
 
-/// Converts rust-hdl's Verilog text (the output of `generate_verilog`) for a block to be
-/// named `name` into leaf modules, children first and the block's own module last.
-pub fn import_verilog(name: &str, verilog: &str) -> Result<Vec<Module>, ImportError> {
-    if let Err(issue) = crate::netlist::check_identifier(name) {
-        return Err(ImportError::IllegalIdentifier {
-            block: name.to_owned(),
-            module: name.to_owned(),
-            kind: "module",
-            name: name.to_owned(),
-            issue,
-        });
-    }
-    let raws = parse::split_modules(verilog).map_err(|(line, reason)| ImportError::Parse {
+/// Translates `block` into a module named `name`. Runs rust-hdl's own checks first
+/// (connections, logic loops, writes to inputs).
+pub fn translate<B: Block>(name: &str, block: &mut B) -> Result<Module, TranslateError> {
+    let err = |what: String| TranslateError {
         block: name.to_owned(),
-        line,
-        reason,
-    })?;
-    convert::convert(name, raws).map(flops::inline_flops)
+        what,
+    };
+    block.connect_all();
+    check_all(block).map_err(|e| err(format!("rust-hdl's checks failed: {e:?}")))?;
+    let mut probe = Collect::default();
+    block.accept(name, &mut probe);
+    if let Some(problem) = probe.problem {
+        return Err(err(problem));
+    }
+    let Verilog::Combinatorial(code) = block.hdl() else {
+        return Err(err(
+            "its hdl() is not a #[hdl_gen] update (custom Verilog, black boxes and wrappers are not translated)".into(),
+        ));
+    };
+    let mut m = ModuleBuilder::new(name);
+    let mut sigs: BTreeMap<String, Sig> = BTreeMap::new();
+    if !probe.dffs.is_empty() {
+        m.clock();
+    }
+    for (n, bits, kind, value) in &probe.atoms {
+        let (kind, v) = match kind {
+            AtomKind::InputParameter if n == "clock" => continue,
+            AtomKind::InputParameter => (SigKind::Input, Some(m.input(n.as_str(), *bits))),
+            AtomKind::OutputParameter => (SigKind::Output, Some(m.output(n.as_str(), *bits))),
+            AtomKind::LocalSignal => (SigKind::Local, None),
+            AtomKind::Constant => (SigKind::Const(*value), None),
+            other => {
+                return Err(err(format!(
+                    "signal `{n}` is of kind {other:?}, not supported"
+                )))
+            }
+        };
+        sigs.insert(
+            n.clone(),
+            Sig {
+                width: *bits,
+                kind,
+                v,
+            },
+        );
+    }
+    for (n, bits, init) in &probe.dffs {
+        let reg = m.reg_init(n.as_str(), *bits, *init);
+        sigs.insert(
+            format!("{n}$q"),
+            Sig {
+                width: *bits,
+                kind: SigKind::RegQ,
+                v: Some(reg.clone()),
+            },
+        );
+        sigs.insert(
+            format!("{n}$d"),
+            Sig {
+                width: *bits,
+                kind: SigKind::RegD,
+                v: Some(reg),
+            },
+        );
+        sigs.insert(
+            format!("{n}$clock"),
+            Sig {
+                width: 1,
+                kind: SigKind::RegClock,
+                v: None,
+            },
+        );
+    }
+    let mut w = Walker::new(&sigs, &mut m);
+    let process = w.block(&code).map_err(err)?;
+    let order: Vec<String> = probe.atoms.iter().map(|a| a.0.clone()).collect();
+    let outputs = w.finish(&order).map_err(err)?;
+    for (port, value) in outputs {
+        m.assign(&port, value);
+    }
+    let mut module = m.build();
+    module.body.process = process;
+    Ok(module)
 }
 
-/// Connects `block`, runs rust-hdl's checks and Verilog generator, and converts the result
-/// as [`import_verilog`] does. rust-hdl panics are caught and reported.
-pub fn import_block<B: Block>(name: &str, block: &mut B) -> Result<Vec<Module>, ImportError> {
-    let generated = catch_unwind(AssertUnwindSafe(|| {
-        block.connect_all();
-        check_all(block).map(|()| generate_verilog_unchecked(block))
-    }));
-    match generated {
-        Ok(Ok(verilog)) => import_verilog(name, &verilog),
-        Ok(Err(check)) => Err(ImportError::Check {
-            block: name.to_owned(),
-            detail: format!("{check:?}"),
-        }),
-        Err(panic) => Err(ImportError::Panicked {
-            block: name.to_owned(),
-            message: panic
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| panic.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "(no message)".to_owned()),
-        }),
+/// A child block's atoms (name, bits, kind) and custom Verilog, while it is visited.
+type Child = (String, Vec<(String, usize, AtomKind)>, String);
+
+/// The signals of the block and its DFFs, from rust-hdl's probe.
+#[derive(Default)]
+struct Collect {
+    depth: usize,
+    /// Top-level atoms: name, bits, kind, constant value (for constants).
+    atoms: Vec<(String, usize, AtomKind, u64)>,
+    /// DFF children: name, bits, power-up value.
+    dffs: Vec<(String, usize, u64)>,
+    /// The child being visited: name, atoms, its Verilog text.
+    child: Option<Child>,
+    problem: Option<String>,
+}
+
+impl Probe for Collect {
+    fn visit_start_scope(&mut self, name: &str, node: &dyn Block) {
+        self.depth += 1;
+        match self.depth {
+            1 => {}
+            2 => {
+                let text = match node.hdl() {
+                    Verilog::Custom(t) => t,
+                    _ => String::new(),
+                };
+                self.child = Some((name.to_owned(), Vec::new(), text));
+            }
+            _ => {
+                self.problem.get_or_insert(format!(
+                    "sub-block `{name}` is nested; only DFFs directly inside the block are supported"
+                ));
+            }
+        }
+    }
+
+    fn visit_start_namespace(&mut self, name: &str, _node: &dyn Block) {
+        self.problem.get_or_insert(format!(
+            "`{name}` is a Vec or array of signals or blocks; fixed-width blocks declare each signal"
+        ));
+    }
+
+    fn visit_atom(&mut self, name: &str, signal: &dyn Atom) {
+        match (self.depth, &mut self.child) {
+            (1, _) => {
+                let value = literal_value(&signal.verilog().to_string()).unwrap_or(0);
+                self.atoms
+                    .push((name.to_owned(), signal.bits(), signal.kind(), value));
+            }
+            (2, Some((_, atoms, _))) => atoms.push((name.to_owned(), signal.bits(), signal.kind())),
+            _ => {}
+        }
+    }
+
+    fn visit_end_scope(&mut self, _name: &str, _node: &dyn Block) {
+        if self.depth == 2 {
+            if let Some((name, atoms, text)) = self.child.take() {
+                match dff_shape(&atoms, &text) {
+                    Some((bits, init)) => self.dffs.push((name, bits, init)),
+                    None => {
+                        self.problem.get_or_insert(format!(
+                            "sub-block `{name}` is not a DFF (only DFF<T> sub-blocks are supported)"
+                        ));
+                    }
+                }
+            }
+        }
+        self.depth -= 1;
     }
 }
 
-/// Imports `block` as module `name` and adds it to `design`, sharing identical child
-/// modules with the leaves already there. Returns the module name.
-pub fn add_block<B: Block>(
-    design: &mut Design,
-    name: &str,
-    block: &mut B,
-) -> Result<String, ImportError> {
-    let tree = import_block(name, block)?;
-    Ok(design.add_leaf_tree(tree)?)
+/// `(bits, power-up value)` if the atoms and Verilog are those of rust-hdl's `DFF<T>`.
+fn dff_shape(atoms: &[(String, usize, AtomKind)], text: &str) -> Option<(usize, u64)> {
+    let find = |n: &str, k: AtomKind| {
+        atoms
+            .iter()
+            .find(|(name, _, kind)| name == n && *kind == k)
+            .map(|(_, bits, _)| *bits)
+    };
+    let d = find("d", AtomKind::InputParameter)?;
+    let q = find("q", AtomKind::OutputParameter)?;
+    let clock = find("clock", AtomKind::InputParameter)?;
+    if atoms.len() != 3 || d != q || clock != 1 || !text.contains("q <= d") {
+        return None;
+    }
+    let init = text
+        .split("q = ")
+        .nth(1)
+        .and_then(|rest| rest.split(';').next())
+        .and_then(|lit| literal_value(lit.trim()))
+        .unwrap_or(0);
+    Some((d, init))
 }
+
+/// The value of a rust-hdl literal as written (`4'h3`, `1'b1`, `8'b101`, or bare hex from
+/// `{:x}`), if it fits in 64 bits.
+fn literal_value(text: &str) -> Option<u64> {
+    let digits = match text.split_once('\'') {
+        Some((_, rest)) => rest,
+        None => return u64::from_str_radix(text, 16).ok(),
+    };
+    let (radix, body) = match digits.chars().next()? {
+        'h' => (16, &digits[1..]),
+        'b' => (2, &digits[1..]),
+        'd' => (10, &digits[1..]),
+        _ => return None,
+    };
+    u64::from_str_radix(&body.replace('_', ""), radix).ok()
+}
+
+#[cfg(test)]
+mod tests;

@@ -317,5 +317,6 @@ pub fn simulate(
     Ok(tr)
 }
 
+pub mod ports;
 #[cfg(test)]
 mod tests;

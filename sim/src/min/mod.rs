@@ -11,6 +11,8 @@
 //! - [`timeline`]: the cycle-level golden model: every network output, switch setting
 //!   and conflict flag at every bit-time, in closed form from the Latin square and the
 //!   routing model (the oracle the RTL is compared with).
+//! - [`ports`]: the timeline's values as the words of the RTL's top-level ports
+//!   (allocation-free per bit-time), and the delivery check in streaming form.
 //! - [`hw`]: a bit-time step model of the protocol's registers (controller, ATAPE
 //!   units, switches), used to check that the protocol of docs/min.md does what
 //!   [`timeline`] says for any stimulus.
@@ -19,12 +21,14 @@ pub mod frame;
 pub mod hw;
 pub mod latin;
 pub mod network;
+pub mod ports;
 pub mod route;
 pub mod timeline;
 
 pub use frame::{FrameFormat, Payloads, RunConfig};
 pub use latin::{build_basic_list, build_latin_square, first_row, latin_square, LatinSquare};
 pub use network::{Min, Network, MAX_M};
+pub use ports::{DeliveryCheck, ExpectedPorts, InputPorts};
 pub use route::{Admissibility, Conflict, Hop, SwitchSettings, Transit};
 pub use timeline::{BitTime, Timeline};
 

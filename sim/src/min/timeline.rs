@@ -3,7 +3,7 @@
 //! form from the paper's algorithms, never from the RTL.
 //!
 //! Frame `i` is row `i` of the Latin square built by Table 2 from the run's first row
-//! (one frame, the first row itself, for a single permutation). [`Min::transit`]
+//! (one frame, the first row itself, for a single permutation). [`Min::transit`](super::Min::transit)
 //! gives, per frame, who arrives where and every switch's setting and conflict flag.
 //! The protocol's timing then places them in time:
 //!
@@ -120,7 +120,7 @@ impl Timeline {
         self.cfg.format.len() as u64
     }
 
-    fn junk(&self, t: u64, j: usize) -> bool {
+    pub(super) fn junk(&self, t: u64, j: usize) -> bool {
         splitmix64(self.junk_key ^ splitmix64(t.wrapping_mul(1 << 20) ^ j as u64)) & 1 == 1
     }
 

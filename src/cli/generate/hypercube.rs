@@ -1,10 +1,13 @@
 //! `lcanet generate hypercube`: the Verilog-2005 of a whole k-cube of pipelined
 //! bit-serial routers with its controller (`docs/hypercube.md` §9), one file per module
-//! plus `<top>.f`; optionally the node's iCE40 resources from Yosys.
+//! plus `<top>.f`, and a GTKWave save file `<top>.gtkw` with its phase filter; optionally
+//! the node's iCE40 resources from Yosys.
 
 use crate::cli::common::{ensure_dir, print_json};
 use anyhow::Context;
 use lcanet_hdl::hypercube::cube::cube_design;
+use lcanet_hdl::hypercube::gtkw::cube_gtkw;
+use lcanet_hdl::hypercube::node_name;
 use lcanet_sim::hypercube::timing::{total_bit_times, Algorithm};
 use std::path::PathBuf;
 
@@ -33,6 +36,8 @@ struct Report {
     top: String,
     dir: PathBuf,
     files: Vec<String>,
+    /// The GTKWave save file (its translate filter is beside it).
+    gtkw: String,
     k: usize,
     payload_bits: usize,
     nodes: usize,
@@ -54,11 +59,18 @@ struct NodeStats {
 pub fn run(args: Args) -> anyhow::Result<crate::cli::Outcome> {
     let (design, p) = cube_design(args.k, args.payload_bits)?;
     let emitted = design.emit().context("emitting the cube's Verilog")?;
+    let gtkw_files = cube_gtkw(&design, p)?;
     ensure_dir(&args.out)?;
     let written = emitted
         .write_to(&args.out)
         .with_context(|| format!("writing into {}", args.out.display()))?;
-    let node_module = format!("hc_node_k{}_l{}", p.k(), p.payload_bits());
+    let gtkw_path = gtkw_files
+        .write_to(&args.out, &emitted.top, None)
+        .with_context(|| format!("writing the GTKWave files into {}", args.out.display()))?;
+    let gtkw = gtkw_path
+        .file_name()
+        .map_or_else(String::new, |f| f.to_string_lossy().into_owned());
+    let node_module = node_name(p);
     let yosys_node = if args.yosys {
         let files: Vec<PathBuf> = emitted
             .modules
@@ -86,7 +98,10 @@ pub fn run(args: Args) -> anyhow::Result<crate::cli::Outcome> {
                     .to_string_lossy()
                     .into_owned()
             })
+            .chain([emitted.file_list.name.clone(), gtkw.clone()])
+            .chain(gtkw_files.filters.iter().map(|f| f.file.clone()))
             .collect(),
+        gtkw,
         k: p.k(),
         payload_bits: p.payload_bits(),
         nodes: p.n(),
@@ -115,6 +130,10 @@ pub fn run(args: Args) -> anyhow::Result<crate::cli::Outcome> {
         println!(
             "bit times: semi {} = 2k + L + 2, full {} = k(14k + 3L + 9)",
             report.bit_times_semi, report.bit_times_full
+        );
+        println!(
+            "waveforms: gtkwave <run.vcd> {}",
+            report.dir.join(&report.gtkw).display()
         );
         if let Some(y) = &report.yosys_node {
             println!(

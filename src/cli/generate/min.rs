@@ -1,13 +1,14 @@
 //! `lcanet generate min`: a baseline, omega or indirect binary n-cube network of 2x2
 //! bit-serial self-routing switches with one ATAPE unit per PE and a controller, as
-//! Verilog-2005 (one file per module, `<top>.f`) plus `summary.json` (docs/min.md §6).
+//! Verilog-2005 (one file per module, `<top>.f`), a GTKWave save file `<top>.gtkw` and
+//! `summary.json` (docs/min.md §6).
 
 use crate::cli::common::{print_json, write_atomic};
 use crate::cli::latin::MinArgs;
 use anyhow::Context;
+use lcanet_hdl::min::gtkw::min_gtkw;
 use lcanet_sim::min::frame::{FrameFormat, MAX_MESSAGE_BITS};
 use lcanet_sim::min::hw::TagShifter;
-use lcanet_testbench::min::emit;
 use std::path::PathBuf;
 
 /// Arguments of `lcanet generate min`.
@@ -43,6 +44,8 @@ struct Summary {
     top: String,
     file_list: PathBuf,
     files: Vec<PathBuf>,
+    /// The GTKWave save file (no translate filter: the controller has no phase code).
+    gtkw: PathBuf,
     modules: usize,
     verilog_bytes: usize,
     switches: usize,
@@ -62,20 +65,32 @@ pub fn run(args: Args) -> anyhow::Result<crate::cli::Outcome> {
     let min = args.net.build()?;
     let format = FrameFormat::new(&min, args.message_bits)
         .with_context(|| format!("invalid --message-bits (limit {MAX_MESSAGE_BITS})"))?;
-    let e = emit(&min, args.message_bits, &args.out)
-        .with_context(|| format!("generating the network into {}", args.out.display()))?;
     let shifter = TagShifter::for_min(&min).context("internal error: tag bits do not rotate")?;
+    // Everything is built in memory first; the files are written only once it all worked.
+    let rtl = lcanet_hdl::min::build(&min, args.message_bits).context("generating the network")?;
+    let gtkw_files = min_gtkw(&rtl.design, &min)?;
+    let emitted = rtl.design.emit().context("emitting the network")?;
+    let files = emitted
+        .write_to(&args.out)
+        .with_context(|| format!("writing the Verilog files into {}", args.out.display()))?;
+    let file_list = args.out.join(&emitted.file_list.name);
+    gtkw_files
+        .write_to(&args.out, &rtl.top, None)
+        .with_context(|| format!("writing the GTKWave file into {}", args.out.display()))?;
+    let gtkw = args.out.join(format!("{}.gtkw", rtl.top));
+    let (modules, bytes) = (emitted.modules.len(), emitted.module_bytes());
     let summary = Summary {
         network: min.network().to_string(),
         m: min.m(),
         n: min.n(),
         message_bits: args.message_bits,
         frame_bits: format.len(),
-        top: e.top.clone(),
-        file_list: e.file_list.clone(),
-        files: e.files.clone(),
-        modules: e.modules,
-        verilog_bytes: e.bytes,
+        top: rtl.top.clone(),
+        file_list: file_list.clone(),
+        files,
+        gtkw,
+        modules,
+        verilog_bytes: bytes,
         switches: min.m() as usize * min.switches_per_stage(),
         atape_units: min.n(),
         tag_bits: min.tag_bits(),
@@ -99,10 +114,11 @@ pub fn run(args: Args) -> anyhow::Result<crate::cli::Outcome> {
         );
         println!(
             "top module {} ({} switches, {} ATAPE units, {} module files, {} bytes)",
-            e.top, summary.switches, summary.atape_units, e.modules, e.bytes
+            summary.top, summary.switches, summary.atape_units, modules, bytes
         );
-        println!("file list  {}", e.file_list.display());
+        println!("file list  {}", file_list.display());
         println!("summary    {}", args.out.join("summary.json").display());
+        println!("waveforms  gtkwave <run.vcd> {}", summary.gtkw.display());
         println!(
             "ATAPE: n·F + m = {} bit-times (stage latency 1)",
             summary.atape_bit_times

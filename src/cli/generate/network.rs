@@ -6,7 +6,7 @@ use crate::cli::generate::switch::PolicyArg;
 use crate::cli::topology_args::{describe, TopologyArgs};
 use crate::cli::Outcome;
 use anyhow::Context;
-use lcanet_hdl::lca_net::{network_artifacts, NetSpec};
+use lcanet_hdl::lca_net::{network_artifacts, NetSpec, Structure};
 use lcanet_sim::lcan::cycle::network::params::NetParams;
 use lcanet_sim::lcan::routing::Algorithm;
 use serde::Serialize;
@@ -48,19 +48,41 @@ pub struct NetArgs {
     /// Message bits M each PE sends.
     #[arg(long = "message-bits", default_value_t = 8)]
     pub message_bits: usize,
+    /// How the switches are written: one instance per switch (`lvl<i>_sw<j>`, a scope per
+    /// switch in GTKWave), or one module per level holding its switches as rows of a loop
+    /// (`lvl<i>`; Verilator builds large networks in a fraction of the time and memory).
+    /// `auto`: instances up to 256 switches, rows above.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub structure: StructureArg,
+}
+
+/// `--structure` on the command line.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum StructureArg {
+    /// Instances up to 256 switches, rows above.
+    Auto,
+    /// One instance per switch.
+    Instances,
+    /// One module per level, its switches as rows.
+    Rows,
 }
 
 impl NetArgs {
     /// The validated network (the error names the violated condition).
     pub fn spec(&self) -> anyhow::Result<NetSpec> {
         let topo = self.topology.build()?;
-        Ok(NetSpec::new(
+        let spec = NetSpec::new(
             topo,
             self.algorithm.into(),
             self.arbiter.into(),
             self.width,
             self.message_bits,
-        )?)
+        )?;
+        Ok(match self.structure {
+            StructureArg::Auto => spec,
+            StructureArg::Instances => spec.with_structure(Structure::Instances),
+            StructureArg::Rows => spec.with_structure(Structure::Rows),
+        })
     }
 }
 
@@ -88,7 +110,7 @@ pub struct Summary {
     pub dir: PathBuf,
     /// Files written.
     pub files: Vec<String>,
-    /// The GTKWave save file.
+    /// The GTKWave save file (its translate filter files are beside it).
     pub gtkw: String,
     /// The parameters (with packet format and derived lengths).
     pub params: NetParams,
@@ -96,13 +118,16 @@ pub struct Summary {
     pub switches_per_level: Vec<usize>,
     /// See `switches_per_level`.
     pub switches: usize,
+    /// How the switches are written: `instances` or `rows`.
+    pub structure: &'static str,
     /// Module definitions emitted (one per distinct block).
     pub module_definitions: usize,
     /// Bytes of all Verilog files.
     pub verilog_bytes: usize,
     /// Bytes of the top module's file.
     pub top_bytes: usize,
-    /// `top_bytes / switches`: what one more switch instance costs in text.
+    /// `top_bytes / switches`: what one more switch costs in text (the top also holds the
+    /// PE interfaces and the controller).
     pub bytes_per_switch: f64,
     /// Generation time (build, validate, emit), seconds.
     pub generate_seconds: f64,
@@ -121,14 +146,21 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let written = emitted
         .write_to(&args.out)
         .context("writing the Verilog files")?;
-    let gtkw = format!("{}.gtkw", emitted.top);
-    write_atomic(&args.out.join(&gtkw), art.gtkw.as_bytes())?;
+    let gtkw_path = art
+        .gtkw
+        .write_to(&args.out, &emitted.top, None)
+        .with_context(|| format!("writing the GTKWave files into {}", args.out.display()))?;
+    let gtkw = gtkw_path
+        .file_name()
+        .map_or_else(String::new, |f| f.to_string_lossy().into_owned());
     let summary_name = format!("{}.json", emitted.top);
     let mut files: Vec<String> = written
         .iter()
         .filter_map(|p| p.file_name().map(|f| f.to_string_lossy().into_owned()))
         .collect();
+    files.push(emitted.file_list.name.clone());
     files.push(gtkw.clone());
+    files.extend(art.gtkw.filters.iter().map(|f| f.file.clone()));
     files.push(summary_name.clone());
     let top_bytes = emitted.modules.last().map_or(0, |m| m.contents.len());
     let switches = spec.topo.total_switches();
@@ -141,6 +173,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         params: spec.net.clone(),
         switches_per_level: spec.topo.switches_per_level().to_vec(),
         switches,
+        structure: spec.structure.name(),
         module_definitions: emitted.modules.len(),
         verilog_bytes: emitted.module_bytes(),
         top_bytes,
@@ -161,8 +194,9 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
             summary.top
         );
         println!(
-            "{} switches in {} module definitions, {} bytes of Verilog ({:.0} bytes per switch instance), generated in {:.2} s",
+            "{} switches as {} in {} module definitions, {} bytes of Verilog ({:.0} bytes per switch), generated in {:.2} s",
             summary.switches,
+            summary.structure,
             summary.module_definitions,
             summary.verilog_bytes,
             summary.bytes_per_switch,

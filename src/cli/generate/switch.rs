@@ -1,8 +1,10 @@
-//! `lcanet generate switch`: one LCA switch as Verilog-2005 files plus a JSON summary.
+//! `lcanet generate switch`: one LCA switch as Verilog-2005 files, a GTKWave save file
+//! (with its translate filter) and a JSON summary.
 
 use crate::cli::common::{print_json, write_atomic};
 use crate::cli::Outcome;
 use anyhow::Context;
+use lcanet_hdl::lca::gtkw::switch_gtkw;
 use lcanet_hdl::lca::switch_design;
 use lcanet_sim::lcan::cycle::{ArbiterPolicy, SwitchParams, SwitchTopology};
 use serde::Serialize;
@@ -104,8 +106,10 @@ pub struct Summary {
     pub top: String,
     /// Output directory.
     pub dir: PathBuf,
-    /// Files written (module files, file list, this summary).
+    /// Files written (module files, file list, GTKWave files, this summary).
     pub files: Vec<String>,
+    /// The GTKWave save file (its translate filter is beside it).
+    pub gtkw: String,
     /// The parameters.
     pub params: SwitchParams,
     /// Field widths, packet sizes and step lengths in bit-times (`docs/protocol.md`).
@@ -119,26 +123,39 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let params = args.switch.params()?;
     let design = switch_design(params).context("generating the switch")?;
     let emitted = design.emit().context("emitting the switch")?;
-    let written = emitted
-        .write_to(&args.out)
-        .context("writing the Verilog files")?;
-    let ports = design
+    let top = design
         .module(&emitted.top)
-        .context("bug: the switch design has no top module")?
+        .context("bug: the switch design has no top module")?;
+    let ports = top
         .ports
         .iter()
         .map(|p| (p.name.clone(), p.width))
         .collect();
+    let gtkw_files = switch_gtkw(top)?;
+    // Everything is built in memory first; the files are written only once it all worked.
+    let written = emitted
+        .write_to(&args.out)
+        .context("writing the Verilog files")?;
+    let gtkw_path = gtkw_files
+        .write_to(&args.out, &emitted.top, None)
+        .with_context(|| format!("writing the GTKWave files into {}", args.out.display()))?;
+    let gtkw = gtkw_path
+        .file_name()
+        .map_or_else(String::new, |f| f.to_string_lossy().into_owned());
     let summary_name = format!("{}.json", emitted.top);
     let mut files: Vec<String> = written
         .iter()
         .filter_map(|p| p.file_name().map(|f| f.to_string_lossy().into_owned()))
         .collect();
+    files.push(emitted.file_list.name.clone());
+    files.push(gtkw.clone());
+    files.extend(gtkw_files.filters.iter().map(|f| f.file.clone()));
     files.push(summary_name.clone());
     let summary = Summary {
         top: emitted.top.clone(),
         dir: args.out.clone(),
         files,
+        gtkw,
         params,
         format: params.format(),
         ports,
@@ -158,6 +175,10 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         println!(
             "packets: P1 {} bits, P2 {}, probe {}; steps: UP {} bit-times, DOWN {}, PROBE {}",
             f.p1, f.p2, f.pr, f.t_up, f.t_down, f.t_probe
+        );
+        println!(
+            "waveforms: gtkwave <run.vcd> {}",
+            args.out.join(&summary.gtkw).display()
         );
     }
     Ok(Outcome::Success)

@@ -8,9 +8,11 @@
 //! Algorithm 1: the report is still printed, `"collision": true` in JSON, and the error
 //! names the first collision).
 
-use crate::cli::common::{print_json, SeedArg};
+use crate::cli::common::{print_json, CosimArgs, SeedArg};
 use crate::cli::Outcome;
 use anyhow::{bail, Context};
+use lcanet_hdl::hypercube::cube::cube_design;
+use lcanet_hdl::hypercube::gtkw::cube_gtkw;
 use lcanet_hdl::hypercube::hw_params;
 use lcanet_sim::hypercube::generate::{random_packing, random_payloads, random_semi_contraction};
 use lcanet_sim::hypercube::semi::check_semi_contraction;
@@ -48,12 +50,9 @@ pub struct Args {
     /// Algorithm 1 (`semi`) or Algorithm 2 (`full`).
     #[arg(long, value_enum, default_value = "full")]
     pub algorithm: AlgArg,
-    /// Write a VCD of the run here (the model is built with tracing: slower to compile).
-    #[arg(long)]
-    pub vcd: Option<PathBuf>,
-    /// Print one JSON document instead of text.
-    #[arg(long)]
-    pub json: bool,
+    /// `--vcd`, `--json`, `--optimize`.
+    #[command(flatten)]
+    pub out: CosimArgs,
 }
 
 #[derive(serde::Serialize)]
@@ -79,6 +78,9 @@ struct Report {
     collision: bool,
     collisions: Vec<String>,
     mismatch: Option<String>,
+    /// For a mismatch in a per-node output vector: the first node whose row differs.
+    mismatch_node: Option<String>,
+    /// Whole values compared (7 per bit time: four N-bit or N·L-bit vectors, three globals).
     compared_values: u64,
     /// Bit times driven and compared (the run plus a few after `done`).
     simulated_bit_times: u64,
@@ -86,8 +88,16 @@ struct Report {
     bit_times_per_second: f64,
     build: String,
     build_seconds: f64,
+    /// Of `build_seconds`, the time Verilator took (the rest is compiling and linking).
+    verilate_seconds: f64,
+    /// Bytes of C++ Verilator wrote for the cube.
+    cpp_bytes: u64,
+    /// C++ optimization of the model (`quick`: -O1, `fast`: -O3 with `--optimize`).
+    optimize: String,
     sim_seconds: f64,
     vcd: Option<PathBuf>,
+    /// The GTKWave save file beside the VCD (its translate filter beside it).
+    gtkw: Option<PathBuf>,
 }
 
 fn routing(args: &Args, n: usize, seed: u64) -> anyhow::Result<PartialPermutation> {
@@ -124,6 +134,14 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         AlgArg::Semi => Algorithm::Semi,
         AlgArg::Full => Algorithm::Full,
     };
+    // The save file is made before the run and written beside the VCD once it is in place.
+    let gtkw_files = match &args.out.vcd {
+        Some(_) => {
+            let (design, p) = cube_design(args.k, args.payload_bits)?;
+            Some(cube_gtkw(&design, p)?)
+        }
+        None => None,
+    };
     let dir = std::env::temp_dir().join(format!(
         "lcanet-hypercube-k{}-l{}-{}",
         p.k(),
@@ -132,7 +150,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     ));
     // The VCD is written next to its final name and renamed once the run is over, so a
     // failed run leaves no half-written file.
-    let vcd_tmp = args.vcd.as_ref().map(|v| {
+    let vcd_tmp = args.out.vcd.as_ref().map(|v| {
         let name = v.file_name().unwrap_or_default().to_string_lossy();
         v.with_file_name(format!(".{name}.lcanet-tmp"))
     });
@@ -142,10 +160,12 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         vcd_on_mismatch: None,
         seed: Some(seed),
         abort_first_run_after: None,
+        optimize: args.out.speed(),
+        models_root: None,
     };
     let result = cosim(args.k, args.payload_bits, algorithm, &r, &payloads, &opts);
     let _ = std::fs::remove_dir_all(&dir);
-    if let (Some(tmp), Some(vcd)) = (&vcd_tmp, &args.vcd) {
+    if let (Some(tmp), Some(vcd)) = (&vcd_tmp, &args.out.vcd) {
         if result.is_ok() {
             std::fs::rename(tmp, vcd)
                 .with_context(|| format!("renaming the VCD into {}", vcd.display()))?;
@@ -154,6 +174,10 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         }
     }
     let rep = result?;
+    let gtkw = match (&gtkw_files, &args.out.vcd) {
+        (Some(files), Some(vcd)) => Some(super::write_gtkw(files, vcd)?),
+        _ => None,
+    };
     let first_collision = rep.trace.collisions().next().map(|c| c.to_string());
     let report = Report {
         matched: rep.matched(),
@@ -176,21 +200,29 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         collision: first_collision.is_some(),
         collisions: rep.trace.collisions().map(|c| c.to_string()).collect(),
         mismatch: rep.mismatch.as_ref().map(|m| m.to_string()),
+        mismatch_node: rep.mismatch_node.as_ref().map(|d| d.to_string()),
         compared_values: rep.stats.compared_values,
         simulated_bit_times: rep.stats.bit_times,
         bit_times_per_second: rep.stats.bit_times as f64 / rep.sim_time.as_secs_f64().max(1e-9),
         build: format!("{:?}", rep.build).to_lowercase(),
         build_seconds: rep.build_time.as_secs_f64(),
+        verilate_seconds: rep.verilate_seconds,
+        cpp_bytes: rep.cpp_bytes,
+        optimize: format!("{:?}", args.out.speed()).to_lowercase(),
         sim_seconds: rep.sim_time.as_secs_f64(),
-        vcd: args.vcd.clone(),
+        vcd: args.out.vcd.clone(),
+        gtkw,
     };
-    if args.json {
+    if args.out.json {
         print_json(&report)?;
     } else {
         print_text(&report);
     }
     if let Some(m) = &rep.mismatch {
         eprintln!("{m}");
+        if let Some(d) = &rep.mismatch_node {
+            eprintln!("  {d}");
+        }
         return Ok(Outcome::Mismatch);
     }
     if let Some(c) = first_collision {
@@ -253,10 +285,17 @@ fn print_text(r: &Report) {
         println!("  {c}");
     }
     println!(
-        "model build: {} in {:.2} s; simulation {:.3} s ({:.0} bit times/s)",
-        r.build, r.build_seconds, r.sim_seconds, r.bit_times_per_second
+        "model build: {} in {:.2} s ({} C++ bytes, -{}); simulation {:.3} s ({:.0} bit times/s)",
+        r.build,
+        r.build_seconds,
+        r.cpp_bytes,
+        if r.optimize == "fast" { "O3" } else { "O1" },
+        r.sim_seconds,
+        r.bit_times_per_second
     );
-    if let Some(v) = &r.vcd {
-        println!("VCD: {}", v.display());
+    match (&r.vcd, &r.gtkw) {
+        (Some(v), Some(g)) => println!("{}", super::waveforms_line(v, g)),
+        (Some(v), None) => println!("VCD: {}", v.display()),
+        _ => {}
     }
 }

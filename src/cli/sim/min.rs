@@ -66,7 +66,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         .context("invalid --message-bits")?;
     let name = format!("sim_min_{}_m{}", min.network(), min.m());
     let r = execute(&cfg, &args.run, &name)?;
-    if !args.run.json {
+    if !args.run.out.json {
         if adm.is_admissible() {
             println!("permutation is admissible");
         } else {
@@ -85,5 +85,5 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         path_conflicts: adm.conflicts,
         flagged: transit.conflicts,
     };
-    finish(&r, seed, extra, args.run.json)
+    finish(&r, seed, extra, args.run.out.json)
 }

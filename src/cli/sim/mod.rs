@@ -31,3 +31,20 @@ pub fn run(command: Command) -> anyhow::Result<super::Outcome> {
         Command::Min(a) => min::run(a),
     }
 }
+
+/// Writes the GTKWave save file `files` (and its translate filters) beside `vcd`
+/// (`run.vcd` → `run.gtkw`) and returns its path.
+pub(crate) fn write_gtkw(
+    files: &lcanet_hdl::gtkw::GtkwFiles,
+    vcd: &std::path::Path,
+) -> anyhow::Result<std::path::PathBuf> {
+    use anyhow::Context;
+    files
+        .write_beside(vcd)
+        .with_context(|| format!("writing the GTKWave files beside {}", vcd.display()))
+}
+
+/// The line that tells how to open the waveforms.
+pub(crate) fn waveforms_line(vcd: &std::path::Path, gtkw: &std::path::Path) -> String {
+    format!("waveforms: gtkwave {} {}", vcd.display(), gtkw.display())
+}

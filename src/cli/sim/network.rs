@@ -10,9 +10,8 @@ use lcanet_sim::lcan::bounds::lower_bound;
 use lcanet_sim::lcan::routing::Conflict;
 use lcanet_sim::lcan::Connection;
 use lcanet_sim::perm::PartialPermutation;
-use lcanet_testbench::bridge::CacheOutcome;
-use lcanet_testbench::lca::BuildSpeed;
-use lcanet_testbench::lca_net::{ModelKind, NetBench, NetBuild, NetVerdict, PermKind, Stimulus};
+use lcanet_testbench::bridge::{CacheOutcome, Optimize};
+use lcanet_testbench::lca_net::{NetBench, NetBuild, NetVerdict, PermKind, Stimulus};
 use lcanet_testbench::ArtifactDir;
 use serde::Serialize;
 use std::path::PathBuf;
@@ -21,7 +20,10 @@ use std::path::PathBuf;
 #[derive(Debug, clap::Args)]
 #[command(
     after_help = "Permutation files: one destination per PE in PE order, '-' for a PE \
-that sends nothing, '#' comments (as `lcanet schedule`)."
+that sends nothing, '#' comments (as `lcanet schedule`).\n\
+Models are compiled with g++ -O1 unless --optimize asks for -O3 (docs/network-rtl.md, \
+\"Large networks\"). A failing run without --vcd is repeated on a \
+traced build and keeps that VCD."
 )]
 pub struct Args {
     #[command(flatten)]
@@ -33,41 +35,6 @@ pub struct Args {
     seed: SeedArg,
     #[command(flatten)]
     out: CosimArgs,
-    /// How the network becomes a Verilator model (docs/network-rtl.md, "Large networks").
-    /// `auto`: `composed` without --vcd; with --vcd, `flat` under 128 switches (every signal
-    /// inside the switches in the VCD), else `hierarchical` (their ports only). A composed
-    /// model of 512 switches or more is compiled with -Os as if --optimize were given (it
-    /// builds only one copy of each block, and runs ~3x faster: shorter end to end).
-    #[arg(long, value_enum, default_value_t = ModelArg::Auto)]
-    model: ModelArg,
-}
-
-/// Composed models of at least this many switches are compiled with -Os: CB-LCAN(2,2)
-/// n = 256 (1,024 switches) took 74 s end to end at -O0 and 47 s at -Os, n = 64 (192) 16 s
-/// and 23 s (docs/network-rtl.md).
-pub const COMPOSED_OPTIMIZE_SWITCHES: usize = 512;
-
-/// The C++ optimization of a `kind` model of `switches` switches when `requested` was asked.
-fn build_speed(kind: ModelKind, switches: usize, requested: BuildSpeed) -> BuildSpeed {
-    if kind == ModelKind::Composed && switches >= COMPOSED_OPTIMIZE_SWITCHES {
-        BuildSpeed::FastSim
-    } else {
-        requested
-    }
-}
-
-/// `--model`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum ModelArg {
-    /// Composed without --vcd; flat (small) or hierarchical (large) with one.
-    Auto,
-    /// Every instance flattened into one model: full VCDs; slow to build past ~100 switches.
-    Flat,
-    /// Verilator --hierarchical: switch and PE interface verilated once each; VCD of their ports.
-    Hierarchical,
-    /// One Verilated model per distinct block, one object per instance, wired by generated
-    /// glue: fastest to build and run at large n; no VCD.
-    Composed,
 }
 
 /// The first difference, for JSON.
@@ -82,12 +49,26 @@ struct Failure {
     vcd: Option<PathBuf>,
 }
 
+/// Where the co-simulation's time went, seconds (for `lcanet bench cosim`).
+#[derive(Debug, Serialize)]
+struct Seconds {
+    generate: f64,
+    build: f64,
+    verilate: f64,
+    run: f64,
+    rtl: f64,
+    golden: f64,
+    compare: f64,
+}
+
 #[derive(Debug, Serialize)]
 struct Report {
     r#match: bool,
     network: String,
     top: String,
     n: usize,
+    switches: usize,
+    structure: &'static str,
     algorithm: &'static str,
     arbiter: String,
     seed: u64,
@@ -105,12 +86,10 @@ struct Report {
     gtkw: PathBuf,
     vcd: Option<PathBuf>,
     build: &'static str,
-    model: &'static str,
-    optimized: bool,
-    hierarchical_blocks: Vec<String>,
-    generate_seconds: f64,
-    build_seconds: f64,
-    run_seconds: f64,
+    optimize: &'static str,
+    verilog_bytes: usize,
+    cpp_bytes: u64,
+    seconds: Seconds,
     bit_times_per_second: f64,
     failure: Option<Failure>,
 }
@@ -149,24 +128,17 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let dir = ArtifactDir::new(&format!("cli::sim_network::{top}"))
         .context("creating the work directory")?;
     let rtl_dir = dir.file("rtl");
-    let speed = args.out.speed();
     let (algorithm, arbiter) = (spec.net.algorithm.name(), spec.policy().to_string());
     let network = describe(&topo);
     if !args.out.json {
         eprintln!("{network}: generating and building the Verilated model (cached by content)…");
     }
-    // Tracing costs build time (a lot at large n): only when a VCD is asked for; a mismatch
-    // rebuilds the traced variant itself to write its VCD.
-    let mut how = NetBuild::auto(&spec, speed, args.out.vcd.is_some());
-    how.kind = match args.model {
-        ModelArg::Auto => how.kind,
-        ModelArg::Flat => ModelKind::Flat,
-        ModelArg::Hierarchical => ModelKind::Hierarchical,
-        ModelArg::Composed if how.trace => anyhow::bail!(
-            "--model composed writes no VCD: drop --vcd, or use --model flat or hierarchical"
-        ),
-        ModelArg::Composed => ModelKind::Composed,
-    };
+    // Tracing costs build time: only when a VCD is asked for; a mismatch rebuilds the traced
+    // variant itself to write its VCD.
+    let mut how = NetBuild::auto(args.out.vcd.is_some());
+    if args.out.optimize {
+        how.optimize = args.out.speed();
+    }
     let spinner = |msg: String| {
         let bar = if args.out.json {
             indicatif::ProgressBar::hidden()
@@ -181,9 +153,8 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         bar.enable_steady_tick(std::time::Duration::from_millis(200));
         bar
     };
-    how.speed = build_speed(how.kind, spec.topo.total_switches(), how.speed);
-    let bar = spinner(format!("building the {} model", how.kind.name()));
-    let built = NetBench::build_how(spec, &rtl_dir, how);
+    let bar = spinner("building the Verilated model".into());
+    let built = NetBench::build(spec, &rtl_dir, how);
     bar.finish_and_clear();
     let mut bench = built?;
     let bar = spinner("co-simulating".into());
@@ -191,9 +162,13 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     bench.set_progress(Box::new(move |t, passes| {
         progress_bar.set_message(format!("co-simulating: bit-time {t}, {passes} passes done"));
     }));
-    let gtkw_text = lcanet_hdl::lca_net::network_gtkw(&bench.spec);
-    let gtkw = rtl_dir.join(format!("{top}.gtkw"));
-    crate::cli::common::write_atomic(&gtkw, gtkw_text.as_bytes())?;
+    // Beside the VCD like every other `sim … --vcd`; without one, in the work directory.
+    let files = lcanet_hdl::lca_net::network_gtkw(&bench.spec);
+    let gtkw = match &args.out.vcd {
+        Some(vcd) => files.write_beside(vcd),
+        None => files.write_to(&rtl_dir, &top, None),
+    }
+    .context("writing the GTKWave files")?;
     let failure_vcd = dir.file("failure.vcd");
     let r = bench.run(&stim, args.out.vcd.as_deref(), Some(&failure_vcd), None);
     bar.finish_and_clear();
@@ -224,6 +199,8 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         network,
         top,
         n: topo.n(),
+        switches: topo.total_switches(),
+        structure: bench.spec.structure.name(),
         algorithm,
         arbiter,
         seed,
@@ -244,13 +221,22 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
             CacheOutcome::Hit => "cached",
             CacheOutcome::Built => "built",
         },
-        model: bench.kind().name(),
-        optimized: how.speed == BuildSpeed::FastSim,
-        hierarchical_blocks: bench.hier_blocks().to_vec(),
-        generate_seconds: bench.generate_seconds,
-        build_seconds: bench.build_seconds,
-        run_seconds: r.run_seconds,
-        bit_times_per_second: r.simulated as f64 / r.run_seconds.max(1e-9),
+        optimize: match bench.how().optimize {
+            Optimize::Quick => "-O1",
+            Optimize::Fast => "-O3",
+        },
+        verilog_bytes: bench.verilog_bytes,
+        cpp_bytes: bench.info.manifest.cpp_bytes,
+        seconds: Seconds {
+            generate: bench.generate_seconds,
+            build: bench.build_seconds,
+            verilate: bench.info.manifest.verilate_seconds,
+            run: r.run_seconds,
+            rtl: r.timing.rtl,
+            golden: r.timing.golden,
+            compare: r.timing.compare,
+        },
+        bit_times_per_second: r.bit_times_per_second(),
         failure,
     };
     if args.out.json {
@@ -266,42 +252,30 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
             report.bit_times
         );
         println!(
-            "algorithm {}, arbiter {}, seed {seed}, perm {}; {} model{} {}{} in {:.1} s, simulated {} bit-times in {:.2} s ({:.0} bit-times/s, {} values compared)",
+            "algorithm {}, arbiter {}, seed {seed}, perm {}; model {} ({}) in {:.1} s; \
+simulated {} bit-times in {:.2} s ({:.0} bit-times/s, {} values compared)",
             report.algorithm,
             report.arbiter,
             report.perm,
-            report.model,
-            if report.optimized { " (-Os)" } else { "" },
             report.build,
-            if report.hierarchical_blocks.is_empty() {
-                String::new()
-            } else {
-                format!(
-                    " (hierarchical: {})",
-                    report.hierarchical_blocks.join(", ")
-                )
-            },
-            report.build_seconds,
+            report.optimize,
+            report.seconds.build,
             report.simulated_bit_times,
-            report.run_seconds,
+            report.seconds.run,
             report.bit_times_per_second,
             report.compared_values
         );
+        println!(
+            "time: RTL {:.2} s, golden model {:.2} s, comparison {:.2} s",
+            report.seconds.rtl, report.seconds.golden, report.seconds.compare
+        );
         println!("Verilog: {}", report.rtl_dir.display());
         match &report.vcd {
-            Some(v) => {
-                println!(
-                    "waveforms: gtkwave {} {}",
-                    v.display(),
-                    report.gtkw.display()
-                );
-                if !report.hierarchical_blocks.is_empty() {
-                    println!(
-                        "note: hierarchical build: the VCD holds the switches' and PE \
-interfaces' ports, not their insides (--model flat for those, on a small network)"
-                    );
-                }
-            }
+            Some(v) => println!(
+                "waveforms: gtkwave {} {}",
+                v.display(),
+                report.gtkw.display()
+            ),
             None => println!(
                 "GTKWave save file: {} (add --vcd FILE for waveforms)",
                 report.gtkw.display()
@@ -316,19 +290,4 @@ interfaces' ports, not their insides (--model flat for those, on a small network
     } else {
         Outcome::Mismatch
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn only_large_composed_models_are_optimized_without_asking() {
-        let (quick, fast) = (BuildSpeed::QuickBuild, BuildSpeed::FastSim);
-        let big = COMPOSED_OPTIMIZE_SWITCHES;
-        assert_eq!(build_speed(ModelKind::Composed, big, quick), fast);
-        assert_eq!(build_speed(ModelKind::Composed, big - 1, quick), quick);
-        assert_eq!(build_speed(ModelKind::Hierarchical, big * 4, quick), quick);
-        assert_eq!(build_speed(ModelKind::Flat, 8, fast), fast);
-    }
 }

@@ -5,6 +5,8 @@ use crate::cli::common::{print_json, CosimArgs, SeedArg};
 use crate::cli::generate::switch::SwitchArgs;
 use crate::cli::Outcome;
 use anyhow::Context;
+use lcanet_hdl::lca::gtkw::switch_gtkw;
+use lcanet_hdl::lca::switch_design;
 use lcanet_sim::lcan::cycle::SwitchParams;
 use lcanet_sim::rng::derive;
 use lcanet_testbench::bridge::CacheOutcome;
@@ -55,6 +57,9 @@ struct Report {
     params: SwitchParams,
     top: String,
     rtl_dir: PathBuf,
+    vcd: Option<PathBuf>,
+    /// The GTKWave save file beside the VCD (its translate filters beside it).
+    gtkw: Option<PathBuf>,
     build: &'static str,
     build_seconds: f64,
     run_seconds: f64,
@@ -85,12 +90,29 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         seed,
         bit_times: args.cycles,
         vcd: args.out.vcd.clone(),
-        build: args.out.speed(),
+        optimize: args.out.speed(),
+        table: None,
+    };
+    // The save file is made before the run (a bug in it fails before anything is
+    // written) and written beside the VCD after it.
+    let gtkw_files = match &args.out.vcd {
+        Some(_) => {
+            let design = switch_design(params).context("generating the switch")?;
+            let top = design
+                .module(design.top())
+                .context("bug: the switch design has no top module")?;
+            Some(switch_gtkw(top)?)
+        }
+        None => None,
     };
     let dir = ArtifactDir::new(&format!("cli::sim_switch::{}", seed))
         .context("creating the work directory")?;
     let rtl_dir = dir.file("rtl");
     let r = run_switch_cosim(&cfg, &rtl_dir)?;
+    let gtkw = match (&gtkw_files, &args.out.vcd) {
+        (Some(files), Some(vcd)) => Some(super::write_gtkw(files, vcd)?),
+        _ => None,
+    };
     let failure = match &r.verdict {
         Verdict::Match => None,
         Verdict::Mismatch(m) => Some(Failure {
@@ -124,6 +146,8 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         params,
         top: r.top.clone(),
         rtl_dir,
+        vcd: args.out.vcd.clone(),
+        gtkw,
         build: match r.build {
             CacheOutcome::Hit => "cached",
             CacheOutcome::Built => "built",
@@ -149,6 +173,9 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
             report.bit_times_per_second
         );
         println!("seed {seed}, level {level}, top {}", report.top);
+        if let (Some(v), Some(g)) = (&report.vcd, &report.gtkw) {
+            println!("{}", super::waveforms_line(v, g));
+        }
         if let Some(f) = &report.failure {
             println!("{}", f.what);
         }

@@ -1,7 +1,8 @@
 //! Builds a Verilated model into a cached shared library.
 //!
 //! Pipeline (in a temp directory, published atomically by [`super::cache`]):
-//! 1. `verilator --cc [--trace] [--public-flat-rw] -CFLAGS -fPIC --Mdir obj <files> shim.cpp`;
+//! 1. `verilator --cc -Wall [--trace] [public.vlt] -CFLAGS -fPIC --Mdir obj <files> shim.cpp`
+//!    (any warning fails the build: nothing is waived);
 //! 2. read the top ports from `obj/V<top>.h`, check them against the caller's list if given;
 //! 3. generate `shim.cpp` ([`super::shim`]); `make V<top>__ALL.a shim.o`;
 //! 4. get `libverilated.a` from the runtime cache (built once per Verilator configuration,
@@ -16,7 +17,7 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 
 use super::cache::{get_or_build, CacheOutcome, KeyHasher};
-use super::design::{Design, ModelOptions};
+use super::design::{Design, ModelOptions, Optimize, PublicSignals};
 use super::error::BridgeError;
 use super::ports::{check_expected, parse_verilated_header, HeaderPort, PortSpec};
 use super::runtime::{make, runtime_library};
@@ -48,6 +49,12 @@ pub struct Manifest {
     pub shim_version: u32,
     /// Wall time of the build, seconds.
     pub build_seconds: f64,
+    /// Bytes of C++ (`.cpp` and `.h`) Verilator wrote for the design (the shim excluded).
+    #[serde(default)]
+    pub cpp_bytes: u64,
+    /// Seconds Verilator itself took (the rest of `build_seconds` is compiling and linking).
+    #[serde(default)]
+    pub verilate_seconds: f64,
 }
 
 impl Manifest {
@@ -70,6 +77,8 @@ impl Manifest {
             verilator: banner.to_string(),
             shim_version: SHIM_VERSION,
             build_seconds: start.elapsed().as_secs_f64(),
+            cpp_bytes: 0,
+            verilate_seconds: 0.0,
         }
     }
 
@@ -213,14 +222,6 @@ pub(super) struct Log {
 }
 
 impl Log {
-    /// A log written to `path`.
-    pub(super) fn new(path: PathBuf) -> Self {
-        Log {
-            path,
-            text: String::new(),
-        }
-    }
-
     pub(super) fn run(&mut self, tool: Tool, cmd: &mut Command) -> Result<(), BridgeError> {
         self.text.push_str(&format!("$ {}\n", command_line(cmd)));
         let r = run_checked(tool, cmd);
@@ -236,13 +237,54 @@ impl Log {
     }
 }
 
-/// The last `-O…` level the caller passed to the C++ compiler with `-CFLAGS`, if any.
-pub(super) fn user_opt_level(extra_args: &[String]) -> Option<&str> {
-    extra_args
-        .windows(2)
-        .rev()
-        .find(|w| w[0] == "-CFLAGS" && w[1].starts_with("-O"))
-        .map(|w| w[1].as_str())
+/// Bytes of the C++ sources and headers Verilator wrote into `obj` (before the shim is
+/// added).
+pub fn cpp_bytes(obj: &Path) -> u64 {
+    fs::read_dir(obj)
+        .map(|rd| {
+            rd.filter_map(Result::ok)
+                .filter(|e| {
+                    let name = e.file_name();
+                    let name = name.to_string_lossy();
+                    name.ends_with(".cpp") || name.ends_with(".h")
+                })
+                .filter_map(|e| e.metadata().ok())
+                .map(|m| m.len())
+                .sum()
+        })
+        .unwrap_or(0)
+}
+
+/// The Verilator configuration file making `public` signals readable (`public_flat_rd`).
+fn public_config(public: &[PublicSignals]) -> Result<String, BridgeError> {
+    let mut text = String::from("`verilator_config\n");
+    for p in public {
+        for pat in [&p.module, &p.var] {
+            let ok = !pat.is_empty()
+                && pat
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '*' | '?'));
+            if !ok {
+                return Err(BridgeError::Design(format!(
+                    "public signal pattern {pat:?} may only hold letters, digits, `_`, `*` and `?`"
+                )));
+            }
+        }
+        text.push_str(&format!(
+            "public_flat_rd -module \"{}\" -var \"{}\"\n",
+            p.module, p.var
+        ));
+    }
+    Ok(text)
+}
+
+/// `make` variables for the C++ optimization levels of Verilator's generated makefile
+/// (the shim is compiled with `OPT_FAST` too).
+fn opt_vars(optimize: Optimize) -> [&'static str; 3] {
+    match optimize {
+        Optimize::Quick => ["OPT_FAST=-O1", "OPT_SLOW=-O0", "OPT_GLOBAL=-O1"],
+        Optimize::Fast => ["OPT_FAST=-O3", "OPT_SLOW=-O1", "OPT_GLOBAL=-O2"],
+    }
 }
 
 fn build_into(
@@ -263,22 +305,31 @@ fn build_into(
     let obj = tmp.join("obj");
     write(&shim, "// placeholder, replaced once the ports are known\n")?;
     let mut cmd = Command::new(locate(Tool::Verilator)?);
-    cmd.args(["--cc", "--quiet-stats", "-Wno-fatal", "--top-module", top]);
+    // One bit-time is PERIOD = 10 time units: with 1 ns units a VCD shows 10 ns per bit-time.
+    cmd.args([
+        "--cc",
+        "--quiet-stats",
+        "-Wall",
+        "--timescale",
+        "1ns/1ns",
+        "--top-module",
+        top,
+    ]);
     if options.trace {
         cmd.arg("--trace");
     }
-    if options.public_signals {
-        cmd.arg("--public-flat-rw");
-    }
     cmd.args(&options.extra_args);
     cmd.args(["-CFLAGS", "-fPIC", "--Mdir"]).arg(&obj);
-    if !options.hier_blocks.is_empty() {
-        let config = tmp.join("hier.vlt");
-        write(&config, &hier_config(&options.hier_blocks)?)?;
-        cmd.arg("--hierarchical").arg(&config);
+    if !options.public.is_empty() {
+        let config = tmp.join("public.vlt");
+        write(&config, &public_config(&options.public)?)?;
+        cmd.arg(&config);
     }
     cmd.args(&design.files).arg(&shim);
+    let verilate_start = Instant::now();
     log.run(Tool::Verilator, &mut cmd)?;
+    let verilate_seconds = verilate_start.elapsed().as_secs_f64();
+    let cpp_bytes = cpp_bytes(&obj);
 
     let header = obj.join(format!("V{top}.h"));
     let text = fs::read_to_string(&header).map_err(|e| BridgeError::io("read", &header, e))?;
@@ -294,27 +345,11 @@ fn build_into(
             detail,
         })?;
     }
-    write(
-        &shim,
-        &generate(top, &ports, options.public_signals, &options.hier_blocks),
-    )?;
+    write(&shim, &generate(top, &ports, !options.public.is_empty()))?;
     let mk = format!("V{top}.mk");
-    let hier_libs = if options.hier_blocks.is_empty() {
-        Vec::new()
-    } else {
-        let path = obj.join(format!("V{top}_hier.mk"));
-        let text = fs::read_to_string(&path).map_err(|e| BridgeError::io("read", &path, e))?;
-        hier_libraries(&text)
-    };
     let mut build = make(&obj, &mk)?;
     build.arg(format!("V{top}__ALL.a")).arg("shim.o");
-    build.args(&hier_libs);
-    if let Some(level) = user_opt_level(&options.extra_args) {
-        // Verilator's rule for user classes (our shim) puts `$(OPT_FAST)` (-Os) *after* the
-        // user's -CFLAGS, so a requested -O0 would be lost on the shim, whose size grows with
-        // the port count (minutes at -Os for large designs). Say it to make as well.
-        build.arg(format!("OPT_FAST={level}"));
-    }
+    build.args(opt_vars(options.optimize));
     log.run(Tool::Make, &mut build)?;
 
     let classes = obj.join(format!("V{top}_classes.mk"));
@@ -322,12 +357,14 @@ fn build_into(
         fs::read_to_string(&classes).map_err(|e| BridgeError::io("read", &classes, e))?;
     let runtime = runtime_library(cache, banner, &classes_text, &obj, &mk, &mut log)?;
 
-    let mut objects = vec![obj.join("shim.o"), obj.join(format!("V{top}__ALL.a"))];
-    objects.extend(hier_libs.iter().map(|l| obj.join(l)));
+    let objects = vec![obj.join("shim.o"), obj.join(format!("V{top}__ALL.a"))];
     link_library(tmp, &objects, &runtime, &mut log)?;
     fs::remove_dir_all(&obj).map_err(|e| BridgeError::io("remove", &obj, e))?;
 
-    Manifest::new(top, key, ports, options, design, banner, start).write_to(tmp)
+    let mut manifest = Manifest::new(top, key, ports, options, design, banner, start);
+    manifest.cpp_bytes = cpp_bytes;
+    manifest.verilate_seconds = verilate_seconds;
+    manifest.write_to(tmp)
 }
 
 /// Links `objects` and the Verilator runtime into the entry's [`LIBRARY_FILE`], exporting
@@ -351,91 +388,26 @@ pub(super) fn link_library(
     log.run(Tool::Cxx, &mut link)
 }
 
-/// The Verilator configuration file marking `blocks` as hierarchical blocks.
-fn hier_config(blocks: &[String]) -> Result<String, BridgeError> {
-    let mut text = String::from("`verilator_config\n");
-    for b in blocks {
-        if b.is_empty() || !b.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
-            return Err(BridgeError::Design(format!(
-                "hierarchical block {b:?} is not a plain module name"
-            )));
-        }
-        text.push_str(&format!("hier_block -module \"{b}\"\n"));
-    }
-    Ok(text)
-}
-
-/// The block libraries of a hierarchical build: the `VM_HIER_LIBS` list of `V<top>_hier.mk`
-/// (paths relative to the object directory), in order.
-fn hier_libraries(hier_mk: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut inside = false;
-    for line in hier_mk.lines() {
-        let t = line.trim();
-        if t.starts_with("VM_HIER_LIBS") {
-            inside = true;
-            continue;
-        }
-        if !inside {
-            continue;
-        }
-        let item = t.trim_end_matches('\\').trim();
-        if !item.is_empty() {
-            out.push(item.to_string());
-        }
-        if !t.ends_with('\\') {
-            break;
-        }
-    }
-    out
-}
-
 pub(super) fn write(path: &Path, text: &str) -> Result<(), BridgeError> {
     fs::write(path, text).map_err(|e| BridgeError::io("write", path, e))
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{hier_config, hier_libraries, user_opt_level};
+    use super::{public_config, PublicSignals};
 
     #[test]
-    fn hierarchical_libraries_are_read_from_the_hier_makefile() {
-        let mk = "ifndef X\nVM_HIER_LIBS := \\\n  Va/liba.a \\\n  Vb/libb.a \\\n\nhier_build: x\n";
-        assert_eq!(hier_libraries(mk), ["Va/liba.a", "Vb/libb.a"]);
-        assert!(hier_libraries("no libs here\n").is_empty());
-    }
-
-    #[test]
-    fn hierarchical_config_names_each_block_and_refuses_odd_names() {
-        let text = hier_config(&["sw".into(), "pe_1".into()]).unwrap();
+    fn public_signals_become_configuration_lines_and_odd_patterns_are_refused() {
+        let text = public_config(&[
+            PublicSignals::new("lca_switch_*", "xp_*"),
+            PublicSignals::new("top", "phase"),
+        ])
+        .unwrap();
         assert_eq!(
             text,
-            "`verilator_config\nhier_block -module \"sw\"\nhier_block -module \"pe_1\"\n"
+            "`verilator_config\npublic_flat_rd -module \"lca_switch_*\" -var \"xp_*\"\npublic_flat_rd -module \"top\" -var \"phase\"\n"
         );
-        assert!(hier_config(&["a\" b".into()]).is_err());
-    }
-
-    fn args(a: &[&str]) -> Vec<String> {
-        a.iter().map(|s| s.to_string()).collect()
-    }
-
-    #[test]
-    fn the_last_cflags_optimization_level_is_forwarded() {
-        assert_eq!(user_opt_level(&args(&["-CFLAGS", "-O0"])), Some("-O0"));
-        assert_eq!(
-            user_opt_level(&args(&[
-                "-CFLAGS",
-                "-O0",
-                "--x-assign",
-                "0",
-                "-CFLAGS",
-                "-O2"
-            ])),
-            Some("-O2")
-        );
-        assert_eq!(user_opt_level(&args(&["-CFLAGS", "-fno-inline"])), None);
-        // `-O0` as the value of another option is not a compiler flag.
-        assert_eq!(user_opt_level(&args(&["--output-split", "-O0"])), None);
-        assert_eq!(user_opt_level(&[]), None);
+        assert!(public_config(&[PublicSignals::new("a\" b", "x")]).is_err());
+        assert!(public_config(&[PublicSignals::new("a", "")]).is_err());
     }
 }

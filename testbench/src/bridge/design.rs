@@ -64,32 +64,66 @@ impl Design {
     }
 }
 
-/// Build options; all of them are part of the cache key.
+/// Internal signals made readable by hierarchical name ([`super::Model::signal`]): every
+/// variable whose name matches `var` in every module whose name matches `module` (Verilator
+/// wildcards `*` and `?`). The build writes them as `public_flat_rd` lines of a Verilator
+/// configuration file, so the Verilog stays free of tool comments and Verilator optimizes
+/// every other signal as usual.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PublicSignals {
+    /// Module name pattern, e.g. `lca_switch_*`.
+    pub module: String,
+    /// Variable name pattern, e.g. `xp_*`.
+    pub var: String,
+}
+
+impl PublicSignals {
+    /// Variables matching `var` in modules matching `module`.
+    pub fn new(module: impl Into<String>, var: impl Into<String>) -> Self {
+        PublicSignals {
+            module: module.into(),
+            var: var.into(),
+        }
+    }
+}
+
+/// How hard the C++ compiler optimizes the model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum Optimize {
+    /// `-O1`: quick to compile, and most of the speed for small designs (the default).
+    #[default]
+    Quick,
+    /// `-O3`: longer to compile, fastest to run (large networks, benchmarks).
+    Fast,
+}
+
+/// Build options; all of them are part of the cache key. Every build runs Verilator with
+/// `-Wall` and fails on any warning: the emitted Verilog must be clean in the very builds
+/// the co-simulation uses.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct ModelOptions {
     /// Build with VCD tracing (`--trace`), so that a model can write a VCD.
     pub trace: bool,
-    /// Make every internal signal readable by hierarchical name (`--public-flat-rw`).
-    pub public_signals: bool,
+    /// Internal signals to make readable by hierarchical name (empty: none).
+    pub public: Vec<PublicSignals>,
+    /// C++ optimization.
+    pub optimize: Optimize,
     /// Extra Verilator arguments.
     pub extra_args: Vec<String>,
-    /// Modules to verilate once each as hierarchical blocks (`--hierarchical` with a
-    /// `hier_block` configuration line per module): every instance then shares one compiled
-    /// model instead of Verilator emitting code per instance, which is what makes networks
-    /// of thousands of switches buildable. Empty: a flat build (and the cache key of the
-    /// options as they were before this field existed).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub hier_blocks: Vec<String>,
 }
 
-impl Default for ModelOptions {
-    /// Tracing and public signals on: what the co-simulation contract needs.
-    fn default() -> Self {
+impl ModelOptions {
+    /// Options with tracing on or off and nothing public.
+    pub fn traced(trace: bool) -> Self {
         ModelOptions {
-            trace: true,
-            public_signals: true,
-            extra_args: Vec::new(),
-            hier_blocks: Vec::new(),
+            trace,
+            ..ModelOptions::default()
         }
+    }
+
+    /// Adds a pattern of public signals.
+    pub fn with_public(mut self, module: &str, var: &str) -> Self {
+        self.public.push(PublicSignals::new(module, var));
+        self
     }
 }

@@ -15,7 +15,6 @@
 
 mod build;
 pub mod cache;
-pub mod compose;
 mod design;
 mod error;
 mod library;
@@ -25,9 +24,9 @@ mod runtime;
 pub mod shim;
 mod shim_text;
 
-pub use build::{build, build_in, BuildInfo, Manifest, LIBRARY_FILE, MANIFEST_FILE};
+pub use build::{build, build_in, cpp_bytes, BuildInfo, Manifest, LIBRARY_FILE, MANIFEST_FILE};
 pub use cache::CacheOutcome;
-pub use design::{Design, ModelOptions};
+pub use design::{Design, ModelOptions, Optimize, PublicSignals};
 pub use error::BridgeError;
 pub use library::ModelLibrary;
 pub use model::{InputId, Model, PortId, SignalId, PERIOD};

@@ -217,7 +217,7 @@ impl Model {
 
     /// Resolves an internal signal (or a port seen from inside) by hierarchical name, e.g.
     /// `top.lvl2_sw13.xp_sel_0`, or `top.mem[3]` for an element of an unpacked array. Needs a
-    /// build with `public_signals`.
+    /// build that made it public (`ModelOptions::public`).
     pub fn signal(&mut self, name: &str) -> Result<SignalId, BridgeError> {
         let sig_err = |message: String| BridgeError::Signal {
             top: self.lib.top.clone(),

@@ -1,7 +1,8 @@
 //! Generates the C++ shim compiled into every model library: `extern "C"` entry points to
 //! create/free a model (optionally writing a VCD), set/get every top port by index (as a
 //! `u64` or as 32-bit words), eval, tick a clock, dump/flush the VCD, and look up internal
-//! signals by hierarchical name through Verilator's scope API (`--public-flat-rw` builds).
+//! signals by hierarchical name through Verilator's scope API (the signals a build made
+//! public, [`super::ModelOptions::public`]).
 //!
 //! The port table is compiled in, so the library describes itself (`lcanet_port_*`).
 //! Bump [`SHIM_VERSION`] whenever the generated text changes: it is part of the cache key.
@@ -12,21 +13,12 @@ use super::ports::{Direction, HeaderPort, Storage};
 use super::shim_text::{API, PRELUDE, SIGNALS, TICK};
 
 /// Version of the shim generator and of the C ABI below; part of every cache key.
-pub const SHIM_VERSION: u32 = 8;
+pub const SHIM_VERSION: u32 = 9;
 
-/// The C++ source of the shim for top module `top` with `ports` (from `V<top>.h`).
-///
-/// `hier_blocks`: the model's hierarchical blocks (module names); they are constructed by the model's
-/// first `eval` (Verilator runs their creation as an `initial` process), so `lcanet_create`
-/// evaluates once, with every input at zero, to make their signals visible at once and their
-/// `final` safe when a model is dropped unevaluated. Signals inside them are looked up by
-/// their plain hierarchical names (Verilator inserts the block's module name).
-pub fn generate(
-    top: &str,
-    ports: &[HeaderPort],
-    public_signals: bool,
-    hier_blocks: &[String],
-) -> String {
+/// The C++ source of the shim for top module `top` with `ports` (from `V<top>.h`);
+/// `public_signals`: whether the build made internal signals public (else lookups fail
+/// with a message saying so).
+pub fn generate(top: &str, ports: &[HeaderPort], public_signals: bool) -> String {
     let mut s = String::new();
     let cls = format!("V{top}");
     let _ = writeln!(
@@ -53,15 +45,6 @@ pub fn generate(
         s,
         "const uint32_t kPublic = {}u;",
         u32::from(public_signals)
-    );
-    s.push_str("extern const char* const kHierBlocks[] = {");
-    for b in hier_blocks {
-        let _ = write!(s, "{}, ", c_string(b));
-    }
-    let _ = writeln!(
-        s,
-        "nullptr}};\nextern const uint32_t kHierCount = {}u;",
-        hier_blocks.len()
     );
     s.push_str("}  // namespace\n\nextern \"C\" {\n");
     s.push_str(

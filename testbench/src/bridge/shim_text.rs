@@ -28,55 +28,21 @@ struct Model {
     VerilatedVcdC* tfp = nullptr;
 #endif
     std::vector<Signal> signals;
-    // Plain hierarchical name -> scope inside a hierarchical block (built on first use).
-    std::unordered_map<std::string, const VerilatedScope*> hier_alias;
-    bool hier_alias_built = false;
 };
 struct PortInfo {
     const char* name;
     uint32_t dir;  // 0 = input, 1 = output
     uint32_t width;
 };
-extern const char* const kHierBlocks[];
-extern const uint32_t kHierCount;
-// Inside a hierarchical block instance `a.b`, Verilator names scopes `a.b.<block>.x`:
-// index every scope under its name without the components that name a hierarchical block
-// (once per model: lookups happen once per watched signal, thousands at large n).
-const VerilatedScope* hier_scope_find(Model* m, const std::string& want) {
-    if (!m->hier_alias_built) {
-        for (const auto& it : *m->ctx->scopeNameMap()) {
-            const std::string name = it.first;
-            std::string out;
-            size_t start = 0;
-            while (start <= name.size()) {
-                size_t dot = name.find('.', start);
-                if (dot == std::string::npos) dot = name.size();
-                const std::string part = name.substr(start, dot - start);
-                bool block = false;
-                for (uint32_t i = 0; i < kHierCount; ++i) block = block || part == kHierBlocks[i];
-                if (!block) {
-                    if (!out.empty()) out += '.';
-                    out += part;
-                }
-                start = dot + 1;
-            }
-            m->hier_alias.emplace(out, it.second);
-        }
-        m->hier_alias_built = true;
-    }
-    const auto found = m->hier_alias.find(want);
-    return found == m->hier_alias.end() ? nullptr : found->second;
-}
 "#;
 
-/// Signal handles and reading Verilator variables, shared by the single-model shim and the
-/// composed glue (inside their anonymous namespace; needs `verilated_syms.h`).
+/// Signal handles and reading Verilator variables (inside the anonymous namespace; needs
+/// `verilated_syms.h`).
 pub(super) const SIGNALS: &str = r#"struct Signal {
     void* datap;
     int vltype;
     uint32_t width;
     uint32_t words;
-    int64_t named;  // composed models: >= 0 for a top-level port or net; else -1
 };
 void set_err(char* err, size_t len, const std::string& msg) {
     if (err && len) std::snprintf(err, len, "%s", msg.c_str());
@@ -111,7 +77,7 @@ int32_t add_var_signal(std::vector<Signal>& signals, const VerilatedVar* var, co
         set_err(err, errlen, "`" + full + "` has a type the bridge cannot read (vltype " + std::to_string(t) + ")");
         return -1;
     }
-    Signal sig{datap, t, static_cast<uint32_t>(var->entBits()), 0, -1};
+    Signal sig{datap, t, static_cast<uint32_t>(var->entBits()), 0};
     sig.words = (sig.width + 31) / 32;
     signals.push_back(sig);
     *width = sig.width;
@@ -160,8 +126,6 @@ void* lcanet_create(const char* vcd_path, char* err, size_t errlen) {
     Model* m = new Model;
     m->ctx = new VerilatedContext;
     if (vcd_path) m->ctx->traceEverOn(true);
-    // Hierarchical blocks construct their own models (at the first eval) in the thread's
-    // context: make it this model's, so their scopes are found and their time is ours.
     Verilated::threadContextp(m->ctx);
     m->top = new @CLASS@{m->ctx, "TOP"};
 #if VM_TRACE
@@ -180,7 +144,6 @@ void* lcanet_create(const char* vcd_path, char* err, size_t errlen) {
         }
     }
 #endif
-    if (kHierCount) m->top->eval();
     return m;
 }
 
@@ -228,7 +191,7 @@ void lcanet_flush(void* p) {
 int32_t lcanet_signal_find(void* p, const char* name, uint32_t* width, char* err, size_t errlen) {
     Model* m = static_cast<Model*>(p);
     if (!kPublic) {
-        set_err(err, errlen, "model was built without public internal signals (ModelOptions::public_signals = false)");
+        set_err(err, errlen, "model was built without public internal signals (ModelOptions::public is empty)");
         return -1;
     }
     std::string full(name);
@@ -246,7 +209,6 @@ int32_t lcanet_signal_find(void* p, const char* name, uint32_t* width, char* err
     const std::string scope_name = std::string("TOP.") + full.substr(0, dot);
     const std::string var_name = full.substr(dot + 1);
     const VerilatedScope* scope = m->ctx->scopeFind(scope_name.c_str());
-    if (!scope && kHierCount) scope = hier_scope_find(m, scope_name);
     if (!scope) {
         std::string msg = "no scope `" + full.substr(0, dot) + "`; scopes:";
         int n = 0;

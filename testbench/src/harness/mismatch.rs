@@ -42,6 +42,22 @@ impl RunInfo {
     }
 }
 
+/// The lowest bit where two `0x` hex values differ.
+fn first_differing_bit(a: &str, b: &str) -> Option<usize> {
+    let digits = |s: &str| -> Vec<u32> {
+        s.trim_start_matches("0x")
+            .chars()
+            .rev()
+            .filter_map(|c| c.to_digit(16))
+            .collect()
+    };
+    let (a, b) = (digits(a), digits(b));
+    (0..a.len().max(b.len())).find_map(|i| {
+        let x = a.get(i).copied().unwrap_or(0) ^ b.get(i).copied().unwrap_or(0);
+        (x != 0).then(|| i * 4 + x.trailing_zeros() as usize)
+    })
+}
+
 /// The first difference between RTL and golden model in a run. Its `Debug` form is the
 /// readable report (so `unwrap()` in a test prints it).
 #[derive(Clone, PartialEq, Eq)]
@@ -50,7 +66,7 @@ pub struct Mismatch {
     pub bit_time: u64,
     /// Hierarchical signal name (`top.port` for top ports).
     pub signal: String,
-    /// Width of the signal in bits (0 for internal errors, see [`Mismatch::internal`]).
+    /// Width of the signal in bits (0 for internal errors, made by `Mismatch::internal`).
     pub width: u32,
     /// Expected (golden) value, `0x`-prefixed hex.
     pub expected: String,
@@ -67,6 +83,12 @@ pub struct Mismatch {
 }
 
 impl Mismatch {
+    /// For a signal made of rows of `row_width` bits (a PE's field of a network-wide port, a
+    /// switch's row of a level written as rows): the lowest row whose bits differ.
+    pub fn first_differing_row(&self, row_width: usize) -> Option<usize> {
+        first_differing_bit(&self.expected, &self.actual).map(|b| b / row_width.max(1))
+    }
+
     /// A comparison that could not be made (a bug in the caller's use of the harness, e.g. a
     /// watch from another harness), reported with the run's context.
     pub(crate) fn internal(info: &RunInfo, bit_time: u64, what: String) -> Self {

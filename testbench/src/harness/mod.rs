@@ -95,7 +95,7 @@ impl Harness {
 
     /// Resolves a signal to compare: a top port name (`count`), the same port written
     /// hierarchically (`counter.count`), or an internal signal (`top.lvl2_sw13.xp_sel_0`,
-    /// which needs a model built with `public_signals`).
+    /// which needs a model built with that signal in `ModelOptions::public`).
     pub fn watch(&mut self, name: &str) -> Result<Watch, BridgeError> {
         let top = self.model.top().to_string();
         let port_name = match name.split_once('.') {

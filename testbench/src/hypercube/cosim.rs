@@ -1,23 +1,31 @@
 //! Co-simulation of a whole emitted k-cube (Verilator) against the cycle-level golden
-//! model, every output at every bit time (`docs/hypercube.md` §8).
+//! model, every output at every bit time (`docs/hypercube.md` §8, §10).
 //!
 //! Flow: emit the cube's Verilog ([`cube_design`]) into a directory, build it through the
-//! bridge (cached by content), drive the PEs' inputs, and at every bit time `t` (before
-//! the clock edge of `t`, the model's convention) compare every node's `rx_bit`,
-//! `rx_valid`, `rx_payload`, `collision` and the global `done`, `collision`, `bit_time`
-//! with [`CycleTrace`]. The first difference stops the run and is returned as a
-//! [`Mismatch`] (bit time, hierarchical signal, expected, actual, parameters, seed, VCD).
+//! bridge (cached by content), drive the PEs' input vectors, and at every bit time `t`
+//! (before the clock edge of `t`, the model's convention) compare the top's output
+//! vectors `rx_bit`, `rx_valid`, `rx_payload`, `node_collision` and the globals `done`,
+//! `collision`, `bit_time` with the golden model's
+//! [`PortWords`](lcanet_sim::hypercube::cycle::ports::PortWords): seven whole-vector
+//! comparisons per bit time, no loop over nodes, no allocation. The first difference
+//! stops the run and is returned as a [`Mismatch`] (bit time, hierarchical signal,
+//! expected, actual, parameters, seed, VCD) with the first node whose row differs.
 //! The harness's bit-time numbering is the model's `t` (`t = 0`: the cycle `start` is
-//! sampled), so the VCD shows bit time `t` at `10·t` (plus `10·` the cycles of an aborted
-//! first run, see [`CosimOptions::abort_first_run_after`]).
+//! sampled), so the VCD shows bit time `t` at `10·t` ns (plus `10·` the cycles of an
+//! aborted first run, see [`CosimOptions::abort_first_run_after`]).
 
-use crate::bridge::{build_model, BridgeError, CacheOutcome, Design, ModelOptions};
-use crate::harness::{Harness, Mismatch, RunInfo, Stats};
-use lcanet_hdl::hypercube::cube::{cube_design, node_port, CubeError};
+use crate::bridge::{
+    build_in, build_model, BridgeError, CacheOutcome, Design, Model, ModelLibrary, ModelOptions,
+    Optimize,
+};
+use crate::harness::{Harness, Mismatch, RunInfo, Stats, Watch};
+use crate::hex::words_to_hex;
+use lcanet_hdl::hypercube::cube::{cube_design, CubeError};
 use lcanet_hdl::netlist::NetlistError;
+use lcanet_sim::hypercube::cycle::ports::words_for;
 use lcanet_sim::hypercube::cycle::{simulate, CycleTrace};
 use lcanet_sim::hypercube::timing::Algorithm;
-use lcanet_sim::hypercube::HypercubeError;
+use lcanet_sim::hypercube::{CubeParams, HypercubeError};
 use lcanet_sim::perm::PartialPermutation;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -47,14 +55,43 @@ pub struct CosimOptions {
     /// Write a VCD here (the model is then built with tracing).
     pub vcd: Option<PathBuf>,
     /// Without `vcd`: if the run mismatches, run it again with tracing into this file, so
-    /// that the mismatch report comes with a VCD (a traced build is several times slower
-    /// to compile, so clean runs skip it).
+    /// that the mismatch report comes with a VCD (a traced build takes longer to compile,
+    /// so clean runs skip it).
     pub vcd_on_mismatch: Option<PathBuf>,
     /// The seed the stimulus came from (for the mismatch report).
     pub seed: Option<u64>,
     /// First run the same routing for this many bit times unchecked, assert `reset` for
     /// one bit time, and only then run and check (exercises `reset` mid-run).
     pub abort_first_run_after: Option<u64>,
+    /// C++ optimization of the model (`Quick` by default, see [`model_options`]).
+    pub optimize: Optimize,
+    /// Build (or find) the model under this directory instead of the default cache (a
+    /// fresh directory measures a cold build; the Verilator runtime stays in the default
+    /// cache).
+    pub models_root: Option<PathBuf>,
+}
+
+/// The first node whose row of a mismatching output vector differs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NodeDiff {
+    /// The output vector (`rx_payload`, ...).
+    pub port: &'static str,
+    /// The node.
+    pub node: usize,
+    /// Its expected row, `0x` hex.
+    pub expected: String,
+    /// Its actual row, `0x` hex.
+    pub actual: String,
+}
+
+impl std::fmt::Display for NodeDiff {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "first differing node: {} ({} of node{}: expected {} got {})",
+            self.node, self.port, self.node, self.expected, self.actual
+        )
+    }
 }
 
 /// What a co-simulation found.
@@ -64,16 +101,22 @@ pub struct CosimReport {
     pub trace: CycleTrace,
     /// The first difference, if any.
     pub mismatch: Option<Box<Mismatch>>,
-    /// The RTL's `bit_time` output once `done` (when it matched).
+    /// For a mismatch in a per-node vector: the first node that differs.
+    pub mismatch_node: Option<NodeDiff>,
+    /// The RTL's `bit_time` output at the end.
     pub bit_times: u64,
     /// Per node, what the RTL shows at the end: `(rx_valid, rx_payload)`.
     pub delivered: Vec<(bool, u64)>,
-    /// Values and bit times compared.
+    /// Values (whole vectors) and bit times compared.
     pub stats: Stats,
     /// Whether the Verilator model was built or found in the cache.
     pub build: CacheOutcome,
     /// Time to emit and build (or find) the model.
     pub build_time: Duration,
+    /// Of the build (when it was built, not found), the seconds Verilator took.
+    pub verilate_seconds: f64,
+    /// Bytes of C++ Verilator wrote for the cube (recorded when the model was built).
+    pub cpp_bytes: u64,
     /// Time of the bit-time loop.
     pub sim_time: Duration,
 }
@@ -98,25 +141,14 @@ impl CosimReport {
     }
 }
 
-/// Verilator options of the co-simulation, chosen because compiling the model dominates
-/// (measured on the shared 2-core machine, 64-node cube: 251 s with the bridge's defaults,
-/// 62 s without tracing and public signals, 99 s traced at `-O0`; 128 nodes: 145 s at
-/// `-Os`, 51 s at `-O0`):
-/// - only top-level ports are compared, so internal signals are not made public;
-/// - tracing only when a VCD is wanted;
-/// - `-CFLAGS -O0`: the model runs a few thousand bit times, compiling is what costs;
-/// - `--output-split 0`: one C++ file instead of a precompiled header and a dozen split
-///   files. Split builds work (the bridge passes `CFG_CXXFLAGS_PCH_I=-include`), but on
-///   this machine the 64-node cube built in 45 s and 53 s unsplit against 55 s and 63 s
-///   split (two fresh caches each; `-O0`, no tracing), so one file stays.
-pub fn model_options(trace: bool) -> ModelOptions {
+/// Verilator options of the co-simulation (chosen by measurement, `docs/hypercube.md`
+/// §11): no public signals (only top ports are compared), tracing only when a VCD is
+/// wanted, the C++ optimization asked for (`Quick`, `-O1`, unless `--optimize`).
+pub fn model_options(trace: bool, optimize: Optimize) -> ModelOptions {
     ModelOptions {
         trace,
-        public_signals: false,
-        extra_args: ["--output-split", "0", "-CFLAGS", "-O0"]
-            .map(String::from)
-            .to_vec(),
-        hier_blocks: Vec::new(),
+        optimize,
+        ..ModelOptions::default()
     }
 }
 
@@ -140,44 +172,90 @@ pub fn cosim(
     payloads: &[u64],
     opts: &CosimOptions,
 ) -> Result<CosimReport, CosimError> {
+    let params = lcanet_hdl::hypercube::hw_params(k, payload_bits).map_err(CubeError::from)?;
+    let trace = simulate(params, algorithm, routing, payloads)?;
+    cosim_against(trace, routing, payloads, opts)
+}
+
+/// Drives the cube of `expected.params` with `routing` and `payloads` under
+/// `expected.algorithm` and compares it with `expected` at every bit time. [`cosim`]
+/// passes the golden model's trace of the same input; a trace of another input shows
+/// what a mismatch report looks like.
+pub fn cosim_against(
+    expected: CycleTrace,
+    routing: &PartialPermutation,
+    payloads: &[u64],
+    opts: &CosimOptions,
+) -> Result<CosimReport, CosimError> {
+    let params = expected.params;
     let first = run(
-        k,
-        payload_bits,
-        algorithm,
+        params,
+        expected,
         routing,
         payloads,
         opts,
         opts.vcd.as_deref(),
     )?;
     match (&first.mismatch, &opts.vcd, &opts.vcd_on_mismatch) {
-        (Some(_), None, Some(vcd)) => run(
-            k,
-            payload_bits,
-            algorithm,
-            routing,
-            payloads,
-            opts,
-            Some(vcd),
-        ),
+        (Some(_), None, Some(vcd)) => run(params, first.trace, routing, payloads, opts, Some(vcd)),
         _ => Ok(first),
     }
 }
 
+/// Words of the input vectors: `send[N]`, `dest[N*k]`, `payload[N*L]`.
+pub(super) fn stimulus(
+    p: CubeParams,
+    routing: &PartialPermutation,
+    payloads: &[u64],
+) -> [Vec<u32>; 3] {
+    let (n, k, l) = (p.n(), p.k(), p.payload_bits());
+    let mut send = vec![0u32; words_for(n)];
+    let mut dest = vec![0u32; words_for(n * k)];
+    let mut pay = vec![0u32; words_for(n * l)];
+    for (x, &payload) in payloads.iter().enumerate().take(n) {
+        if let Some(d) = routing.dst(x) {
+            put(&mut send, x, 1, 1);
+            put(&mut dest, x * k, k, d as u64);
+        }
+        put(&mut pay, x * l, l, payload);
+    }
+    [send, dest, pay]
+}
+
+fn put(words: &mut [u32], lsb: usize, width: usize, value: u64) {
+    for i in (0..width).filter(|i| value >> i & 1 == 1) {
+        words[(lsb + i) / 32] |= 1 << ((lsb + i) % 32);
+    }
+}
+
+fn field(words: &[u32], lsb: usize, width: usize) -> u64 {
+    (0..width).fold(0, |acc, i| {
+        let b = lsb + i;
+        acc | u64::from(words[b / 32] >> (b % 32) & 1) << i
+    })
+}
+
 fn run(
-    k: usize,
-    payload_bits: usize,
-    algorithm: Algorithm,
+    params: CubeParams,
+    trace: CycleTrace,
     routing: &PartialPermutation,
     payloads: &[u64],
     opts: &CosimOptions,
     vcd: Option<&Path>,
 ) -> Result<CosimReport, CosimError> {
-    let params = lcanet_hdl::hypercube::hw_params(k, payload_bits).map_err(CubeError::from)?;
-    let trace = simulate(params, algorithm, routing, payloads)?;
-    let n = params.n();
+    let (k, n, l) = (params.k(), params.n(), params.payload_bits());
+    let expected = trace.port_words();
     let t0 = Instant::now();
-    let design = emit_cube(k, payload_bits, &opts.verilog_dir)?;
-    let (mut model, info) = build_model(&design, &model_options(vcd.is_some()), vcd)?;
+    let design = emit_cube(k, l, &opts.verilog_dir)?;
+    let options = model_options(vcd.is_some(), opts.optimize);
+    let (mut model, info) = match &opts.models_root {
+        None => build_model(&design, &options, vcd)?,
+        Some(root) => {
+            let info = build_in(root, &design, &options)?;
+            let lib = ModelLibrary::load(&info)?;
+            (Model::new(&lib, vcd)?, info)
+        }
+    };
     let build_time = t0.elapsed();
 
     let clock = model.input("clock")?;
@@ -186,15 +264,11 @@ fn run(
         model.input("start")?,
         model.input("algorithm")?,
     );
-    model.set(alg, u64::from(algorithm == Algorithm::Full));
-    for (x, &payload) in payloads.iter().enumerate().take(n) {
-        let send = model.input(&node_port(x, "send"))?;
-        let dest = model.input(&node_port(x, "dest"))?;
-        let pay = model.input(&node_port(x, "payload"))?;
-        model.set(send, u64::from(routing.dst(x).is_some()));
-        model.set(dest, routing.dst(x).unwrap_or(0) as u64);
-        model.set(pay, payload);
-    }
+    model.set(alg, u64::from(trace.algorithm == Algorithm::Full));
+    let [send, dest, pay] = stimulus(params, routing, payloads);
+    model.set_words(model.input("send")?, &send)?;
+    model.set_words(model.input("dest")?, &dest)?;
+    model.set_words(model.input("payload")?, &pay)?;
     if let Some(cycles) = opts.abort_first_run_after {
         model.set(start, 1);
         model.tick(clock);
@@ -211,18 +285,15 @@ fn run(
 
     let run_info = RunInfo::new(opts.seed)
         .param("k", k)
-        .param("payload_bits", payload_bits)
-        .param("algorithm", format!("{algorithm:?}").to_lowercase());
+        .param("payload_bits", l)
+        .param("algorithm", format!("{:?}", trace.algorithm).to_lowercase());
     let mut h = Harness::new(model, run_info);
-    let mut node_watches = Vec::with_capacity(n);
-    for x in 0..n {
-        node_watches.push([
-            h.watch(&node_port(x, "rx_bit"))?,
-            h.watch(&node_port(x, "rx_valid"))?,
-            h.watch(&node_port(x, "rx_payload"))?,
-            h.watch(&node_port(x, "collision"))?,
-        ]);
-    }
+    let vectors: [(Watch, &'static str, usize); 4] = [
+        (h.watch("rx_bit")?, "rx_bit", 1),
+        (h.watch("rx_valid")?, "rx_valid", 1),
+        (h.watch("rx_payload")?, "rx_payload", l),
+        (h.watch("node_collision")?, "node_collision", 1),
+    ];
     let (w_done, w_coll, w_bt) = (
         h.watch("done")?,
         h.watch("collision")?,
@@ -235,30 +306,28 @@ fn run(
         m.set(start, u64::from(t == 0));
         m.eval();
         if t >= first_checked {
-            let g = trace.global(t);
-            for (w, v) in [
+            let g = expected.global(t);
+            let globals = [
                 (w_done, u64::from(g.done)),
                 (w_coll, u64::from(g.collision)),
                 (w_bt, g.bit_time),
-            ] {
+            ];
+            for (w, v) in globals {
                 if let Err(e) = h.check(w, v) {
-                    mismatch = Some(e);
+                    mismatch = Some((e, None));
                     break 'run;
                 }
             }
-            for (x, ws) in node_watches.iter().enumerate() {
-                let o = trace.node(t, x);
-                let vals = [
-                    u64::from(o.rx_bit),
-                    u64::from(o.rx_valid),
-                    o.rx_payload,
-                    u64::from(o.collision),
-                ];
-                for (&w, v) in ws.iter().zip(vals) {
-                    if let Err(e) = h.check(w, v) {
-                        mismatch = Some(e);
-                        break 'run;
-                    }
+            let rows = [
+                expected.rx_bit(t),
+                expected.rx_valid(t),
+                expected.rx_payload(t),
+                expected.node_collision(t),
+            ];
+            for (&(w, port, width), want) in vectors.iter().zip(rows) {
+                if let Err(e) = h.check_words(w, want) {
+                    mismatch = Some((e, Some((port, width, want.to_vec()))));
+                    break 'run;
                 }
             }
         }
@@ -268,23 +337,51 @@ fn run(
     let sim_time = t1.elapsed();
     let stats = h.stats();
     let mut model = h.into_model();
+    let mismatch_node = match &mismatch {
+        Some((_, Some((port, width, want)))) => {
+            let mut got = vec![0u32; want.len()];
+            model.get_words(model.port(port)?, &mut got)?;
+            (0..n)
+                .find(|&x| field(want, x * width, *width) != field(&got, x * width, *width))
+                .map(|x| {
+                    let hex = |w: &[u32]| {
+                        let v = field(w, x * width, *width);
+                        format!(
+                            "0x{}",
+                            words_to_hex(&[v as u32, (v >> 32) as u32], *width as u32)
+                        )
+                    };
+                    NodeDiff {
+                        port,
+                        node: x,
+                        expected: hex(want),
+                        actual: hex(&got),
+                    }
+                })
+        }
+        _ => None,
+    };
     model.eval();
     model.vcd_flush();
     let bit_times = model.get(model.port("bit_time")?);
-    let mut delivered = Vec::with_capacity(n);
-    for x in 0..n {
-        let v = model.get(model.port(&node_port(x, "rx_valid"))?) == 1;
-        let p = model.get(model.port(&node_port(x, "rx_payload"))?);
-        delivered.push((v, p));
-    }
+    let mut valid = vec![0u32; words_for(n)];
+    let mut payload = vec![0u32; words_for(n * l)];
+    model.get_words(model.port("rx_valid")?, &mut valid)?;
+    model.get_words(model.port("rx_payload")?, &mut payload)?;
+    let delivered = (0..n)
+        .map(|x| (field(&valid, x, 1) == 1, field(&payload, x * l, l)))
+        .collect();
     Ok(CosimReport {
         trace,
-        mismatch,
+        mismatch: mismatch.map(|(e, _)| e),
+        mismatch_node,
         bit_times,
         delivered,
         stats,
         build: info.outcome,
         build_time,
+        verilate_seconds: info.manifest.verilate_seconds,
+        cpp_bytes: info.manifest.cpp_bytes,
         sim_time,
     })
 }

@@ -1,5 +1,7 @@
 //! Kuszmaul's hypercube router (seed 001): the emitted k-cube co-simulated in Verilator
 //! against the cycle-level golden model of `lcanet-sim` ([`cosim`]), and the tool checks
-//! of its Verilog (tests in `testbench/tests/hypercube_*.rs`).
+//! of its Verilog (tests in `testbench/tests/hypercube_*.rs`); [`alone`]: the golden model
+//! and the Verilated cube each on its own (for `lcanet bench cosim --k`).
 
+pub mod alone;
 pub mod cosim;

@@ -1,15 +1,16 @@
 //! The per-bit-time driver of the switch co-simulation: drives the RTL and the golden model
-//! with the same legal traffic and checks, every bit-time, outputs, crosspoints, arbiter
-//! state and waiting winners (after the clock edge), every commit's outcome (before it),
-//! and the RTL-only invariants.
+//! with the same legal traffic and checks, every bit-time, the outputs, crosspoints, step
+//! counter, arbiter state and waiting winners (after the clock edge), every commit's
+//! outcome (before it), and the RTL-only invariants.
 
 use super::cosim::{CosimConfig, CosimError, InvariantViolation, Verdict};
-use super::names::SwitchNames;
+use super::expect::{self, Bits};
+use super::names::{self, hier};
 use crate::bridge::{BridgeError, InputId, Model, SignalId};
 use crate::harness::{Harness, Mismatch, RunInfo, Watch};
 use lcanet_hdl::lca::Layout;
 use lcanet_sim::lcan::cycle::traffic::LegalTraffic;
-use lcanet_sim::lcan::cycle::{ArbiterPolicy, Claim, SlotOutcome, SwitchConsts, SwitchModel};
+use lcanet_sim::lcan::cycle::{ArbiterPolicy, SwitchConsts, SwitchModel};
 use std::path::Path;
 
 /// Inputs of the RTL.
@@ -20,19 +21,34 @@ struct Inputs {
     last: InputId,
     clear: InputId,
     level: InputId,
-    a: Vec<InputId>,
-    b: Vec<InputId>,
+    a: InputId,
+    b: InputId,
 }
 
-/// One arbiter's observed registers (signal ids too where the RTL is checked on its own).
-struct ArbWatches {
-    gnt: Vec<(Watch, SignalId)>,
-    rej: Vec<(Watch, SignalId)>,
-    /// `(slot, class, wire, watch)` of `ch0_r`/`ch1_r`.
-    ch: Vec<(usize, usize, usize, Watch)>,
-    rr_p: Vec<Watch>,
-    rr_q: Vec<Watch>,
-    lfsr: Option<Watch>,
+/// Watches of `N` signals and the buffers holding their expected values.
+struct Group<const N: usize> {
+    watch: [Watch; N],
+    want: [Bits; N],
+}
+
+impl<const N: usize> Group<N> {
+    fn new(h: &mut Harness, names: [String; N], widths: [usize; N]) -> Result<Self, BridgeError> {
+        let mut watch = Vec::with_capacity(N);
+        for n in &names {
+            watch.push(h.watch(n)?);
+        }
+        Ok(Group {
+            watch: watch.try_into().expect("N watches"),
+            want: widths.map(Bits::new),
+        })
+    }
+
+    fn check(&self, h: &mut Harness) -> Result<(), Box<Mismatch>> {
+        for (w, b) in self.watch.iter().zip(&self.want) {
+            h.check_words(*w, b.words())?;
+        }
+        Ok(())
+    }
 }
 
 pub(super) struct Sim {
@@ -41,14 +57,32 @@ pub(super) struct Sim {
     traffic: LegalTraffic,
     lay: Layout,
     inp: Inputs,
-    outputs: Vec<Watch>,
-    xp: Vec<(usize, usize, Watch, SignalId)>,
-    win: Vec<Watch>,
-    up: ArbWatches,
-    dn: ArbWatches,
+    a: Bits,
+    b: Bits,
+    /// `c`, `d`.
+    out: Group<2>,
+    bt: Watch,
+    xp: Group<4>,
+    xp_ids: [SignalId; 4],
+    xp_now: [Bits; 4],
+    win: Group<1>,
+    up: Group<3>,
+    dn: Group<4>,
+    /// `(gnt, rej)` of each arbiter, read every bit-time for the RTL-only check.
+    gnt_rej: [(SignalId, SignalId); 2],
+    /// `(watch, is_q)` per policy register of the UP and DOWN arbiters.
+    policy: [Vec<(Watch, PolicyReg)>; 2],
     pub(super) commits: u64,
     pub(super) grants: u64,
     pub(super) rejections: u64,
+}
+
+/// Which policy register a watch is.
+#[derive(Debug, Clone, Copy)]
+enum PolicyReg {
+    P,
+    Q,
+    Lfsr,
 }
 
 impl Sim {
@@ -59,9 +93,9 @@ impl Sim {
         top: &str,
     ) -> Result<Sim, CosimError> {
         let lay = Layout::new(cfg.params);
-        let names = SwitchNames::new(top, &lay);
-        let (d, u, w) = (lay.d, lay.u, lay.w);
-        let traffic = LegalTraffic::new(cfg.params, usize::from(cfg.level), cfg.seed);
+        let (d, u, w, p1) = (lay.d, lay.u, lay.w, lay.p1);
+        let traffic_params = cfg.table.as_ref().map_or(cfg.params, |t| t.traffic);
+        let traffic = LegalTraffic::new(traffic_params, usize::from(cfg.level), cfg.seed);
         let inp = Inputs {
             clock: model.input("clock")?,
             init: model.input("ctl_init")?,
@@ -69,84 +103,90 @@ impl Sim {
             last: model.input("ctl_last")?,
             clear: model.input("ctl_clear")?,
             level: model.input("ctl_level")?,
-            a: (0..d * w)
-                .map(|i| model.input(&format!("a_{i}")))
-                .collect::<Result<_, _>>()?,
-            b: (0..u * w)
-                .map(|i| model.input(&format!("b_{i}")))
-                .collect::<Result<_, _>>()?,
+            a: model.input("a")?,
+            b: model.input("b")?,
         };
         let lv = model.input("level")?;
         model.set(lv, u64::from(cfg.level));
         if cfg.params.policy == ArbiterPolicy::Random {
             for (port, v) in [
-                ("seed16_0", u64::from(traffic.seed16())),
-                ("salt_up_0", u64::from(cfg.salt_up)),
-                ("salt_dn_0", u64::from(cfg.salt_dn)),
+                ("seed16", traffic.seed16()),
+                ("salt_up", cfg.salt_up),
+                ("salt_dn", cfg.salt_dn),
             ] {
                 let id = model.input(port)?;
-                model.set(id, v);
+                model.set(id, u64::from(v));
             }
+        }
+        if let Some(t) = &cfg.table {
+            let (tab_dn, tab_up) = t.rom_words(&lay);
+            let id = model.input("tab_dn")?;
+            model.set_words(id, tab_dn.words())?;
+            let id = model.input("tab_up")?;
+            model.set_words(id, tab_up.words())?;
         }
         let mut h = Harness::new(model, run);
-        let watch_all = |h: &mut Harness, v: &[String]| -> Result<Vec<Watch>, BridgeError> {
-            v.iter().map(|n| h.watch(n)).collect()
-        };
-        let outputs = watch_all(&mut h, &names.outputs)?;
-        let mut xp = Vec::new();
-        for (group, rows, cols, i0, o0) in [
-            (&names.xp_ac, d, d, 0, 0),
-            (&names.xp_ad, d, u, 0, d),
-            (&names.xp_bc, u, d, d, 0),
-            (&names.xp_bd, u, u, d, d),
-        ] {
-            for r in 0..rows {
-                for c in 0..cols {
-                    let name = &group[r * cols + c];
-                    let id = h.model().signal(name)?;
-                    xp.push((i0 + r, o0 + c, h.watch(name)?, id));
-                }
+        let n = lay.dn_slots;
+        let hn = |s: &str| hier(top, s);
+        let xp_widths = [d * d, d * u, u * d, u * u];
+        let xp = Group::new(&mut h, names::CROSSPOINTS.map(hn), xp_widths)?;
+        let mut sig = |s: &str| h.model().signal(&hn(s));
+        let xp_ids = [
+            sig(names::CROSSPOINTS[0])?,
+            sig(names::CROSSPOINTS[1])?,
+            sig(names::CROSSPOINTS[2])?,
+            sig(names::CROSSPOINTS[3])?,
+        ];
+        let gnt_rej = [
+            (sig("up_gnt")?, sig("up_rej")?),
+            (sig("dn_gnt")?, sig("dn_rej")?),
+        ];
+        let up = Group::new(&mut h, names::UP_OUTCOME.map(hn), [d, d, d * u])?;
+        let dn = Group::new(
+            &mut h,
+            names::DN_OUTCOME.map(hn),
+            [n, n, (u + d) * d, (d + u) * d],
+        )?;
+        let mut policy: [Vec<(Watch, PolicyReg)>; 2] = [Vec::new(), Vec::new()];
+        for (i, arb) in ["up", "dn"].into_iter().enumerate() {
+            for name in names::policy_registers(arb, cfg.params.policy) {
+                let which = if name.ends_with("_lfsr") {
+                    PolicyReg::Lfsr
+                } else if name.ends_with("_q") {
+                    PolicyReg::Q
+                } else {
+                    PolicyReg::P
+                };
+                policy[i].push((h.watch(&hn(&name))?, which));
             }
         }
-        let win = watch_all(&mut h, &names.win)?;
-        let up_classes: Vec<_> = std::iter::once(0..d).collect();
-        let up = arb_watches(
-            &mut h,
-            &names,
-            "up",
-            d,
-            d,
-            u,
-            &up_classes,
-            cfg.params.policy,
-        )?;
-        let n = lay.dn_slots;
-        let dn = arb_watches(
-            &mut h,
-            &names,
-            "dn",
-            n,
-            u + d,
-            d,
-            &[0..u + d, u..n],
-            cfg.params.policy,
-        )?;
         let consts = SwitchConsts {
             level: cfg.level,
             salt_up: cfg.salt_up,
             salt_dn: cfg.salt_dn,
         };
+        let golden = match &cfg.table {
+            Some(t) => SwitchModel::with_table(cfg.params, consts, t.table.clone()),
+            None => SwitchModel::new(cfg.params, consts),
+        };
         Ok(Sim {
+            out: Group::new(&mut h, names::OUTPUTS.map(String::from), [d * w, u * w])?,
+            bt: h.watch(&hn(names::STEP_COUNTER))?,
+            win: Group::new(&mut h, [hn(names::WINNERS)], [d * p1])?,
+            xp_now: xp_widths.map(Bits::new),
             h,
-            golden: SwitchModel::new(cfg.params, consts),
+            golden,
             traffic,
-            lay,
+            a: Bits::new(d * w),
+            b: Bits::new(u * w),
             inp,
-            outputs,
             xp,
-            win,
+            xp_ids,
             up,
             dn,
+            gnt_rej,
+            policy,
+            lay,
             commits: 0,
             grants: 0,
             rejections: 0,
@@ -158,23 +198,23 @@ impl Sim {
         let seed16 = self.traffic.seed16();
         for t in 0..cfg.bit_times {
             let inp = self.traffic.next_input();
-            let m = self.h.model();
             let c = &inp.ctl;
+            self.a.clear();
+            for (x, &v) in inp.a().iter().enumerate() {
+                self.a.put(x * w, v, w);
+            }
+            self.b.clear();
+            for (k, &v) in inp.b().iter().enumerate() {
+                self.b.put(k * w, v, w);
+            }
+            let m = self.h.model();
             m.set(self.inp.init, u64::from(c.init));
             m.set(self.inp.mode, u64::from(c.mode));
             m.set(self.inp.last, u64::from(c.last));
             m.set(self.inp.clear, u64::from(c.clear));
             m.set(self.inp.level, u64::from(c.level));
-            for (x, &v) in inp.a().iter().enumerate() {
-                for l in 0..w {
-                    m.set(self.inp.a[x * w + l], (v >> l) & 1);
-                }
-            }
-            for (k, &v) in inp.b().iter().enumerate() {
-                for l in 0..w {
-                    m.set(self.inp.b[k * w + l], (v >> l) & 1);
-                }
-            }
+            m.set_words(self.inp.a, self.a.words())?;
+            m.set_words(self.inp.b, self.b.words())?;
             self.golden
                 .clock(c, seed16, inp.a(), inp.b())
                 .map_err(|error| CosimError::Protocol { bit_time: t, error })?;
@@ -192,7 +232,7 @@ impl Sim {
             if let Err(m) = self.check_state() {
                 return Ok(Verdict::Mismatch(m));
             }
-            if let Some(v) = self.check_crosspoints(t) {
+            if let Some(v) = self.check_crosspoints(t)? {
                 return Ok(v);
             }
             self.h.finish_bit_time();
@@ -215,13 +255,20 @@ impl Sim {
 
     /// No request slot is both granted and rejected (RTL only).
     fn check_working(&mut self, t: u64) -> Option<Verdict> {
-        let bad = granted_and_rejected(&mut self.h, &self.up)
-            .map(|s| ("up", s))
-            .or_else(|| granted_and_rejected(&mut self.h, &self.dn).map(|s| ("dn", s)));
-        bad.map(|(name, s)| {
+        let m = self.h.model();
+        let bad = ["up", "dn"]
+            .into_iter()
+            .zip(self.gnt_rej)
+            .find_map(|(arb, (g, r))| {
+                let both = m.read_signal(g) & m.read_signal(r);
+                (both != 0).then(|| (arb, both.trailing_zeros()))
+            });
+        bad.map(|(arb, s)| {
             self.violation(
                 t,
-                format!("{name} arbiter slot {s} is both granted and rejected"),
+                format!(
+                    "{arb} arbiter slot {s} is both granted and rejected ({arb}_gnt & {arb}_rej)"
+                ),
             )
         })
     }
@@ -229,169 +276,85 @@ impl Sim {
     /// The RTL's working registers against the model's outcome of this commit.
     fn check_outcome(&mut self) -> Result<(), Box<Mismatch>> {
         self.commits += 1;
-        let o = self.golden.last_outcome().clone();
-        for (arb, slots) in [(&self.up, &o.up), (&self.dn, &o.down)] {
-            for (s, so) in slots.iter().enumerate() {
-                let (g, r) = match so {
-                    SlotOutcome::Granted(_) => (1, 0),
-                    SlotOutcome::Rejected => (0, 1),
-                    SlotOutcome::Idle => (0, 0),
-                };
-                self.grants += g;
-                self.rejections += r;
-                self.h.check(arb.gnt[s].0, g)?;
-                self.h.check(arb.rej[s].0, r)?;
-            }
-            for &(s, class, wire, wt) in &arb.ch {
-                let want = matches!(&slots[s], SlotOutcome::Granted(ws) if ws[class] == Some(wire));
-                self.h.check(wt, u64::from(want))?;
-            }
-        }
-        Ok(())
+        let o = self.golden.last_outcome();
+        expect::up_outcome(o, &self.lay, &mut self.up.want);
+        expect::dn_outcome(o, &self.lay, &mut self.dn.want);
+        let count = |b: &Bits| {
+            b.words()
+                .iter()
+                .map(|w| u64::from(w.count_ones()))
+                .sum::<u64>()
+        };
+        self.grants += count(&self.up.want[0]) + count(&self.dn.want[0]);
+        self.rejections += count(&self.up.want[1]) + count(&self.dn.want[1]);
+        self.up.check(&mut self.h)?;
+        self.dn.check(&mut self.h)
     }
 
-    /// Outputs, crosspoints, arbiter state and waiting winners after the clock edge.
+    /// Outputs, step counter, crosspoints, arbiter state and waiting winners after the
+    /// clock edge.
     fn check_state(&mut self) -> Result<(), Box<Mismatch>> {
-        let (d, u, w) = (self.lay.d, self.lay.u, self.lay.w);
-        for port in 0..d + u {
-            let v = self.golden.output(port);
-            for l in 0..w {
-                self.h.check(self.outputs[port * w + l], (v >> l) & 1)?;
-            }
-        }
-        for &(i, o, wt, _) in &self.xp {
-            self.h
-                .check(wt, u64::from(self.golden.crosspoints().is_closed(i, o)))?;
-        }
-        for (arb, w) in [
-            (self.golden.arbiter_up(), &self.up),
-            (self.golden.arbiter_down(), &self.dn),
-        ] {
-            if let Some(l) = w.lfsr {
-                self.h.check(l, u64::from(arb.lfsr()))?;
-            }
+        let [c, d] = &mut self.out.want;
+        expect::outputs(&self.golden, &self.lay, c, d);
+        self.out.check(&mut self.h)?;
+        self.h.check(self.bt, self.golden.bit_in_step() as u64)?;
+        expect::crosspoints(&self.golden, &mut self.xp.want);
+        self.xp.check(&mut self.h)?;
+        for (arb, regs) in [self.golden.arbiter_up(), self.golden.arbiter_down()]
+            .into_iter()
+            .zip(&self.policy)
+        {
             let (p, q) = arb.registers();
-            for (i, &wt) in w.rr_p.iter().enumerate() {
-                self.h.check(wt, u64::from(i == p))?;
-            }
-            for (i, &wt) in w.rr_q.iter().enumerate() {
-                self.h.check(wt, u64::from(i == q))?;
-            }
-        }
-        let p1 = self.lay.p1;
-        for x in 0..d {
-            let c = self.golden.winners()[x];
-            for i in 0..p1 {
-                let want = c.map_or(0, |c| winner_bit(&self.lay, &c, i));
-                self.h.check(self.win[x * p1 + i], want)?;
+            for &(wt, which) in regs {
+                let want = match which {
+                    PolicyReg::P => p as u64,
+                    PolicyReg::Q => q as u64,
+                    PolicyReg::Lfsr => u64::from(arb.lfsr()),
+                };
+                self.h.check(wt, want)?;
             }
         }
-        Ok(())
+        expect::winners(&self.golden, &self.lay, &mut self.win.want[0]);
+        self.win.check(&mut self.h)
     }
 
     /// Every output driven at most once, every input driving at most once (RTL only).
-    fn check_crosspoints(&mut self, t: u64) -> Option<Verdict> {
-        let n = self.lay.d + self.lay.u;
-        let mut out_drivers = [0u32; 32];
-        let mut in_loads = [0u32; 32];
-        for &(i, o, _, id) in &self.xp {
-            if self.h.model().read_signal(id) == 1 {
-                out_drivers[o] += 1;
-                in_loads[i] += 1;
+    fn check_crosspoints(&mut self, t: u64) -> Result<Option<Verdict>, CosimError> {
+        let (d, u) = (self.lay.d, self.lay.u);
+        for (id, bits) in self.xp_ids.iter().zip(self.xp_now.iter_mut()) {
+            self.h.model().read_signal_words(*id, bits.words_mut())?;
+        }
+        let n = d + u;
+        let mut out_drivers = vec![0u32; n];
+        let mut in_loads = vec![0u32; n];
+        // (group, rows, cols, first input, first output)
+        for (g, (rows, cols, i0, o0)) in [(d, d, 0, 0), (d, u, 0, d), (u, d, d, 0), (u, u, d, d)]
+            .into_iter()
+            .enumerate()
+        {
+            for r in 0..rows {
+                for c in 0..cols {
+                    if self.xp_now[g].get(r * cols + c) {
+                        out_drivers[o0 + c] += 1;
+                        in_loads[i0 + r] += 1;
+                    }
+                }
             }
         }
         if let Some(o) = (0..n).find(|&o| out_drivers[o] > 1) {
             let what = format!(
-                "output port {o} (C(0..d) then D(0..u)) is driven by {} inputs",
+                "output port {o} (C(0..d) then D(0..u)) is driven by {} inputs (xp_*)",
                 out_drivers[o]
             );
-            return Some(self.violation(t, what));
+            return Ok(Some(self.violation(t, what)));
         }
         if let Some(i) = (0..n).find(|&i| in_loads[i] > 1) {
             let what = format!(
-                "input port {i} (A(0..d) then B(0..u)) drives {} outputs",
+                "input port {i} (A(0..d) then B(0..u)) drives {} outputs (xp_*)",
                 in_loads[i]
             );
-            return Some(self.violation(t, what));
+            return Ok(Some(self.violation(t, what)));
         }
-        None
+        Ok(None)
     }
-}
-
-/// The first slot of `arb` whose `gnt_r` and `rej_r` are both set in the RTL.
-fn granted_and_rejected(h: &mut Harness, arb: &ArbWatches) -> Option<usize> {
-    let m = h.model();
-    (0..arb.gnt.len())
-        .find(|&s| m.read_signal(arb.gnt[s].1) == 1 && m.read_signal(arb.rej[s].1) == 1)
-}
-
-/// Register bit `i` of a waiting winner `(1, h, s, t)` laid out like a `P1` packet.
-fn winner_bit(lay: &Layout, c: &Claim, i: usize) -> u64 {
-    let ab = lay.ab;
-    if i == lay.p1 - 1 {
-        1
-    } else if i >= 2 * ab {
-        (c.h >> (i - 2 * ab)) & 1
-    } else if i >= ab {
-        (c.s >> (i - ab)) & 1
-    } else {
-        (c.t >> i) & 1
-    }
-}
-
-#[allow(clippy::too_many_arguments)]
-fn arb_watches(
-    h: &mut Harness,
-    names: &SwitchNames,
-    arb: &str,
-    slots: usize,
-    r: usize,
-    wires: usize,
-    classes: &[std::ops::Range<usize>],
-    policy: ArbiterPolicy,
-) -> Result<ArbWatches, BridgeError> {
-    let mut pair = |reg: &str, s: usize| -> Result<(Watch, SignalId), BridgeError> {
-        let name = names.arb(arb, reg, s);
-        let id = h.model().signal(&name)?;
-        Ok((h.watch(&name)?, id))
-    };
-    let gnt = (0..slots)
-        .map(|s| pair("gnt_r", s))
-        .collect::<Result<_, _>>()?;
-    let rej = (0..slots)
-        .map(|s| pair("rej_r", s))
-        .collect::<Result<_, _>>()?;
-    let mut ch = Vec::new();
-    for (class, range) in classes.iter().enumerate() {
-        for (i, s) in range.clone().enumerate() {
-            for wire in 0..wires {
-                let reg = if class == 0 { "ch0_r" } else { "ch1_r" };
-                ch.push((
-                    s,
-                    class,
-                    wire,
-                    h.watch(&names.arb(arb, reg, i * wires + wire))?,
-                ));
-            }
-        }
-    }
-    let rr = policy == ArbiterPolicy::RoundRobin;
-    let rr_p = (0..if rr { r } else { 0 })
-        .map(|i| h.watch(&names.arb(arb, "rr_p", i)))
-        .collect::<Result<_, _>>()?;
-    let rr_q = (0..if rr { wires } else { 0 })
-        .map(|i| h.watch(&names.arb(arb, "rr_q", i)))
-        .collect::<Result<_, _>>()?;
-    let lfsr = match policy {
-        ArbiterPolicy::Random => Some(h.watch(&names.arb(arb, "lfsr", 0))?),
-        _ => None,
-    };
-    Ok(ArbWatches {
-        gnt,
-        rej,
-        ch,
-        rr_p,
-        rr_q,
-        lfsr,
-    })
 }

@@ -2,18 +2,21 @@
 //! golden model (`lcanet_sim::lcan::cycle`), driven by seeded random legal traffic in every
 //! mode, compared every bit-time.
 //!
-//! Per bit-time `t`: the inputs go to both; at a commit (`ctl_last`) the RTL's arbiter
-//! working registers (the step outcome, before the clock edge) are compared with the
-//! model's outcome of that commit and checked for "no slot both granted and rejected";
-//! after the edge every output bit, every crosspoint, the arbiters' state and the waiting
-//! winners are compared, and the RTL crosspoints are checked against the invariants of
-//! `docs/protocol.md` §8 on their own.
+//! Per bit-time `t`: the inputs go to both; every bit-time the RTL's arbiter working
+//! registers are checked for "no slot both granted and rejected", and at a commit
+//! (`ctl_last`) they (the step outcome, before the clock edge) are compared with the
+//! model's outcome of that commit; after the edge the outputs `c` and `d`, the step
+//! counter, the crosspoint vectors, the arbiters' state and the waiting winners are
+//! compared, and the RTL crosspoints are checked against the invariants of
+//! `docs/protocol.md` §8 on their own. Names: `docs/protocol.md` §11 ([`super::names`]).
 
 use super::checks::Sim;
-use crate::bridge::{build_model, BridgeError, CacheOutcome, Design, ModelOptions};
+use super::names::model_options;
+use super::table::TableSwitch;
+use crate::bridge::{build_model, BridgeError, CacheOutcome, Design, Optimize};
 use crate::harness::{Mismatch, RunInfo};
 use lcanet_hdl::lca::{emit_switch, SwitchGenError};
-use lcanet_sim::lcan::cycle::{ProtocolError, SwitchParams};
+use lcanet_sim::lcan::cycle::{ProtocolError, SwitchParams, SwitchTopology};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -35,18 +38,10 @@ pub struct CosimConfig {
     /// Write a VCD here.
     pub vcd: Option<PathBuf>,
     /// How hard the C++ compiler optimizes the Verilated model.
-    pub build: BuildSpeed,
-}
-
-/// The trade-off between Verilator build time and simulation speed. The switch's C++ model
-/// is large (every 1-bit register public and traced), so `g++ -Os` dominates a cold build.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum BuildSpeed {
-    /// `-O0`: the fastest build; for short runs (tests).
-    #[default]
-    QuickBuild,
-    /// Verilator's default (`-Os`): the fastest simulation; for long runs.
-    FastSim,
+    pub optimize: Optimize,
+    /// A Π switch (`params.topology` is `pi<n>`): its route table, which drives the
+    /// `tab_dn`/`tab_up` inputs and the golden model, and the traffic's parameters.
+    pub table: Option<TableSwitch>,
 }
 
 /// Why the co-simulation could not run (as opposed to: it ran and found a difference).
@@ -61,6 +56,14 @@ pub enum CosimError {
     /// Building or driving the Verilated model failed.
     #[error(transparent)]
     Bridge(#[from] BridgeError),
+    /// A Π switch without its table, or a table for a tree/cb switch.
+    #[error("a {topology} switch {what}")]
+    Table {
+        /// The topology kind.
+        topology: String,
+        /// What is wrong.
+        what: &'static str,
+    },
     /// The traffic generator broke the protocol (a bug in lcanet).
     #[error("bug: the legal-traffic generator broke the protocol at bit-time {bit_time}: {error}")]
     Protocol {
@@ -127,21 +130,19 @@ impl CosimReport {
     }
 }
 
-/// Build options for switch models: the bridge's defaults (tracing, public signals);
-/// `BuildSpeed::QuickBuild` adds `-CFLAGS -O0` (it overrides Verilator's `-Os`).
-pub fn model_options(speed: BuildSpeed) -> ModelOptions {
-    let mut extra_args: Vec<String> = Vec::new();
-    if speed == BuildSpeed::QuickBuild {
-        extra_args.extend(["-CFLAGS".into(), "-O0".into()]);
-    }
-    ModelOptions {
-        extra_args,
-        ..ModelOptions::default()
-    }
-}
-
 /// Emits the switch into `rtl_dir`, builds it, and co-simulates `cfg.bit_times` bit-times.
 pub fn run_switch_cosim(cfg: &CosimConfig, rtl_dir: &Path) -> Result<CosimReport, CosimError> {
+    let is_pi = matches!(cfg.params.topology, SwitchTopology::Table { .. });
+    if is_pi != cfg.table.is_some() {
+        return Err(CosimError::Table {
+            topology: cfg.params.topology.to_string(),
+            what: if is_pi {
+                "needs its route table"
+            } else {
+                "has no route table"
+            },
+        });
+    }
     let emitted = emit_switch(cfg.params)?;
     emitted
         .write_to(rtl_dir)
@@ -149,7 +150,11 @@ pub fn run_switch_cosim(cfg: &CosimConfig, rtl_dir: &Path) -> Result<CosimReport
     let top = emitted.top.clone();
     let design = Design::from_file_list(&rtl_dir.join(&emitted.file_list.name), top.clone())?;
     let t0 = Instant::now();
-    let (model, info) = build_model(&design, &model_options(cfg.build), cfg.vcd.as_deref())?;
+    let (model, info) = build_model(
+        &design,
+        &model_options(cfg.params.policy, cfg.optimize),
+        cfg.vcd.as_deref(),
+    )?;
     let build_seconds = t0.elapsed().as_secs_f64();
     let p = cfg.params;
     let run = RunInfo::new(Some(cfg.seed))

@@ -1,52 +1,65 @@
-//! Hierarchical names of the switch's ports and observed registers, in one place. They
-//! follow the adapter's naming (`docs/netlist.md`): a `Vec` element `x$3` becomes `x_3`, and
-//! a register's output is the parent's stub wire `<instance>_q`.
+//! Names of the switch's ports and observed registers (`docs/protocol.md` §2, §11), in one
+//! place, and the build options that make the registers readable.
 
-use lcanet_hdl::lca::Layout;
+use crate::bridge::{ModelOptions, Optimize};
+use lcanet_sim::lcan::cycle::ArbiterPolicy;
 
-/// What the co-simulation reads from a switch whose top module is `top`.
-#[derive(Debug, Clone)]
-pub struct SwitchNames {
-    /// `<top>`.
-    pub top: String,
-    /// Output port bits `c_<x·W+l>` then `d_<k·W+l>`.
-    pub outputs: Vec<String>,
-    /// Crosspoints in model order: `xp_ac`, `xp_ad`, `xp_bc`, `xp_bd` (row = input).
-    pub xp_ac: Vec<String>,
-    /// See `xp_ac`.
-    pub xp_ad: Vec<String>,
-    /// See `xp_ac`.
-    pub xp_bc: Vec<String>,
-    /// See `xp_ac`.
-    pub xp_bd: Vec<String>,
-    /// Waiting winners, `d·P1` register bits.
-    pub win: Vec<String>,
+/// Output ports, `C(x)` lane `l` at `x·W + l` and `D(k)` likewise.
+pub const OUTPUTS: [&str; 2] = ["c", "d"];
+
+/// The crosspoint groups, in model order (`xp_ac`, `xp_ad`, `xp_bc`, `xp_bd`; row = input).
+pub const CROSSPOINTS: [&str; 4] = ["xp_ac", "xp_ad", "xp_bc", "xp_bd"];
+
+/// Waiting winners: `d` rows laid out like a `P1` packet.
+pub const WINNERS: &str = "win";
+
+/// The step counter.
+pub const STEP_COUNTER: &str = "bt";
+
+/// The step outcome of the UP arbiter (valid in a commit bit-time): granted and rejected
+/// slots, and the upper granted to each `A(x)` (`d` one-hot rows of `u` bits).
+pub const UP_OUTCOME: [&str; 3] = ["up_gnt", "up_rej", "up_ch"];
+
+/// The step outcome of the DOWN arbiter: granted and rejected slots (`S(k)`, `X(x)`,
+/// `D(k)` = `k`, `u + x`, `u + d + k`), the up-wire of slots `S`, `X` and the down-wire of
+/// slots `X`, `D` (one-hot rows of `d` bits).
+pub const DN_OUTCOME: [&str; 4] = ["dn_gnt", "dn_rej", "dn_ch0", "dn_ch1"];
+
+/// The policy registers of arbiter `arb` (`up` or `dn`): `<arb>_p`, `<arb>_q`
+/// (round-robin) or `<arb>_lfsr` (random); none for fixed priority.
+pub fn policy_registers(arb: &str, policy: ArbiterPolicy) -> Vec<String> {
+    match policy {
+        ArbiterPolicy::Fixed => Vec::new(),
+        ArbiterPolicy::RoundRobin => vec![format!("{arb}_p"), format!("{arb}_q")],
+        ArbiterPolicy::Random => vec![format!("{arb}_lfsr")],
+    }
 }
 
-impl SwitchNames {
-    /// Names for a switch of layout `lay` whose module is `top`.
-    pub fn new(top: &str, lay: &Layout) -> Self {
-        let (d, u, w) = (lay.d, lay.u, lay.w);
-        let seq = |prefix: &str, n: usize| -> Vec<String> {
-            (0..n).map(|i| format!("{top}.{prefix}_{i}_q")).collect()
-        };
-        let outputs = (0..d * w)
-            .map(|i| format!("c_{i}"))
-            .chain((0..u * w).map(|i| format!("d_{i}")))
-            .collect();
-        SwitchNames {
-            top: top.to_string(),
-            outputs,
-            xp_ac: seq("xbar.xp_ac", d * d),
-            xp_ad: seq("xbar.xp_ad", d * u),
-            xp_bc: seq("xbar.xp_bc", u * d),
-            xp_bd: seq("xbar.xp_bd", u * u),
-            win: seq("win", d * lay.p1),
-        }
-    }
+/// Every observed register of a switch of this policy.
+pub fn observed(policy: ArbiterPolicy) -> Vec<String> {
+    CROSSPOINTS
+        .iter()
+        .chain(&[WINNERS, STEP_COUNTER])
+        .chain(&UP_OUTCOME)
+        .chain(&DN_OUTCOME)
+        .map(|s| s.to_string())
+        .chain(policy_registers("up", policy))
+        .chain(policy_registers("dn", policy))
+        .collect()
+}
 
-    /// A register bit of arbiter `arb` (`up` or `dn`): `<top>.<arb>.<reg>_<i>_q`.
-    pub fn arb(&self, arb: &str, reg: &str, i: usize) -> String {
-        format!("{}.{arb}.{reg}_{i}_q", self.top)
+/// `<top>.<name>`.
+pub fn hier(top: &str, name: &str) -> String {
+    format!("{top}.{name}")
+}
+
+/// Build options for a switch co-simulation: tracing, every observed register readable
+/// (`public_flat_rd` in every `lca_switch_*` module), and the C++ optimization.
+pub fn model_options(policy: ArbiterPolicy, optimize: Optimize) -> ModelOptions {
+    let mut o = ModelOptions::traced(true);
+    o.optimize = optimize;
+    for name in observed(policy) {
+        o = o.with_public("lca_switch_*", &name);
     }
+    o
 }

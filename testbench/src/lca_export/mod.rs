@@ -15,7 +15,9 @@ use crate::bridge::{Direction, PortSpec};
 use crate::tbwriter::{write_testbench, Recording, TbError, TestbenchFiles};
 use lcanet_hdl::lca_net::{network_artifacts, NetGenError, NetSpec};
 use lcanet_hdl::netlist::NetlistError;
-use lcanet_sim::lcan::cycle::network::{seeded_messages, Mutation, NetError, NetworkModel, Phase};
+use lcanet_sim::lcan::cycle::network::{
+    seeded_messages, Mutation, NetError, NetworkModel, Phase, PortWords,
+};
 use std::path::{Path, PathBuf};
 
 /// Why a network test bench could not be produced.
@@ -65,7 +67,7 @@ pub struct ExportedNetwork {
 /// Generates the network of `spec` into `dir`, simulates the golden model's canonical run
 /// for `destinations` (messages from [`seeded_messages`] of `seed`, arbiters seeded from
 /// `seed`; optionally with a test-only [`Mutation`] of the *expectations*), checks that the
-/// generated top module has exactly the model's ports (1 bit each) and writes the test bench
+/// generated top module has exactly the model's ports (names and widths) and writes the test bench
 /// (`run.sh` refers to the design files by name, so `dir` can be moved).
 pub fn export_network(
     spec: &NetSpec,
@@ -88,19 +90,20 @@ pub fn export_network(
     let top = art.emitted.top.clone();
     let ports: std::collections::HashMap<&str, usize> =
         art.ports.iter().map(|(p, w)| (p.as_str(), *w)).collect();
-    let wanted: Vec<String> = model
-        .input_names()
+    let wanted: Vec<(String, usize)> = model
+        .input_ports()
         .into_iter()
-        .chain(model.output_names())
-        .chain(["clock".to_string()])
+        .chain(model.output_ports())
+        .map(|p| (p.name, p.width))
+        .chain([("clock".to_string(), 1)])
         .collect();
-    for name in &wanted {
+    for (name, width) in &wanted {
         match ports.get(name.as_str()) {
-            Some(1) => {}
+            Some(w) if w == width => {}
             Some(w) => {
                 return Err(ExportError::Ports {
                     top,
-                    what: format!("port `{name}` is {w} bits wide, not 1"),
+                    what: format!("port `{name}` is {w} bits wide, not {width}"),
                 })
             }
             None => {
@@ -163,21 +166,33 @@ pub struct NetworkBench {
     pub error: bool,
 }
 
-/// Port specs of the model's inputs (without `clock`) and outputs, all 1 bit wide.
+/// Port specs of the model's inputs (without `clock`) and outputs, one per quantity.
 pub fn port_specs(model: &NetworkModel) -> (Vec<PortSpec>, Vec<PortSpec>) {
-    let one = |dir| move |name: String| PortSpec::new(name, dir, 1);
+    let spec = |dir| {
+        move |p: lcanet_sim::lcan::cycle::network::PortSpec| {
+            PortSpec::new(p.name, dir, p.width as u32)
+        }
+    };
     (
         model
-            .input_names()
+            .input_ports()
             .into_iter()
-            .map(one(Direction::Input))
+            .map(spec(Direction::Input))
             .collect(),
         model
-            .output_names()
+            .output_ports()
             .into_iter()
-            .map(one(Direction::Output))
+            .map(spec(Direction::Output))
             .collect(),
     )
+}
+
+/// 64-bit words as 32-bit words, least significant first.
+fn words32(words: &[u64], out: &mut Vec<u32>) {
+    out.clear();
+    for &w in words {
+        out.extend([w as u32, (w >> 32) as u32]);
+    }
 }
 
 /// Runs `model` (fresh, at bit-time 0) through its canonical run until `done`, then `tail`
@@ -192,7 +207,10 @@ pub fn record(
 ) -> Result<NetworkBench, ExportError> {
     let (ins, outs) = port_specs(model);
     let mut rec = Recording::new(top, Some("clock"), ins, outs)?;
-    let (mut iv, mut ov) = (Vec::new(), Vec::new());
+    let mut canonical = model.canonical_inputs();
+    let mut expect = PortWords::new(&model.output_ports());
+    let mut in32: Vec<Vec<u32>> = Vec::new();
+    let mut out32: Vec<Vec<u32>> = vec![Vec::new(); expect.len()];
     let mut done_at = None;
     loop {
         let t = model.bit_time();
@@ -207,12 +225,27 @@ pub fn record(
         if t >= budget {
             return Err(NetError::Timeout(budget).into());
         }
-        model.input_values(t, &mut iv);
+        let values = canonical.at(t);
+        in32.resize(values.len(), Vec::new());
+        for (i, buf) in in32.iter_mut().enumerate() {
+            words32(values.get(i), buf);
+        }
         model.step()?;
-        model.output_values(&mut ov);
-        let inputs: Vec<u64> = iv.iter().map(|&b| u64::from(b)).collect();
-        let expected: Vec<Option<u64>> = ov.iter().map(|&b| Some(u64::from(b))).collect();
-        rec.push(&inputs, &expected)?;
+        model.output_words(&mut expect);
+        for (i, buf) in out32.iter_mut().enumerate() {
+            words32(expect.get(i), buf);
+        }
+        let inputs: Vec<&[u32]> = in32
+            .iter()
+            .zip(rec.inputs())
+            .map(|(v, p)| trim(v, p.width))
+            .collect();
+        let expected: Vec<Option<&[u32]>> = out32
+            .iter()
+            .zip(rec.outputs())
+            .map(|(v, p)| Some(trim(v, p.width)))
+            .collect();
+        rec.push_words(&inputs, &expected)?;
     }
     let o = model.outputs();
     Ok(NetworkBench {
@@ -223,6 +256,11 @@ pub fn record(
         passes: model.passes().len(),
         error: o.error,
     })
+}
+
+/// The 32-bit words a `width`-bit value needs.
+fn trim(words: &[u32], width: u32) -> &[u32] {
+    &words[..(width as usize).div_ceil(32).min(words.len())]
 }
 
 /// Writes the test bench of `bench` into `dir` for the network's Verilog `design_files`

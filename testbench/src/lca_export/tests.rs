@@ -24,8 +24,10 @@ fn records_every_bit_time_until_done_plus_tail() {
     assert_eq!(b.bit_times_recorded, b.done_at + 3);
     assert!(!b.error && b.passes >= 2);
     let rec = &b.recording;
-    assert_eq!(rec.inputs().len(), 2 + 4 + 8 + 8 + 16);
+    let widths: Vec<u32> = rec.inputs().iter().map(|p| p.width).collect();
+    assert_eq!(widths, [1, 1, 4, 8, 8, 16]);
     assert_eq!(rec.outputs()[0].name, "done");
+    assert_eq!(rec.outputs()[7].name, "rmsg");
     // The expectation recorded for bit-time t is the output after its edge: `done` is
     // expected 1 from bit-time done_at - 1 on.
     let d = b.done_at as usize;
@@ -38,6 +40,7 @@ fn a_mutation_changes_exactly_one_expectation() {
     let good = record(&mut model(None), "t", 0, 10_000).unwrap();
     let flip = Mutation::FlipOutput {
         port: 1,
+        bit: 0,
         bit_time: 20,
     };
     let bad = record(&mut model(Some(flip)), "t", 0, 10_000).unwrap();

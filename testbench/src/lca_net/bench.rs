@@ -1,13 +1,8 @@
 //! One Verilated build of a network, shared by every stimulus run on it.
 
-use crate::bridge::compose::build_composed;
-use crate::bridge::{
-    build, BridgeError, BuildInfo, CacheOutcome, Design, ModelLibrary, ModelOptions,
-};
-use crate::lca::{model_options, BuildSpeed};
+use crate::bridge::{build, build_in, BridgeError, BuildInfo, CacheOutcome, Design, ModelLibrary};
+use crate::bridge::{ModelOptions, Optimize};
 use lcanet_hdl::lca_net::{network_design, NetGenError, NetSpec};
-use lcanet_hdl::netlist::Body;
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
@@ -41,6 +36,65 @@ impl From<BridgeError> for NetCosimError {
     }
 }
 
+/// Called during a run with (bit-time, passes so far), every [`PROGRESS_EVERY`] bit-times.
+pub type ProgressFn = Box<dyn Fn(u64, u64) + Send + Sync>;
+
+/// How often a run reports progress, in bit-times.
+pub const PROGRESS_EVERY: u64 = 256;
+
+/// How to build a network model.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NetBuild {
+    /// C++ optimization of the model.
+    pub optimize: Optimize,
+    /// With VCD tracing (otherwise [`NetBench::traced`] builds the traced variant on
+    /// demand, e.g. for a failing run).
+    pub trace: bool,
+    /// Extra Verilator arguments (measured choices for large networks,
+    /// `docs/network-rtl.md`).
+    pub extra_args: Vec<String>,
+}
+
+impl NetBuild {
+    /// Verilator arguments of every network build: no gate or DFG optimization across
+    /// instance boundaries, so that Verilator does not specialize the switch's code for
+    /// each instance (reading its parent's link vectors directly) and every instance of a
+    /// block shares one copy of its code. Measured (`docs/network-rtl.md`): CB-LCAN(2,2)
+    /// n = 8 builds in 1.8 s instead of 12.4 s (C++ 0.67 MB instead of 1.47 MB) and runs
+    /// 1.45x faster; n = 32 writes 2.1 MB of C++ instead of 9.7 MB.
+    pub const SHARE_ARGS: [&'static str; 2] = ["-fno-gate", "-fno-dfg"];
+
+    /// The build `lcanet sim network` uses: [`Self::SHARE_ARGS`] and `-O1` whatever the
+    /// size: at n = 1,024 the C++ (95 MB) takes minutes to compile at `-O1` already and the
+    /// run is seconds (1,525 bit-times/s), so `-O3` does not pay for itself end to end
+    /// (`--optimize` asks for it).
+    pub fn auto(trace: bool) -> Self {
+        NetBuild {
+            optimize: Optimize::Quick,
+            trace,
+            extra_args: Self::SHARE_ARGS.map(String::from).to_vec(),
+        }
+    }
+
+    /// Untraced `-O1` with [`Self::SHARE_ARGS`]: the quickest build (tests).
+    pub fn quick() -> Self {
+        NetBuild {
+            optimize: Optimize::Quick,
+            trace: false,
+            extra_args: Self::SHARE_ARGS.map(String::from).to_vec(),
+        }
+    }
+}
+
+/// The Verilator options of a network build: the switches' crosspoint vectors made
+/// readable (they are compared at the end of every set-up), tracing as asked.
+pub fn model_options(how: &NetBuild) -> ModelOptions {
+    let mut o = ModelOptions::traced(how.trace).with_public("lca_switch_*", "xp_*");
+    o.optimize = how.optimize;
+    o.extra_args = how.extra_args.clone();
+    o
+}
+
 /// A network built into a Verilated model library.
 pub struct NetBench {
     /// What was built.
@@ -55,125 +109,31 @@ pub struct NetBench {
     pub build_seconds: f64,
     /// Seconds to generate and write the Verilog.
     pub generate_seconds: f64,
+    /// Bytes of Verilog written.
+    pub verilog_bytes: usize,
     pub(crate) lib: Arc<ModelLibrary>,
     pub(crate) design: Design,
-    pub(crate) options: ModelOptions,
-    kind: ModelKind,
-    netlist: lcanet_hdl::netlist::Design,
+    pub(crate) how: NetBuild,
     pub(crate) progress: Option<ProgressFn>,
 }
 
-/// Called during a run with (bit-time, passes so far), every [`PROGRESS_EVERY`] bit-times.
-pub type ProgressFn = Box<dyn Fn(u64, u64) + Send + Sync>;
-
-/// How often a run reports progress, in bit-times.
-pub const PROGRESS_EVERY: u64 = 64;
-
-/// How the network becomes a Verilated model (`docs/network-rtl.md`, "Large networks").
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ModelKind {
-    /// Every instance flattened into one model: full VCDs, slow to build beyond ~100 switches.
-    Flat,
-    /// Verilator `--hierarchical`: the switch and the PE interface verilated once each as
-    /// hierarchical blocks; VCDs hold the blocks' ports.
-    Hierarchical,
-    /// One Verilated model per distinct block, one model object per instance, wired by
-    /// generated glue (`bridge::compose`): the fastest to build and to run at large `n`;
-    /// no VCD.
-    Composed,
-}
-
-impl ModelKind {
-    /// The name the CLI and the JSON reports use.
-    pub fn name(self) -> &'static str {
-        match self {
-            ModelKind::Flat => "flat",
-            ModelKind::Hierarchical => "hierarchical",
-            ModelKind::Composed => "composed",
-        }
-    }
-}
-
-/// How to build a network model.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct NetBuild {
-    /// C++ optimization of the model.
-    pub speed: BuildSpeed,
-    /// With VCD tracing (otherwise [`NetBench::traced`] builds the traced variant on demand).
-    /// A composed model cannot trace.
-    pub trace: bool,
-    /// Flat, hierarchical or composed.
-    pub kind: ModelKind,
-}
-
-impl NetBuild {
-    /// Up to this many switches a traced build is flat, so that its VCD holds every signal
-    /// inside the switches and PE interfaces (a hierarchical VCD holds their ports only);
-    /// from here on even a traced build is hierarchical (a flat one does not finish).
-    pub const FLAT_TRACE_MAX_SWITCHES: usize = 127;
-
-    /// A failing run is repeated on a traced build for its VCD only up to this many
-    /// switches: above 127 that build is hierarchical, ~5 minutes at 1,024 switches
-    /// (n = 256) and unfinished at 5,120 (n = 1,024; `docs/network-rtl.md`).
-    pub const FAILURE_VCD_MAX_SWITCHES: usize = 1024;
-
-    /// The build `lcanet sim network --model auto` picks: composed without a VCD (it
-    /// builds and runs fastest, `docs/network-rtl.md`); with one, flat up to
-    /// [`Self::FLAT_TRACE_MAX_SWITCHES`] switches (full waveforms), hierarchical above.
-    pub fn auto(spec: &NetSpec, speed: BuildSpeed, trace: bool) -> Self {
-        NetBuild {
-            speed,
-            trace,
-            kind: Self::auto_kind(spec, trace),
-        }
-    }
-
-    /// The kind [`Self::auto`] picks for `spec` with or without tracing.
-    fn auto_kind(spec: &NetSpec, trace: bool) -> ModelKind {
-        if !trace {
-            ModelKind::Composed
-        } else if spec.topo.total_switches() > Self::FLAT_TRACE_MAX_SWITCHES {
-            ModelKind::Hierarchical
-        } else {
-            ModelKind::Flat
-        }
-    }
-}
-
 impl NetBench {
-    /// Generates the network into `rtl_dir` and builds it flat (cached by content hash);
-    /// `trace = false` builds faster and cannot write a VCD until [`NetBench::traced`] builds
-    /// the traced variant (a failing run does that itself).
-    pub fn build_with(
+    /// Generates the network into `rtl_dir` and builds it (cached by content hash).
+    pub fn build(spec: NetSpec, rtl_dir: &Path, how: NetBuild) -> Result<Self, NetCosimError> {
+        Self::build_at(spec, rtl_dir, how, None)
+    }
+
+    /// [`NetBench::build`] with the model cache entries under `models_root` if given (a
+    /// fresh directory measures a cold build; the Verilator runtime stays in the default
+    /// cache).
+    pub fn build_at(
         spec: NetSpec,
         rtl_dir: &Path,
-        speed: BuildSpeed,
-        trace: bool,
+        how: NetBuild,
+        models_root: Option<&Path>,
     ) -> Result<Self, NetCosimError> {
-        let how = NetBuild {
-            speed,
-            trace,
-            kind: ModelKind::Flat,
-        };
-        Self::build_how(spec, rtl_dir, how)
-    }
-
-    /// Generates the network into `rtl_dir` and builds it as `how` says.
-    pub fn build_how(spec: NetSpec, rtl_dir: &Path, how: NetBuild) -> Result<Self, NetCosimError> {
         let t0 = Instant::now();
-        let netlist = network_design(&spec)?;
-        if how.kind == ModelKind::Composed && how.trace {
-            return Err(NetCosimError::Bridge(Box::new(BridgeError::Design(
-                "a composed model writes no VCD: use a flat or hierarchical build for waveforms"
-                    .into(),
-            ))));
-        }
-        let hier_blocks = if how.kind == ModelKind::Hierarchical {
-            repeated_modules(&netlist)
-        } else {
-            Vec::new()
-        };
-        let emitted = netlist.emit().map_err(NetGenError::from)?;
+        let emitted = network_design(&spec)?.emit().map_err(NetGenError::from)?;
         emitted
             .write_to(rtl_dir)
             .map_err(|e| NetCosimError::Write(e.to_string()))?;
@@ -181,12 +141,9 @@ impl NetBench {
         let top = emitted.top.clone();
         let design = Design::from_file_list(&rtl_dir.join(&emitted.file_list.name), top.clone())?;
         let t1 = Instant::now();
-        let mut options = model_options(how.speed);
-        options.trace = how.trace;
-        options.hier_blocks = hier_blocks;
-        let info = match how.kind {
-            ModelKind::Composed => build_composed(&netlist, &design, &options)?,
-            _ => build(&design, &options)?,
+        let info = match models_root {
+            Some(root) => build_in(root, &design, &model_options(&how))?,
+            None => build(&design, &model_options(&how))?,
         };
         let build_seconds = t1.elapsed().as_secs_f64();
         let lib = ModelLibrary::load(&info)?;
@@ -197,11 +154,10 @@ impl NetBench {
             info,
             build_seconds,
             generate_seconds,
+            verilog_bytes: emitted.module_bytes(),
             lib,
             design,
-            options,
-            kind: how.kind,
-            netlist,
+            how,
             progress: None,
         })
     }
@@ -211,22 +167,17 @@ impl NetBench {
         if self.lib.has_trace() {
             return Ok(self.lib.clone());
         }
-        let mut options = ModelOptions {
+        let how = NetBuild {
             trace: true,
-            ..self.options.clone()
+            ..self.how.clone()
         };
-        if self.kind == ModelKind::Composed
-            && NetBuild::auto_kind(&self.spec, true) == ModelKind::Hierarchical
-        {
-            options.hier_blocks = repeated_modules(&self.netlist);
-        }
-        let info = build(&self.design, &options)?;
+        let info = build(&self.design, &model_options(&how))?;
         Ok(ModelLibrary::load(&info)?)
     }
 
-    /// The modules built as hierarchical blocks (empty for a flat build).
-    pub fn hier_blocks(&self) -> &[String] {
-        &self.options.hier_blocks
+    /// How the model was built.
+    pub fn how(&self) -> &NetBuild {
+        &self.how
     }
 
     /// Reports the progress of later runs to `f` (bit-time, passes so far).
@@ -234,28 +185,8 @@ impl NetBench {
         self.progress = Some(f);
     }
 
-    /// How the model was built.
-    pub fn kind(&self) -> ModelKind {
-        self.kind
-    }
-
     /// Whether the model came from the cache.
     pub fn cache(&self) -> CacheOutcome {
         self.info.outcome
     }
-}
-
-/// The modules the top instantiates more than once, in name order.
-fn repeated_modules(design: &lcanet_hdl::netlist::Design) -> Vec<String> {
-    let mut count: BTreeMap<&str, usize> = BTreeMap::new();
-    if let Some(Body::Structural(s)) = design.module(design.top()).map(|m| &m.body) {
-        for i in &s.instances {
-            *count.entry(i.module.as_str()).or_default() += 1;
-        }
-    }
-    count
-        .into_iter()
-        .filter(|&(_, c)| c > 1)
-        .map(|(m, _)| m.to_owned())
-        .collect()
 }

@@ -1,18 +1,24 @@
 //! One stimulus through a built network: the canonical run (`docs/interface.md` §3) driven
-//! into the RTL and the golden model together, compared every bit-time (every top-level
-//! output) and at the first bit-time of every `DELIV` (every crosspoint of every switch),
-//! then checked at pass level against `routing::route` and for exact delivery.
+//! into the RTL and the golden model together, compared word by word every bit-time (every
+//! top-level output port) and at the first bit-time of every `DELIV` (every crosspoint
+//! vector of every switch), then checked at pass level against `routing::route` and for
+//! exact delivery.
 //!
 //! Bit-time `t`: the inputs of `t` go to both; the RTL's clock edge and the model's `step`
 //! end `t`; the outputs of bit-time `t + 1` (registers after the edge) are compared. Bit-time
-//! 0 (power-up) is compared before the first edge.
+//! 0 (power-up) is compared before the first edge. The loop allocates nothing and looks up
+//! no name; it times the RTL, the golden model and the comparison separately.
 
-use super::bench::{NetBench, NetBuild, NetCosimError, PROGRESS_EVERY};
+use super::bench::{NetBench, NetCosimError, PROGRESS_EVERY};
 use super::stimulus::Stimulus;
 use crate::bridge::{InputId, Model, ModelLibrary};
 use crate::harness::{Harness, Mismatch, RunInfo, Watch};
-use lcanet_sim::lcan::cycle::network::{Mutation, NetworkModel};
+use lcanet_hdl::lca_net::fabric::{level_instance, switch_instance};
+use lcanet_hdl::lca_net::Structure;
+use lcanet_sim::lcan::cycle::network::{Mutation, NetworkModel, PortWords};
 use lcanet_sim::lcan::routing::{route, Config, Conflict};
+use serde::Serialize;
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
@@ -35,6 +41,19 @@ pub enum NetVerdict {
     },
 }
 
+/// Where the time of a run went, in seconds.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+pub struct NetTiming {
+    /// In the Verilated model (driving inputs, clock edges).
+    pub rtl: f64,
+    /// In the golden model (`step` and its output words).
+    pub golden: f64,
+    /// Comparing outputs and crosspoints.
+    pub compare: f64,
+    /// The whole loop (the three above plus bookkeeping).
+    pub total: f64,
+}
+
 /// The result of one stimulus.
 #[derive(Debug)]
 pub struct NetReport {
@@ -50,10 +69,12 @@ pub struct NetReport {
     pub top_levels: Vec<usize>,
     /// Bit-times simulated (canonical run up to `done`, plus a few).
     pub simulated: u64,
-    /// Values compared.
+    /// Values (words of ports and crosspoint vectors) compared.
     pub compared_values: u64,
     /// Wall-clock seconds of the simulation.
     pub run_seconds: f64,
+    /// Where they went.
+    pub timing: NetTiming,
     /// The VCD written, if any.
     pub vcd: Option<PathBuf>,
 }
@@ -62,6 +83,11 @@ impl NetReport {
     /// Whether everything matched.
     pub fn matched(&self) -> bool {
         matches!(self.verdict, NetVerdict::Match)
+    }
+
+    /// Simulated bit-times per second of the whole loop.
+    pub fn bit_times_per_second(&self) -> f64 {
+        self.simulated as f64 / self.run_seconds.max(1e-9)
     }
 
     /// A multi-line description of the failure (empty on a match).
@@ -81,12 +107,49 @@ impl NetReport {
 /// Bit-times simulated after `done` rose (outputs must hold).
 const AFTER_DONE: u64 = 3;
 
+/// A watched value and how to compare it.
+struct Compared {
+    watch: Watch,
+    /// Bits (above 64: compared as 32-bit words).
+    width: usize,
+}
+
+/// Compares `words` (64-bit, least significant first) with the watched signal.
+fn check(
+    h: &mut Harness,
+    c: &Compared,
+    words: &[u64],
+    buf: &mut [u32],
+) -> Result<(), Box<Mismatch>> {
+    if c.width <= 64 {
+        return h.check(c.watch, words[0]);
+    }
+    let n32 = c.width.div_ceil(32);
+    for (i, slot) in buf[..n32].iter_mut().enumerate() {
+        *slot = (words[i / 2] >> (32 * (i % 2))) as u32;
+    }
+    h.check_words(c.watch, &buf[..n32])
+}
+
+/// Drives input `id` with `words` (64-bit, least significant first).
+pub(super) fn drive(model: &mut Model, id: InputId, width: usize, words: &[u64], buf: &mut [u32]) {
+    if width <= 64 {
+        model.set(id, words[0]);
+        return;
+    }
+    let n32 = width.div_ceil(32);
+    for (i, slot) in buf[..n32].iter_mut().enumerate() {
+        *slot = (words[i / 2] >> (32 * (i % 2))) as u32;
+    }
+    model
+        .set_words(id, &buf[..n32])
+        .expect("the buffer holds the port's words");
+}
+
 impl NetBench {
     /// Runs `stim`; writes a VCD to `vcd` if given. With `failure_vcd`, a failing run
-    /// without a VCD is repeated with one written there (runs are deterministic), unless
-    /// that needs a traced build of more than [`NetBuild::FAILURE_VCD_MAX_SWITCHES`]
-    /// switches (a hierarchical traced build of n = 1,024 does not finish): the report
-    /// then has no VCD.
+    /// without a VCD is repeated on a traced build with one written there (runs are
+    /// deterministic).
     pub fn run(
         &self,
         stim: &Stimulus,
@@ -101,11 +164,7 @@ impl NetBench {
         };
         let report = self.run_once(&lib, stim, vcd, mutation.clone())?;
         match (report.matched(), vcd, failure_vcd) {
-            (false, None, Some(f))
-                if failure_vcd_allowed(self.lib.has_trace(), self.spec.topo.total_switches()) =>
-            {
-                self.run_once(&self.traced()?, stim, Some(f), mutation)
-            }
+            (false, None, Some(f)) => self.run_once(&self.traced()?, stim, Some(f), mutation),
             _ => Ok(report),
         }
     }
@@ -140,63 +199,95 @@ impl NetBench {
         .map_err(|e| NetCosimError::Model(e.to_string()))?;
         let model = Model::new(lib, vcd)?;
         let clock = model.input("clock")?;
-        let inputs: Vec<InputId> = golden
-            .input_names()
+        let in_ports = golden.input_ports();
+        let inputs: Vec<(InputId, usize)> = in_ports
             .iter()
-            .map(|n| model.input(n))
+            .map(|p| model.input(&p.name).map(|id| (id, p.width)))
             .collect::<Result<_, _>>()?;
+        let mut canonical = golden.canonical_inputs();
         let mut h = Harness::new(model, self.run_info(stim.seed));
-        let outs: Vec<Watch> = golden
-            .output_names()
+        let out_ports = golden.output_ports();
+        let outs: Vec<Compared> = out_ports
             .iter()
-            .map(|n| h.watch(n))
+            .map(|p| {
+                h.watch(&p.name).map(|watch| Compared {
+                    watch,
+                    width: p.width,
+                })
+            })
             .collect::<Result<_, _>>()?;
+        let mut expect = PortWords::new(&out_ports);
         let xps = self.crosspoint_watches(&mut h)?;
-        let (mut inv, mut prev, mut outv) = (Vec::new(), Vec::new(), Vec::new());
+        let widest = out_ports
+            .iter()
+            .chain(&in_ports)
+            .map(|p| p.width)
+            .chain(xps.iter().map(|(_, _, c)| c.width))
+            .max()
+            .unwrap_or(64);
+        let mut buf32 = vec![0u32; widest.div_ceil(32) + 1];
+        let mut xbuf = vec![0u64; widest.div_ceil(64)];
         let budget =
             2 + np.t_load as u64 + (np.n as u64 + 1) * np.pass_len(np.levels() - 1) as u64 + 16;
+        let mut timing = NetTiming::default();
         let t0 = Instant::now();
         let mut done_since: Option<u64> = None;
         let verdict = 'run: {
             for t in 0..budget {
                 if let Some(f) = &self.progress {
                     if t % PROGRESS_EVERY == 0 {
-                        f(t, u64::from(golden.outputs().passes));
+                        f(t, expect.low(3));
                     }
                 }
-                golden.input_values(t, &mut inv);
-                for (i, (&v, id)) in inv.iter().zip(&inputs).enumerate() {
-                    if t == 0 || prev[i] != v {
-                        h.model().set(*id, u64::from(v));
-                    }
+                let ta = Instant::now();
+                let values = canonical.at(t);
+                // reset and start every bit-time; the load inputs are constant from 0.
+                let driven = if t == 0 { inputs.len() } else { 2 };
+                for (i, &(id, width)) in inputs.iter().enumerate().take(driven) {
+                    drive(h.model(), id, width, values.get(i), &mut buf32);
                 }
-                std::mem::swap(&mut prev, &mut inv);
                 if t == 0 {
                     h.model().eval();
-                    golden.output_values(&mut outv);
-                    if let Err(m) = check_all(&mut h, &outs, &outv) {
-                        break 'run NetVerdict::Mismatch(m);
+                    let tb = Instant::now();
+                    timing.rtl += (tb - ta).as_secs_f64();
+                    golden.output_words(&mut expect);
+                    let tc = Instant::now();
+                    timing.golden += (tc - tb).as_secs_f64();
+                    for (i, c) in outs.iter().enumerate() {
+                        if let Err(m) = check(&mut h, c, expect.get(i), &mut buf32) {
+                            break 'run NetVerdict::Mismatch(self.locate(m, &out_ports[i].name));
+                        }
                     }
                     h.finish_bit_time();
+                    timing.compare += tc.elapsed().as_secs_f64();
                 }
+                let ta = Instant::now();
                 h.model().tick(clock);
+                let tb = Instant::now();
                 if let Err(e) = golden.step() {
                     return Err(NetCosimError::Model(format!("bit-time {t}: {e}")));
                 }
-                golden.output_values(&mut outv);
-                if let Err(m) = check_all(&mut h, &outs, &outv) {
-                    break 'run NetVerdict::Mismatch(m);
+                golden.output_words(&mut expect);
+                let tc = Instant::now();
+                for (i, c) in outs.iter().enumerate() {
+                    if let Err(m) = check(&mut h, c, expect.get(i), &mut buf32) {
+                        break 'run NetVerdict::Mismatch(self.locate(m, &out_ports[i].name));
+                    }
                 }
                 if golden.is_setup_end() {
-                    for &(g, i, o, w) in &xps {
-                        let want = golden.switches()[g].crosspoints().is_closed(i, o);
-                        if let Err(m) = h.check(w, u64::from(want)) {
-                            break 'run NetVerdict::Mismatch(m);
+                    for (gs, which, c) in &xps {
+                        golden.crosspoint_rows(gs.clone(), *which, &mut xbuf);
+                        if let Err(m) = check(&mut h, c, &xbuf, &mut buf32) {
+                            break 'run NetVerdict::Mismatch(self.locate_row(m, gs, c.width));
                         }
                     }
                 }
                 h.finish_bit_time();
-                if golden.outputs().done {
+                let td = Instant::now();
+                timing.rtl += (tb - ta).as_secs_f64();
+                timing.golden += (tc - tb).as_secs_f64();
+                timing.compare += (td - tc).as_secs_f64();
+                if expect.low(0) == 1 {
                     let since = *done_since.get_or_insert(t + 1);
                     if t + 1 >= since + AFTER_DONE {
                         break 'run NetVerdict::Match;
@@ -210,6 +301,7 @@ impl NetBench {
             }
         };
         let run_seconds = t0.elapsed().as_secs_f64();
+        timing.total = run_seconds;
         h.model().vcd_flush();
         let stats = h.stats();
         let o = golden.outputs();
@@ -223,6 +315,7 @@ impl NetBench {
             simulated: stats.bit_times,
             compared_values: stats.compared_values,
             run_seconds,
+            timing,
             vcd: vcd.map(Path::to_path_buf),
         };
         if report.matched() {
@@ -237,29 +330,69 @@ impl NetBench {
         Ok(report)
     }
 
-    /// `(global switch, input, output, watch)` of every crosspoint register.
+    /// Names the PE whose field of a network-wide port differs (`valid`, `sent`: a bit per
+    /// PE; `rmsg`: `M` bits per PE).
+    fn locate(&self, mut m: Box<Mismatch>, port: &str) -> Box<Mismatch> {
+        let row = match port {
+            "valid" | "sent" => Some(1),
+            "rmsg" => Some(self.spec.net.msg_bits),
+            _ => None,
+        };
+        if let Some(p) = row.and_then(|w| m.first_differing_row(w)) {
+            m.signal = format!("{} (first differing PE: {p})", m.signal);
+        }
+        m
+    }
+
+    /// Names the switch whose row of a level's crosspoint vector differs.
+    fn locate_row(&self, mut m: Box<Mismatch>, gs: &Range<usize>, width: usize) -> Box<Mismatch> {
+        if gs.len() > 1 {
+            if let Some(j) = m.first_differing_row(width / gs.len()) {
+                let (level, sw) = self.spec.topo.from_global(gs.start + j);
+                m.signal = format!(
+                    "{} (row {j}: switch {})",
+                    m.signal,
+                    switch_instance(level, sw)
+                );
+            }
+        }
+        m
+    }
+
+    /// `(global switches, vector, watch)` of every crosspoint vector (`xp_ac`, `xp_ad`,
+    /// `xp_bc`, `xp_bd`): one switch's in `lvl<i>_sw<j>`, or a whole level's rows in
+    /// `lvl<i>` ([`Structure::Rows`]).
     fn crosspoint_watches(
         &self,
         h: &mut Harness,
-    ) -> Result<Vec<(usize, usize, usize, Watch)>, NetCosimError> {
+    ) -> Result<Vec<(Range<usize>, usize, Compared)>, NetCosimError> {
         let topo = &self.spec.topo;
         let (d, u) = (topo.d(), topo.u());
-        let mut v = Vec::new();
-        for g in 0..topo.total_switches() {
-            let (level, j) = topo.from_global(g);
-            let inst = format!("{}.lvl{level}_sw{j}.xbar", self.top);
-            for (grp, rows, cols, i0, o0) in [
-                ("xp_ac", d, d, 0, 0),
-                ("xp_ad", d, u, 0, d),
-                ("xp_bc", u, d, d, 0),
-                ("xp_bd", u, u, d, d),
-            ] {
-                for r in 0..rows {
-                    for c in 0..cols {
-                        let w = h.watch(&format!("{inst}.{grp}_{}_q", r * cols + c))?;
-                        v.push((g, i0 + r, o0 + c, w));
+        let vectors = [
+            ("xp_ac", d * d),
+            ("xp_ad", d * u),
+            ("xp_bc", u * d),
+            ("xp_bd", u * u),
+        ];
+        let mut v = Vec::with_capacity(4 * topo.total_switches());
+        let mut add = |h: &mut Harness, scope: String, gs: Range<usize>| {
+            for (which, (name, width)) in vectors.into_iter().enumerate() {
+                let watch = h.watch(&format!("{}.{scope}.{name}", self.top))?;
+                let width = width * gs.len();
+                v.push((gs.clone(), which, Compared { watch, width }));
+            }
+            Ok::<(), NetCosimError>(())
+        };
+        for level in 0..topo.levels() {
+            let first = topo.global_index(level, 0);
+            let count = topo.switch_count(level);
+            match self.spec.structure {
+                Structure::Instances => {
+                    for j in 0..count {
+                        add(h, switch_instance(level, j), first + j..first + j + 1)?;
                     }
                 }
+                Structure::Rows => add(h, level_instance(level), first..first + count)?,
             }
         }
         Ok(v)
@@ -325,33 +458,5 @@ impl NetBench {
             }
         }
         Ok(())
-    }
-}
-
-/// Whether a failing run is repeated for its VCD: always with a traced model at hand,
-/// otherwise only when the traced build it needs is practical.
-fn failure_vcd_allowed(has_trace: bool, switches: usize) -> bool {
-    has_trace || switches <= NetBuild::FAILURE_VCD_MAX_SWITCHES
-}
-
-/// Compares every watched output with the golden model's value, in order; the first
-/// difference.
-fn check_all(h: &mut Harness, outs: &[Watch], values: &[u8]) -> Result<(), Box<Mismatch>> {
-    for (&w, &v) in outs.iter().zip(values) {
-        h.check(w, u64::from(v))?;
-    }
-    Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn failure_vcds_are_skipped_only_when_a_traced_rebuild_is_impractical() {
-        let max = NetBuild::FAILURE_VCD_MAX_SWITCHES;
-        assert!(failure_vcd_allowed(false, max));
-        assert!(!failure_vcd_allowed(false, max + 1));
-        assert!(failure_vcd_allowed(true, 5120));
     }
 }

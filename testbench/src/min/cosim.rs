@@ -4,29 +4,66 @@
 //! ending `t - 1`; the top-level outputs depend on registers only) the harness compares
 //! `dout`, `dst`, `busy`, `sending`, `frame`, `pos`, `conflict` and every switch's
 //! `crossed` and `conflict` (the observation buses `sw_crossed`, `sw_conflict`; a
-//! mismatch there is decoded to the switch `st<s>_sw<k>`) with
-//! `Timeline::expected(t)`; then the inputs of `t` from
-//! `Timeline::stimulus(t)` are applied and the clock ticks. After the run the messages
-//! are read out of the recorded RTL `dout` and checked against the Latin square
-//! (every message at the right PE in the right frame, payload bit-exact).
+//! mismatch there is decoded to the switch `st<s>_sw<k>`) with the golden timeline's
+//! words ([`Timeline::expected_ports`]); then the inputs of `t`
+//! ([`Timeline::input_ports`]) are applied and the clock ticks. Meanwhile the RTL's
+//! `dout` feeds a [`DeliveryCheck`]: every message at the right PE in the right frame,
+//! payload bit-exact. A [`Session`] does one bit-time per [`Session::step`], word-level
+//! and without allocating.
 
 use super::emit::{emit, EmitError};
 use crate::bridge::{
-    build_model, BridgeError, CacheOutcome, Design, InputId, ModelOptions, PortId,
+    build_model, BridgeError, BuildInfo, CacheOutcome, Design, InputId, ModelOptions, Optimize,
+    PortId,
 };
 use crate::harness::{Harness, Mismatch, RunInfo, Watch};
 use lcanet_sim::min::frame::Frames;
-use lcanet_sim::min::{RunConfig, Timeline};
+use lcanet_sim::min::{DeliveryCheck, ExpectedPorts, InputPorts, RunConfig, Timeline};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-/// Where a run writes its files.
+/// Where a run writes its files, and how the model is compiled.
 #[derive(Debug, Clone)]
 pub struct CosimOptions {
     /// Directory for the emitted Verilog.
     pub verilog_dir: PathBuf,
     /// VCD file to write, if any.
     pub vcd: Option<PathBuf>,
+    /// Without `vcd`: where a failing run writes the VCD of a traced re-run (networks of
+    /// at most [`FAILURE_VCD_MAX_SWITCHES`] switches; larger traced builds take too long).
+    pub failure_vcd: Option<PathBuf>,
+    /// C++ optimization of the Verilated model.
+    pub optimize: Optimize,
+    /// A deliberate fault, for tests of the failure report (None in real runs).
+    pub fault: Option<Fault>,
+}
+
+/// The largest network (in switches, m·n/2: m = 8) whose failing run is re-run with a
+/// traced build for its VCD.
+pub const FAILURE_VCD_MAX_SWITCHES: usize = 1024;
+
+/// A deliberate fault injected into a run, so that tests can check what a failure
+/// reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fault {
+    /// Flip PE `pe`'s `din` bit driven during `bit_time` (a payload bit: the RTL then
+    /// delivers a wrong bit `m` bit-times later).
+    Din {
+        /// The bit-time.
+        bit_time: u64,
+        /// The PE.
+        pe: usize,
+    },
+    /// Flip the golden value of switch `switch`'s `crossed` bit during `bit_time`
+    /// (exercises the decoding of observation-bus mismatches to `st<s>_sw<k>`).
+    ExpectedCrossed {
+        /// The bit-time.
+        bit_time: u64,
+        /// The stage.
+        stage: u32,
+        /// The switch within the stage.
+        switch: usize,
+    },
 }
 
 /// Why a run could not be carried out (a mismatch is not an error: see
@@ -86,55 +123,24 @@ pub struct CosimReport {
     pub bit_times_per_second: f64,
     /// The top module.
     pub top: String,
+    /// Bytes of emitted Verilog.
+    pub verilog_bytes: usize,
     /// Where the Verilog is.
     pub verilog_dir: PathBuf,
     /// The VCD, if written.
     pub vcd: Option<PathBuf>,
 }
 
-/// Build options: tracing only when a VCD is asked for; no public internal signals
-/// (every compared value is a port: `--public-flat-rw` made an m = 6 network 11 MB of
-/// C++ and a 3.5-minute compile, against 1.9 MB and 27 s without);
-/// `--output-split-cfuncs 2000`.
-///
-/// Verilator splits a large design into several C++ files (from m = 6 on here), each
-/// compiled with a precompiled header; that works since the bridge passes
-/// `CFG_CXXFLAGS_PCH_I=-include` to make. Inside a file, Verilator's default keeps the
-/// whole eval in one function, which g++ -Os needs far longer for than for many small
-/// ones: `--output-split-cfuncs 2000` cuts functions at 2000 statements (measured cold
-/// at m = 8 on 2 cores: 6 minutes without it, 90 s with it; docs/min.md §7).
-pub fn model_options(trace: bool) -> ModelOptions {
+/// Build options: tracing only when a VCD is asked for; nothing public (every compared
+/// value is a top port, the switches' state included through the observation buses).
+pub fn model_options(trace: bool, optimize: Optimize) -> ModelOptions {
     ModelOptions {
-        trace,
-        public_signals: false,
-        extra_args: vec!["--output-split-cfuncs".into(), "2000".into()],
-        hier_blocks: Vec::new(),
+        optimize,
+        ..ModelOptions::traced(trace)
     }
 }
 
-fn pack(bits: impl Iterator<Item = bool>, out: &mut [u32]) {
-    out.fill(0);
-    for (i, b) in bits.enumerate() {
-        if b {
-            out[i / 32] |= 1 << (i % 32);
-        }
-    }
-}
-
-fn pack_fields(values: &[usize], width: u32, out: &mut [u32]) {
-    out.fill(0);
-    for (j, &v) in values.iter().enumerate() {
-        // width ≤ 12: a field spans at most two 32-bit words.
-        let (bit, v) = (j * width as usize, v as u64);
-        let shifted = v << (bit % 32);
-        out[bit / 32] |= shifted as u32;
-        if let Some(w) = out.get_mut(bit / 32 + 1) {
-            *w |= (shifted >> 32) as u32;
-        }
-    }
-}
-
-struct Ports {
+struct Inputs {
     clock: InputId,
     reset: InputId,
     start: InputId,
@@ -151,207 +157,336 @@ struct Watches {
     frame: Watch,
     pos: Watch,
     conflict: Watch,
-    crossed: Watch,
+    sw_crossed: Watch,
     sw_conflict: Watch,
 }
 
-/// Emits, builds and co-simulates `cfg`; compares every bit-time.
-pub fn run(cfg: &RunConfig, opts: &CosimOptions) -> Result<CosimReport, CosimError> {
-    let min = cfg.min;
-    let (n, m, half) = (min.n(), min.m(), min.switches_per_stage());
-    let f = cfg.format.len();
-    let tl = Timeline::new(cfg.clone());
-    let emitted = emit(&min, cfg.format.message_bits, &opts.verilog_dir)?;
-    let top = emitted.top.clone();
-    let design = Design::from_file_list(&emitted.file_list, &top)?;
-    let built = Instant::now();
-    let (model, info) = build_model(
-        &design,
-        &model_options(opts.vcd.is_some()),
-        opts.vcd.as_deref(),
-    )?;
-    let build_seconds = built.elapsed().as_secs_f64();
+/// A co-simulation in progress: the Verilated model in its harness, the golden timeline
+/// and the word buffers of both sides, all allocated once.
+pub struct Session {
+    cfg: RunConfig,
+    tl: Timeline,
+    h: Harness,
+    inputs: Inputs,
+    watches: Watches,
+    dout_port: PortId,
+    busy_port: PortId,
+    sw_conflict_port: PortId,
+    expected: ExpectedPorts,
+    stimulus: InputPorts,
+    rtl_dout: Vec<u32>,
+    rtl_swc: Vec<u32>,
+    deliveries: DeliveryCheck,
+    busy_count: u64,
+    conflicts: usize,
+    t: u64,
+    top: String,
+    verilog_bytes: usize,
+    verilog_dir: PathBuf,
+    vcd: Option<PathBuf>,
+    fault: Option<Fault>,
+    build: BuildInfo,
+    build_seconds: f64,
+}
 
-    let sw_conflict_port: PortId = model.port("sw_conflict")?;
-    let sw_crossed_port: PortId = model.port("sw_crossed")?;
-    let p = Ports {
-        clock: model.input("clock")?,
-        reset: model.input("reset")?,
-        start: model.input("start")?,
-        single: model.input("single")?,
-        first: model.input("first")?,
-        din: model.input("din")?,
-    };
-    let dout_port = model.port("dout")?;
-    let busy_port = model.port("busy")?;
-    let run_info = RunInfo::new(Some(cfg.seed))
-        .param("network", min.network())
-        .param("m", m)
-        .param("message_bits", cfg.format.message_bits)
-        .param(
-            "mode",
-            match cfg.frames {
-                Frames::Atape => "atape",
-                Frames::Single => "single",
-            },
-        );
-    let mut h = Harness::new(model, run_info);
-    let w = Watches {
-        dout: h.watch("dout")?,
-        dst: h.watch("dst")?,
-        busy: h.watch("busy")?,
-        sending: h.watch("sending")?,
-        frame: h.watch("frame")?,
-        pos: h.watch("pos")?,
-        conflict: h.watch("conflict")?,
-        crossed: h.watch("sw_crossed")?,
-        sw_conflict: h.watch("sw_conflict")?,
-    };
+impl Session {
+    /// Emits and builds the network of `cfg` (Verilator build cached by content) and
+    /// prepares the run.
+    pub fn new(cfg: &RunConfig, opts: &CosimOptions) -> Result<Self, CosimError> {
+        let min = cfg.min;
+        let tl = Timeline::new(cfg.clone());
+        let emitted = emit(&min, cfg.format.message_bits, &opts.verilog_dir)?;
+        let design = Design::from_file_list(&emitted.file_list, &emitted.top)?;
+        let built = Instant::now();
+        let (model, build) = build_model(
+            &design,
+            &model_options(opts.vcd.is_some(), opts.optimize),
+            opts.vcd.as_deref(),
+        )?;
+        let build_seconds = built.elapsed().as_secs_f64();
+        let inputs = Inputs {
+            clock: model.input("clock")?,
+            reset: model.input("reset")?,
+            start: model.input("start")?,
+            single: model.input("single")?,
+            first: model.input("first")?,
+            din: model.input("din")?,
+        };
+        let (dout_port, busy_port) = (model.port("dout")?, model.port("busy")?);
+        let sw_conflict_port = model.port("sw_conflict")?;
+        let info = RunInfo::new(Some(cfg.seed))
+            .param("network", min.network())
+            .param("m", min.m())
+            .param("message_bits", cfg.format.message_bits)
+            .param(
+                "mode",
+                match cfg.frames {
+                    Frames::Atape => "atape",
+                    Frames::Single => "single",
+                },
+            );
+        let mut h = Harness::new(model, info);
+        let watches = Watches {
+            dout: h.watch("dout")?,
+            dst: h.watch("dst")?,
+            busy: h.watch("busy")?,
+            sending: h.watch("sending")?,
+            frame: h.watch("frame")?,
+            pos: h.watch("pos")?,
+            conflict: h.watch("conflict")?,
+            sw_crossed: h.watch("sw_crossed")?,
+            sw_conflict: h.watch("sw_conflict")?,
+        };
+        h.model().eval();
+        let (expected, stimulus) = (tl.expected_buffers(), tl.input_buffers());
+        let deliveries = DeliveryCheck::new(&tl);
+        Ok(Session {
+            rtl_dout: vec![0; expected.dout.len()],
+            rtl_swc: vec![0; expected.sw_conflict.len()],
+            cfg: cfg.clone(),
+            tl,
+            h,
+            inputs,
+            watches,
+            dout_port,
+            busy_port,
+            sw_conflict_port,
+            expected,
+            stimulus,
+            deliveries,
+            busy_count: 0,
+            conflicts: 0,
+            t: 0,
+            top: emitted.top,
+            verilog_bytes: emitted.bytes,
+            verilog_dir: emitted.dir,
+            vcd: opts.vcd.clone(),
+            fault: opts.fault,
+            build,
+            build_seconds,
+        })
+    }
 
-    let words = |bits: usize| bits.div_ceil(32);
-    let (mut dout_w, mut dst_w) = (vec![0u32; words(n)], vec![0u32; words(n * m as usize)]);
-    let (mut first_w, mut din_w) = (vec![0u32; words(n * m as usize)], vec![0u32; words(n)]);
-    let mut rtl_dout = vec![0u32; words(n)];
-    let switches = m as usize * half;
-    let (mut cross_w, mut swc_w) = (vec![0u32; words(switches)], vec![0u32; words(switches)]);
-    let mut rtl_swc = vec![0u32; words(switches)];
-    let end = tl.end() + 2;
-    let mut recorded: Vec<Vec<u32>> = Vec::with_capacity(end as usize);
-    let (mut busy_count, mut conflicts) = (0u64, 0usize);
-    let t0 = cfg.t0();
-    let frames = cfg.frame_count() as u64;
-    let mut mismatch: Option<String> = None;
-    let started = Instant::now();
-    h.model().eval();
-    'sim: for t in 0..end {
-        let e = tl.expected(t);
-        let checks = (|| -> Result<(), Box<Mismatch>> {
-            pack(e.pe_dout.iter().copied(), &mut dout_w);
-            h.check_words(w.dout, &dout_w)?;
-            pack_fields(&e.pe_dst, m, &mut dst_w);
-            h.check_words(w.dst, &dst_w)?;
-            h.check(w.busy, e.busy as u64)?;
-            h.check(w.sending, e.sending as u64)?;
-            h.check(w.frame, e.frame as u64)?;
-            h.check(w.pos, e.pos as u64)?;
-            pack(e.cross.iter().flatten().copied(), &mut cross_w);
-            h.check_words(w.crossed, &cross_w)?;
-            pack(e.switch_conflict.iter().flatten().copied(), &mut swc_w);
-            h.check_words(w.sw_conflict, &swc_w)?;
-            let sc = e
-                .stage_conflict
-                .iter()
-                .enumerate()
-                .fold(0u64, |acc, (s, &c)| acc | (u64::from(c) << s));
-            h.check(w.conflict, sc)?;
-            Ok(())
-        })();
-        if let Err(mm) = checks {
-            let mut text = format!("{mm}");
-            for (port, want) in [(sw_crossed_port, &cross_w), (sw_conflict_port, &swc_w)] {
-                if mm.signal.ends_with(&format!(
-                    ".{}",
-                    h.model().port_spec(port).map_or("", |p| p.name.as_str())
-                )) {
-                    let mut got = vec![0u32; want.len()];
-                    h.model().get_words(port, &mut got)?;
-                    if let Some(i) =
-                        (0..switches).find(|&i| (got[i / 32] ^ want[i / 32]) >> (i % 32) & 1 == 1)
-                    {
-                        text.push_str(&format!(
-                            "\n  first differing switch: st{}_sw{} (expected {}, got {})",
-                            i / half,
-                            i % half,
-                            want[i / 32] >> (i % 32) & 1,
-                            got[i / 32] >> (i % 32) & 1
-                        ));
-                    }
-                }
+    /// The bit-time the next [`Session::step`] simulates.
+    pub fn bit_time(&self) -> u64 {
+        self.t
+    }
+
+    /// The bit-times a whole run simulates: until `busy` has fallen, plus two.
+    pub fn end(&self) -> u64 {
+        self.tl.end() + 2
+    }
+
+    /// One bit-time: compare every output with the golden model, record the RTL's
+    /// measurements, apply the inputs and tick the clock. Allocates nothing unless it
+    /// returns a mismatch.
+    pub fn step(&mut self) -> Result<(), Box<Mismatch>> {
+        let t = self.t;
+        let (e, w, h) = (&mut self.expected, &self.watches, &mut self.h);
+        self.tl.expected_ports(t, e);
+        if let Some(Fault::ExpectedCrossed {
+            bit_time,
+            stage,
+            switch,
+        }) = self.fault
+        {
+            if bit_time == t {
+                let i = stage as usize * self.cfg.min.switches_per_stage() + switch;
+                e.sw_crossed[i / 32] ^= 1 << (i % 32);
             }
-            mismatch = Some(text);
-            break 'sim;
         }
+        h.check_words(w.dout, &e.dout)?;
+        h.check_words(w.dst, &e.dst)?;
+        h.check(w.busy, u64::from(e.busy))?;
+        h.check(w.sending, u64::from(e.sending))?;
+        h.check(w.frame, e.frame)?;
+        h.check(w.pos, e.pos)?;
+        h.check_words(w.sw_crossed, &e.sw_crossed)?;
+        h.check_words(w.sw_conflict, &e.sw_conflict)?;
+        h.check(w.conflict, e.conflict)?;
+
         // Measurements from the RTL itself.
         let model = h.model();
-        model.get_words(dout_port, &mut rtl_dout)?;
-        recorded.push(rtl_dout.clone());
-        busy_count += model.get(busy_port);
-        model.get_words(sw_conflict_port, &mut rtl_swc)?;
-        for s in 0..m as u64 {
+        let internal = |err: BridgeError| {
+            Box::new(Mismatch::internal(
+                &RunInfo::new(Some(self.cfg.seed)),
+                t,
+                err.to_string(),
+            ))
+        };
+        model
+            .get_words(self.dout_port, &mut self.rtl_dout)
+            .map_err(internal)?;
+        self.deliveries.record(&self.tl, t, &self.rtl_dout);
+        self.busy_count += model.get(self.busy_port);
+        model
+            .get_words(self.sw_conflict_port, &mut self.rtl_swc)
+            .map_err(internal)?;
+        let (f, half) = (
+            self.cfg.format.len() as u64,
+            self.cfg.min.switches_per_stage(),
+        );
+        let (t0, frames) = (self.cfg.t0(), self.cfg.frame_count() as u64);
+        for s in 0..u64::from(self.cfg.min.m()) {
             // Stage s shows frame i's decision at t0 + i·F + 2s + 1.
             let first_visible = t0 + 2 * s + 1;
             if t >= first_visible
-                && (t - first_visible).is_multiple_of(f as u64)
-                && (t - first_visible) / (f as u64) < frames
+                && (t - first_visible).is_multiple_of(f)
+                && (t - first_visible) / f < frames
             {
                 let base = s as usize * half;
-                conflicts += (base..base + half)
-                    .filter(|&i| (rtl_swc[i / 32] >> (i % 32)) & 1 == 1)
+                self.conflicts += (base..base + half)
+                    .filter(|&i| (self.rtl_swc[i / 32] >> (i % 32)) & 1 == 1)
                     .count();
             }
         }
-        let st = tl.stimulus(t);
-        model.set(p.reset, st.reset as u64);
-        model.set(p.start, st.start as u64);
-        model.set(p.single, st.single as u64);
-        pack_fields(&st.first, m, &mut first_w);
-        model.set_words(p.first, &first_w)?;
-        pack(st.din.iter().copied(), &mut din_w);
-        model.set_words(p.din, &din_w)?;
-        model.tick(p.clock);
-        h.finish_bit_time();
-    }
-    let sim_seconds = started.elapsed().as_secs_f64();
-    let stats = h.stats();
-    h.model().vcd_flush();
 
-    let expected_conflicts = (0..cfg.frame_count())
-        .map(|i| tl.transit(i).conflicts.len())
-        .sum();
-    let deliverable = expected_conflicts == 0;
-    let mut messages_checked = None;
-    let mut mismatch_text = mismatch.clone();
-    if mismatch.is_none() && deliverable {
-        let dout = |t: u64, q: usize| {
-            recorded
-                .get(t as usize)
-                .is_some_and(|row| (row[q / 32] >> (q % 32)) & 1 == 1)
-        };
-        match tl.check_deliveries(dout) {
-            Ok(k) => messages_checked = Some(k),
-            Err(e) => mismatch_text = Some(format!("delivery check failed: {e}")),
+        let (st, ins) = (&mut self.stimulus, &self.inputs);
+        self.tl.input_ports(t, st);
+        if let Some(Fault::Din { bit_time, pe }) = self.fault {
+            if bit_time == t {
+                st.din[pe / 32] ^= 1 << (pe % 32);
+            }
+        }
+        model.set(ins.reset, u64::from(st.reset));
+        model.set(ins.start, u64::from(st.start));
+        model.set(ins.single, u64::from(st.single));
+        model.set_words(ins.first, &st.first).map_err(internal)?;
+        model.set_words(ins.din, &st.din).map_err(internal)?;
+        model.tick(ins.clock);
+        h.finish_bit_time();
+        self.t += 1;
+        Ok(())
+    }
+
+    /// The harness's report of `mm`, with the switch `st<s>_sw<k>` of the first
+    /// differing bit when the mismatch is on an observation bus.
+    pub fn describe(&mut self, mm: &Mismatch) -> String {
+        let mut text = format!("{mm}");
+        let half = self.cfg.min.switches_per_stage();
+        let switches = self.cfg.min.m() as usize * half;
+        for (port, want, field) in [
+            ("sw_crossed", &self.expected.sw_crossed, "crossed"),
+            ("sw_conflict", &self.expected.sw_conflict, "conflict"),
+        ] {
+            if !mm.signal.ends_with(&format!(".{port}")) {
+                continue;
+            }
+            let mut got = vec![0u32; want.len()];
+            let read = self
+                .h
+                .model()
+                .port(port)
+                .and_then(|p| self.h.model().get_words(p, &mut got));
+            if read.is_err() {
+                continue;
+            }
+            if let Some(i) =
+                (0..switches).find(|&i| (got[i / 32] ^ want[i / 32]) >> (i % 32) & 1 == 1)
+            {
+                text.push_str(&format!(
+                    "\n  first differing switch: {}.{}.{field} (expected {}, got {})",
+                    self.top,
+                    lcanet_hdl::min::switch_instance((i / half) as u32, i % half),
+                    want[i / 32] >> (i % 32) & 1,
+                    got[i / 32] >> (i % 32) & 1
+                ));
+            }
+        }
+        text
+    }
+
+    /// The report of the run so far (`mismatch`: the first difference, if any).
+    pub fn report(mut self, mismatch: Option<String>, sim_seconds: f64) -> CosimReport {
+        let stats = self.h.stats();
+        self.h.model().vcd_flush();
+        let expected_conflicts = (0..self.cfg.frame_count())
+            .map(|i| self.tl.transit(i).conflicts.len())
+            .sum();
+        let mut messages_checked = None;
+        let mut mismatch = mismatch;
+        // A non-admissible permutation delivers by deflection: nothing to check.
+        if mismatch.is_none() && expected_conflicts == 0 {
+            match self.deliveries.finish() {
+                Ok(k) => messages_checked = Some(k),
+                Err(e) => mismatch = Some(format!("delivery check failed: {e}")),
+            }
+        }
+        let min = self.cfg.min;
+        CosimReport {
+            matched: mismatch.is_none(),
+            mismatch,
+            network: min.network().to_string(),
+            m: min.m(),
+            n: min.n(),
+            message_bits: self.cfg.format.message_bits,
+            frame_bits: self.cfg.format.len(),
+            frames: self.cfg.frame_count(),
+            bit_times: self.busy_count,
+            bound: self.cfg.exchange_bit_times(),
+            conflicts: self.conflicts,
+            expected_conflicts,
+            messages_checked,
+            simulated_bit_times: stats.bit_times,
+            compared_values: stats.compared_values,
+            build_cached: self.build.outcome == CacheOutcome::Hit,
+            build_seconds: self.build_seconds,
+            sim_seconds,
+            bit_times_per_second: stats.bit_times as f64 / sim_seconds.max(1e-9),
+            top: self.top,
+            verilog_bytes: self.verilog_bytes,
+            verilog_dir: self.verilog_dir,
+            vcd: self.vcd,
         }
     }
-    Ok(CosimReport {
-        matched: mismatch_text.is_none(),
-        mismatch: mismatch_text,
-        network: min.network().to_string(),
-        m,
-        n,
-        message_bits: cfg.format.message_bits,
-        frame_bits: f,
-        frames: cfg.frame_count(),
-        bit_times: busy_count,
-        bound: cfg.exchange_bit_times(),
-        conflicts,
-        expected_conflicts,
-        messages_checked,
-        simulated_bit_times: stats.bit_times,
-        compared_values: stats.compared_values,
-        build_cached: info.outcome == CacheOutcome::Hit,
-        build_seconds,
-        sim_seconds,
-        bit_times_per_second: stats.bit_times as f64 / sim_seconds.max(1e-9),
-        top,
-        verilog_dir: emitted.dir,
-        vcd: opts.vcd.clone(),
-    })
 }
 
-/// The default directories of a run named `name` under the artifacts root.
+/// Runs a session to its end or its first mismatch.
+fn run_session(mut s: Session) -> CosimReport {
+    let started = Instant::now();
+    let mut mismatch = None;
+    while s.bit_time() < s.end() {
+        if let Err(mm) = s.step() {
+            mismatch = Some(s.describe(&mm));
+            break;
+        }
+    }
+    let sim_seconds = started.elapsed().as_secs_f64();
+    s.report(mismatch, sim_seconds)
+}
+
+/// Emits, builds and co-simulates `cfg`; compares every bit-time. A failing run without
+/// a VCD is repeated with a traced build writing `opts.failure_vcd` (if set and the
+/// network has at most [`FAILURE_VCD_MAX_SWITCHES`] switches); the report then carries
+/// the re-run's mismatch, which names that VCD.
+pub fn run(cfg: &RunConfig, opts: &CosimOptions) -> Result<CosimReport, CosimError> {
+    let report = run_session(Session::new(cfg, opts)?);
+    let switches = cfg.min.m() as usize * cfg.min.switches_per_stage();
+    match (&opts.failure_vcd, &opts.vcd) {
+        (Some(path), None) if !report.matched && switches <= FAILURE_VCD_MAX_SWITCHES => {
+            let traced = CosimOptions {
+                vcd: Some(path.clone()),
+                ..opts.clone()
+            };
+            let again = run_session(Session::new(cfg, &traced)?);
+            Ok(CosimReport {
+                mismatch: again.mismatch.or(report.mismatch),
+                vcd: again.vcd,
+                ..report
+            })
+        }
+        _ => Ok(report),
+    }
+}
+
+/// The default options of a run under `dir`: Verilog in `dir/verilog`, a VCD
+/// `dir/wave.vcd` if `vcd`, else `dir/failure.vcd` for a failing run; C++ at `-O1`.
 pub fn default_options(dir: &Path, vcd: bool) -> CosimOptions {
     CosimOptions {
         verilog_dir: dir.join("verilog"),
         vcd: vcd.then(|| dir.join("wave.vcd")),
+        failure_vcd: Some(dir.join("failure.vcd")),
+        optimize: Optimize::Quick,
+        fault: None,
     }
 }

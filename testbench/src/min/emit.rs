@@ -1,4 +1,4 @@
-//! Emitting a MIN with ATAPE units as Verilog files (`hdl::min::network`).
+//! Emitting a MIN with ATAPE units as Verilog files (`lcanet_hdl::min::network`).
 
 use lcanet_hdl::min::{build, MinRtlError};
 use lcanet_hdl::netlist::NetlistError;
@@ -33,7 +33,8 @@ pub enum EmitError {
     Netlist(#[from] NetlistError),
 }
 
-/// Generates `min` with `message_bits` payload bits per frame and writes it into `dir`.
+/// Generates `min` with `message_bits` payload bits per frame and writes it into `dir`
+/// (nothing is written when generation fails).
 pub fn emit(min: &Min, message_bits: u32, dir: &Path) -> Result<EmittedMin, EmitError> {
     let rtl = build(min, message_bits)?;
     let emitted = rtl.design.emit()?;

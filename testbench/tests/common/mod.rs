@@ -19,6 +19,14 @@ pub fn hier_design() -> Design {
     Design::from_file_list(&data("hier.f"), "hier").expect("hier.f is readable")
 }
 
+/// Options for `hier.v` runs that watch its insides and write a VCD: traced, the stages'
+/// signals and the top's `mid` public.
+pub fn hier_observed() -> lcanet_testbench::bridge::ModelOptions {
+    lcanet_testbench::bridge::ModelOptions::traced(true)
+        .with_public("stage", "*")
+        .with_public("hier", "mid")
+}
+
 /// Golden model of `hier.v`: two `stage` instances (INC 1 and 2) in a pipeline.
 #[derive(Debug, Default, Clone, Copy)]
 pub struct HierGolden {

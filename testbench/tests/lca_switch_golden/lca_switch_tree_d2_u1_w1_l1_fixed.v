@@ -4,983 +4,233 @@
 
 module lca_switch_tree_d2_u1_w1_l1_fixed (
     input wire clock,
-    input wire a_0,
-    input wire a_1,
-    input wire b_0,
-    output reg c_0,
-    output reg c_1,
-    output reg d_0,
+    input wire [1:0] a,
+    input wire b,
     input wire [3:0] level,
     input wire ctl_init,
     input wire [2:0] ctl_mode,
     input wire ctl_last,
     input wire ctl_clear,
-    input wire [3:0] ctl_level
+    input wire [3:0] ctl_level,
+    output wire [1:0] c,
+    output wire d
 );
-    // Stub signals
-    reg  step_clock;
-    reg  step_ctl_init;
-    reg  step_ctl_last;
-    reg  [2:0] step_ctl_mode;
-    reg  [3:0] step_ctl_level;
-    reg  [3:0] step_level;
-    wire  step_m_up;
-    wire  step_m_down;
-    wire  step_m_probe;
-    wire  step_m_pass;
-    wire  step_m_rev;
-    wire  step_rx_a_en;
-    wire  step_rx_b_en;
-    wire  step_prep_up;
-    wire  step_prep_dn;
-    wire  step_commit;
-    wire  step_serve_win;
-    wire  step_level_is_0;
-    reg  rxa_clock;
-    reg  rxa_en;
-    reg  rxa_clr;
-    reg  rxa_din_0;
-    reg  rxa_din_1;
-    wire  rxa_q_0;
-    wire  rxa_q_1;
-    wire  rxa_q_2;
-    wire  rxa_q_3;
-    wire  rxa_q_4;
-    wire  rxa_q_5;
-    wire  rxa_q_6;
-    wire  rxa_q_7;
-    reg  rxb_clock;
-    reg  rxb_en;
-    reg  rxb_clr;
-    reg  rxb_din_0;
-    wire  rxb_q_0;
-    wire  rxb_q_1;
-    wire  rxb_q_2;
-    wire  rxb_q_3;
-    wire  rxb_q_4;
-    wire  rxb_q_5;
-    wire  rxb_q_6;
-    reg  txc_clock;
-    reg  txc_load;
-    reg  txc_pass;
-    reg  txc_clr;
-    reg  txc_ld_0;
-    reg  txc_ld_1;
-    reg  txc_ld_2;
-    reg  txc_ld_3;
-    reg  txc_ld_4;
-    reg  txc_ld_5;
-    reg  txc_ld_6;
-    reg  txc_ld_7;
-    reg  txc_ld_8;
-    reg  txc_ld_9;
-    reg  txc_ld_10;
-    reg  txc_ld_11;
-    reg  txc_ld_12;
-    reg  txc_ld_13;
-    reg  txc_pd_0;
-    reg  txc_pd_1;
-    wire  txc_out_0;
-    wire  txc_out_1;
-    reg  txd_clock;
-    reg  txd_load;
-    reg  txd_pass;
-    reg  txd_clr;
-    reg  txd_ld_0;
-    reg  txd_ld_1;
-    reg  txd_ld_2;
-    reg  txd_ld_3;
-    reg  txd_pd_0;
-    wire  txd_out_0;
-    reg  xbar_clock;
-    reg  xbar_commit;
-    reg  xbar_clr;
-    reg  xbar_rev;
-    reg  xbar_set_ac_0;
-    reg  xbar_set_ac_1;
-    reg  xbar_set_ac_2;
-    reg  xbar_set_ac_3;
-    reg  xbar_set_ad_0;
-    reg  xbar_set_ad_1;
-    reg  xbar_set_bc_0;
-    reg  xbar_set_bc_1;
-    reg  xbar_a_0;
-    reg  xbar_a_1;
-    reg  xbar_b_0;
-    wire  xbar_dc_0;
-    wire  xbar_dc_1;
-    wire  xbar_dd_0;
-    wire  xbar_a_drives_0;
-    wire  xbar_a_drives_1;
-    wire  xbar_b_drives_0;
-    wire  xbar_c_driven_0;
-    wire  xbar_c_driven_1;
-    wire  xbar_d_driven_0;
-    reg  dec_level_is_0;
-    reg  dec_addr_0;
-    reg  dec_addr_1;
-    reg  dec_addr_2;
-    reg  dec_addr_3;
-    reg  dec_addr_4;
-    reg  dec_addr_5;
-    wire  dec_mask_0;
-    wire  dec_mask_1;
-    wire  dec_mask_2;
-    wire  dec_mask_3;
-    wire  dec_mask_4;
-    wire  dec_mask_5;
-    wire  dec_mask_6;
-    wire  dec_mask_7;
-    wire  dec_mask_8;
-    wire  dec_mask_9;
-    wire  dec_mask_10;
-    wire  dec_mask_11;
-    reg  keys_en;
-    reg  keys_key_0;
-    reg  keys_key_1;
-    reg  keys_key_2;
-    reg  keys_key_3;
-    wire  keys_lt_0;
-    wire  keys_lt_1;
-    wire  keys_lt_2;
-    wire  keys_lt_3;
-    reg  up_clock;
-    reg  up_init;
-    reg  up_prep;
-    reg  up_commit;
-    reg  up_req_0;
-    reg  up_req_1;
-    reg  up_tier1_0;
-    reg  up_tier1_1;
-    reg  up_lt_0;
-    reg  up_lt_1;
-    reg  up_lt_2;
-    reg  up_lt_3;
-    reg  up_guard_0;
-    reg  up_guard_1;
-    reg  up_need0_0;
-    reg  up_need0_1;
-    reg  up_allow0_0;
-    reg  up_allow0_1;
-    reg  up_free0_0;
-    wire  up_gnt_0;
-    wire  up_gnt_1;
-    wire  up_ch0_0;
-    wire  up_ch0_1;
-    reg  dn_clock;
-    reg  dn_init;
-    reg  dn_prep;
-    reg  dn_commit;
-    reg  dn_req_0;
-    reg  dn_req_1;
-    reg  dn_req_2;
-    reg  dn_req_3;
-    reg  dn_tier1_0;
-    reg  dn_tier1_1;
-    reg  dn_tier1_2;
-    reg  dn_tier1_3;
-    reg  dn_lt_0;
-    reg  dn_lt_1;
-    reg  dn_lt_2;
-    reg  dn_lt_3;
-    reg  dn_lt_4;
-    reg  dn_lt_5;
-    reg  dn_lt_6;
-    reg  dn_lt_7;
-    reg  dn_lt_8;
-    reg  dn_lt_9;
-    reg  dn_lt_10;
-    reg  dn_lt_11;
-    reg  dn_lt_12;
-    reg  dn_lt_13;
-    reg  dn_lt_14;
-    reg  dn_lt_15;
-    reg  dn_guard_0;
-    reg  dn_guard_1;
-    reg  dn_guard_2;
-    reg  dn_guard_3;
-    reg  dn_need0_0;
-    reg  dn_need0_1;
-    reg  dn_need0_2;
-    reg  dn_allow0_0;
-    reg  dn_allow0_1;
-    reg  dn_allow0_2;
-    reg  dn_allow0_3;
-    reg  dn_allow0_4;
-    reg  dn_allow0_5;
-    reg  dn_free0_0;
-    reg  dn_free0_1;
-    reg  dn_need1_0;
-    reg  dn_need1_1;
-    reg  dn_need1_2;
-    reg  dn_allow1_0;
-    reg  dn_allow1_1;
-    reg  dn_allow1_2;
-    reg  dn_allow1_3;
-    reg  dn_allow1_4;
-    reg  dn_allow1_5;
-    reg  dn_free1_0;
-    reg  dn_free1_1;
-    wire  dn_gnt_0;
-    wire  dn_gnt_1;
-    wire  dn_gnt_2;
-    wire  dn_gnt_3;
-    wire  dn_ch0_0;
-    wire  dn_ch0_1;
-    wire  dn_ch0_2;
-    wire  dn_ch0_3;
-    wire  dn_ch0_4;
-    wire  dn_ch0_5;
-    wire  dn_ch1_0;
-    wire  dn_ch1_1;
-    wire  dn_ch1_2;
-    wire  dn_ch1_3;
-    wire  dn_ch1_4;
-    wire  dn_ch1_5;
-    reg  win_0_d;
-    wire  win_0_q;
-    reg  win_0_clock;
-    reg  win_1_d;
-    wire  win_1_q;
-    reg  win_1_clock;
-    reg  win_2_d;
-    wire  win_2_q;
-    reg  win_2_clock;
-    reg  win_3_d;
-    wire  win_3_q;
-    reg  win_3_clock;
-    reg  win_4_d;
-    wire  win_4_q;
-    reg  win_4_clock;
-    reg  win_5_d;
-    wire  win_5_q;
-    reg  win_5_clock;
-    reg  win_6_d;
-    wire  win_6_q;
-    reg  win_6_clock;
-    reg  win_7_d;
-    wire  win_7_q;
-    reg  win_7_clock;
 
-    // Local signals
-    reg  eq1_0;
-    reg  eq1_1;
-    reg  eqr_0;
-    reg  eqr_1;
-    reg  su_0;
-    reg  su_1;
-    reg  ss_b_0;
-    reg  ss_b_1;
-    reg  sd_b_0;
-    reg  sd_b_1;
-    reg  ss_x_0;
-    reg  ss_x_1;
-    reg  ss_x_2;
-    reg  ss_x_3;
-    reg  sd_x_0;
-    reg  sd_x_1;
-    reg  sd_x_2;
-    reg  sd_x_3;
-    reg  store_0;
-    reg  store_1;
-    reg  drop;
+    // Step control (docs/protocol.md §3, §6): bit-times since the step began, mode
+    reg [9:0] bt;
+    wire m_up = ctl_mode == 3'd1;
+    wire m_down = ctl_mode == 3'd2;
+    wire m_probe = ctl_mode == 3'd3;
+    wire m_pass = ctl_mode == 3'd4;
+    wire m_rev = ctl_mode == 3'd5;
+    wire commit = ctl_last & ~ctl_init;
+    reg up_window;
+    reg dn_window;
+    reg serve_win;
+    reg [3:0] level_q;
+    wire rx_a_en = (m_up | m_probe) & ~(up_window | dn_window);
+    wire rx_b_en = (m_down | m_probe) & ~(up_window | dn_window);
+    wire arb_up = up_window & ~dn_window;
+    wire arb_down = dn_window & ~up_window;
+    wire arb_probe = up_window & dn_window;
 
-    // Sub module instances
-    lca_switch_tree_d2_u1_w1_l1_fixed__step step(
-        .clock(step_clock),
-        .ctl_init(step_ctl_init),
-        .ctl_last(step_ctl_last),
-        .ctl_mode(step_ctl_mode),
-        .ctl_level(step_ctl_level),
-        .level(step_level),
-        .m_up(step_m_up),
-        .m_down(step_m_down),
-        .m_probe(step_m_probe),
-        .m_pass(step_m_pass),
-        .m_rev(step_m_rev),
-        .rx_a_en(step_rx_a_en),
-        .rx_b_en(step_rx_b_en),
-        .prep_up(step_prep_up),
-        .prep_dn(step_prep_dn),
-        .commit(step_commit),
-        .serve_win(step_serve_win),
-        .level_is_0(step_level_is_0)
-    );
-    lca_switch_tree_d2_u1_w1_l1_fixed__rxa rxa(
-        .clock(rxa_clock),
-        .en(rxa_en),
-        .clr(rxa_clr),
-        .din_0(rxa_din_0),
-        .din_1(rxa_din_1),
-        .q_0(rxa_q_0),
-        .q_1(rxa_q_1),
-        .q_2(rxa_q_2),
-        .q_3(rxa_q_3),
-        .q_4(rxa_q_4),
-        .q_5(rxa_q_5),
-        .q_6(rxa_q_6),
-        .q_7(rxa_q_7)
-    );
-    lca_switch_tree_d2_u1_w1_l1_fixed__rxb rxb(
-        .clock(rxb_clock),
-        .en(rxb_en),
-        .clr(rxb_clr),
-        .din_0(rxb_din_0),
-        .q_0(rxb_q_0),
-        .q_1(rxb_q_1),
-        .q_2(rxb_q_2),
-        .q_3(rxb_q_3),
-        .q_4(rxb_q_4),
-        .q_5(rxb_q_5),
-        .q_6(rxb_q_6)
-    );
-    lca_switch_tree_d2_u1_w1_l1_fixed__txc txc(
-        .clock(txc_clock),
-        .load(txc_load),
-        .pass(txc_pass),
-        .clr(txc_clr),
-        .ld_0(txc_ld_0),
-        .ld_1(txc_ld_1),
-        .ld_2(txc_ld_2),
-        .ld_3(txc_ld_3),
-        .ld_4(txc_ld_4),
-        .ld_5(txc_ld_5),
-        .ld_6(txc_ld_6),
-        .ld_7(txc_ld_7),
-        .ld_8(txc_ld_8),
-        .ld_9(txc_ld_9),
-        .ld_10(txc_ld_10),
-        .ld_11(txc_ld_11),
-        .ld_12(txc_ld_12),
-        .ld_13(txc_ld_13),
-        .pd_0(txc_pd_0),
-        .pd_1(txc_pd_1),
-        .out_0(txc_out_0),
-        .out_1(txc_out_1)
-    );
-    lca_switch_tree_d2_u1_w1_l1_fixed__txd txd(
-        .clock(txd_clock),
-        .load(txd_load),
-        .pass(txd_pass),
-        .clr(txd_clr),
-        .ld_0(txd_ld_0),
-        .ld_1(txd_ld_1),
-        .ld_2(txd_ld_2),
-        .ld_3(txd_ld_3),
-        .pd_0(txd_pd_0),
-        .out_0(txd_out_0)
-    );
-    lca_switch_tree_d2_u1_w1_l1_fixed__xbar xbar(
-        .clock(xbar_clock),
-        .commit(xbar_commit),
-        .clr(xbar_clr),
-        .rev(xbar_rev),
-        .set_ac_0(xbar_set_ac_0),
-        .set_ac_1(xbar_set_ac_1),
-        .set_ac_2(xbar_set_ac_2),
-        .set_ac_3(xbar_set_ac_3),
-        .set_ad_0(xbar_set_ad_0),
-        .set_ad_1(xbar_set_ad_1),
-        .set_bc_0(xbar_set_bc_0),
-        .set_bc_1(xbar_set_bc_1),
-        .a_0(xbar_a_0),
-        .a_1(xbar_a_1),
-        .b_0(xbar_b_0),
-        .dc_0(xbar_dc_0),
-        .dc_1(xbar_dc_1),
-        .dd_0(xbar_dd_0),
-        .a_drives_0(xbar_a_drives_0),
-        .a_drives_1(xbar_a_drives_1),
-        .b_drives_0(xbar_b_drives_0),
-        .c_driven_0(xbar_c_driven_0),
-        .c_driven_1(xbar_c_driven_1),
-        .d_driven_0(xbar_d_driven_0)
-    );
-    lca_switch_tree_d2_u1_w1_l1_fixed__dec dec(
-        .level_is_0(dec_level_is_0),
-        .addr_0(dec_addr_0),
-        .addr_1(dec_addr_1),
-        .addr_2(dec_addr_2),
-        .addr_3(dec_addr_3),
-        .addr_4(dec_addr_4),
-        .addr_5(dec_addr_5),
-        .mask_0(dec_mask_0),
-        .mask_1(dec_mask_1),
-        .mask_2(dec_mask_2),
-        .mask_3(dec_mask_3),
-        .mask_4(dec_mask_4),
-        .mask_5(dec_mask_5),
-        .mask_6(dec_mask_6),
-        .mask_7(dec_mask_7),
-        .mask_8(dec_mask_8),
-        .mask_9(dec_mask_9),
-        .mask_10(dec_mask_10),
-        .mask_11(dec_mask_11)
-    );
-    lca_switch_tree_d2_u1_w1_l1_fixed__keys keys(
-        .en(keys_en),
-        .key_0(keys_key_0),
-        .key_1(keys_key_1),
-        .key_2(keys_key_2),
-        .key_3(keys_key_3),
-        .lt_0(keys_lt_0),
-        .lt_1(keys_lt_1),
-        .lt_2(keys_lt_2),
-        .lt_3(keys_lt_3)
-    );
-    lca_switch_tree_d2_u1_w1_l1_fixed__up up(
-        .clock(up_clock),
-        .init(up_init),
-        .prep(up_prep),
-        .commit(up_commit),
-        .req_0(up_req_0),
-        .req_1(up_req_1),
-        .tier1_0(up_tier1_0),
-        .tier1_1(up_tier1_1),
-        .lt_0(up_lt_0),
-        .lt_1(up_lt_1),
-        .lt_2(up_lt_2),
-        .lt_3(up_lt_3),
-        .guard_0(up_guard_0),
-        .guard_1(up_guard_1),
-        .need0_0(up_need0_0),
-        .need0_1(up_need0_1),
-        .allow0_0(up_allow0_0),
-        .allow0_1(up_allow0_1),
-        .free0_0(up_free0_0),
-        .gnt_0(up_gnt_0),
-        .gnt_1(up_gnt_1),
-        .ch0_0(up_ch0_0),
-        .ch0_1(up_ch0_1)
-    );
-    lca_switch_tree_d2_u1_w1_l1_fixed__dn dn(
-        .clock(dn_clock),
-        .init(dn_init),
-        .prep(dn_prep),
-        .commit(dn_commit),
-        .req_0(dn_req_0),
-        .req_1(dn_req_1),
-        .req_2(dn_req_2),
-        .req_3(dn_req_3),
-        .tier1_0(dn_tier1_0),
-        .tier1_1(dn_tier1_1),
-        .tier1_2(dn_tier1_2),
-        .tier1_3(dn_tier1_3),
-        .lt_0(dn_lt_0),
-        .lt_1(dn_lt_1),
-        .lt_2(dn_lt_2),
-        .lt_3(dn_lt_3),
-        .lt_4(dn_lt_4),
-        .lt_5(dn_lt_5),
-        .lt_6(dn_lt_6),
-        .lt_7(dn_lt_7),
-        .lt_8(dn_lt_8),
-        .lt_9(dn_lt_9),
-        .lt_10(dn_lt_10),
-        .lt_11(dn_lt_11),
-        .lt_12(dn_lt_12),
-        .lt_13(dn_lt_13),
-        .lt_14(dn_lt_14),
-        .lt_15(dn_lt_15),
-        .guard_0(dn_guard_0),
-        .guard_1(dn_guard_1),
-        .guard_2(dn_guard_2),
-        .guard_3(dn_guard_3),
-        .need0_0(dn_need0_0),
-        .need0_1(dn_need0_1),
-        .need0_2(dn_need0_2),
-        .allow0_0(dn_allow0_0),
-        .allow0_1(dn_allow0_1),
-        .allow0_2(dn_allow0_2),
-        .allow0_3(dn_allow0_3),
-        .allow0_4(dn_allow0_4),
-        .allow0_5(dn_allow0_5),
-        .free0_0(dn_free0_0),
-        .free0_1(dn_free0_1),
-        .need1_0(dn_need1_0),
-        .need1_1(dn_need1_1),
-        .need1_2(dn_need1_2),
-        .allow1_0(dn_allow1_0),
-        .allow1_1(dn_allow1_1),
-        .allow1_2(dn_allow1_2),
-        .allow1_3(dn_allow1_3),
-        .allow1_4(dn_allow1_4),
-        .allow1_5(dn_allow1_5),
-        .free1_0(dn_free1_0),
-        .free1_1(dn_free1_1),
-        .gnt_0(dn_gnt_0),
-        .gnt_1(dn_gnt_1),
-        .gnt_2(dn_gnt_2),
-        .gnt_3(dn_gnt_3),
-        .ch0_0(dn_ch0_0),
-        .ch0_1(dn_ch0_1),
-        .ch0_2(dn_ch0_2),
-        .ch0_3(dn_ch0_3),
-        .ch0_4(dn_ch0_4),
-        .ch0_5(dn_ch0_5),
-        .ch1_0(dn_ch1_0),
-        .ch1_1(dn_ch1_1),
-        .ch1_2(dn_ch1_2),
-        .ch1_3(dn_ch1_3),
-        .ch1_4(dn_ch1_4),
-        .ch1_5(dn_ch1_5)
-    );
-    reg win_0;
-    initial win_0 = 1'h0;
-    always @(posedge win_0_clock) win_0 <= win_0_d;
-    assign win_0_q = win_0;
-    reg win_1;
-    initial win_1 = 1'h0;
-    always @(posedge win_1_clock) win_1 <= win_1_d;
-    assign win_1_q = win_1;
-    reg win_2;
-    initial win_2 = 1'h0;
-    always @(posedge win_2_clock) win_2 <= win_2_d;
-    assign win_2_q = win_2;
-    reg win_3;
-    initial win_3 = 1'h0;
-    always @(posedge win_3_clock) win_3 <= win_3_d;
-    assign win_3_q = win_3;
-    reg win_4;
-    initial win_4 = 1'h0;
-    always @(posedge win_4_clock) win_4 <= win_4_d;
-    assign win_4_q = win_4;
-    reg win_5;
-    initial win_5 = 1'h0;
-    always @(posedge win_5_clock) win_5 <= win_5_d;
-    assign win_5_q = win_5;
-    reg win_6;
-    initial win_6 = 1'h0;
-    always @(posedge win_6_clock) win_6 <= win_6_d;
-    assign win_6_q = win_6;
-    reg win_7;
-    initial win_7 = 1'h0;
-    always @(posedge win_7_clock) win_7 <= win_7_d;
-    assign win_7_q = win_7;
+    // Receive registers: after n(P) bit-times packet bit i is register bit P-1-i
+    reg [7:0] rx_a;
+    reg [6:0] rx_b;
 
-    // Shadows: the update code computes into these, then assigns each target once
-    reg dec_addr_3__c;
-    reg dec_addr_4__c;
-    reg dn_lt_0__c;
-    reg dn_lt_3__c;
-    reg dn_lt_12__c;
-    reg dn_lt_15__c;
-    reg dn_allow0_2__c;
-    reg dn_allow0_5__c;
-    reg xbar_set_ac_0__c;
-    reg xbar_set_ac_1__c;
-    reg xbar_set_ac_2__c;
-    reg xbar_set_ac_3__c;
-    reg txd_ld_0__c;
-    reg txd_ld_1__c;
-    reg txd_ld_2__c;
-    reg txd_ld_3__c;
-    reg txc_ld_0__c;
-    reg txc_ld_1__c;
-    reg txc_ld_2__c;
-    reg txc_ld_3__c;
-    reg txc_ld_4__c;
-    reg txc_ld_5__c;
-    reg txc_ld_6__c;
-    reg txc_ld_7__c;
-    reg txc_ld_8__c;
-    reg txc_ld_9__c;
-    reg txc_ld_10__c;
-    reg txc_ld_11__c;
-    reg txc_ld_12__c;
-    reg txc_ld_13__c;
-    reg win_0_d__c;
-    reg win_1_d__c;
-    reg win_2_d__c;
-    reg win_3_d__c;
-    reg win_4_d__c;
-    reg win_5_d__c;
-    reg win_6_d__c;
-    reg win_7_d__c;
+    // Output registers; each port is the top W bits of its row
+    reg [13:0] tx_c;
+    reg [3:0] tx_d;
+    assign c = {tx_c[13], tx_c[6]};
+    assign d = tx_d[3];
 
-    // Update code
-    always @(*) begin
-        step_clock = clock;
-        step_ctl_init = ctl_init;
-        step_ctl_last = ctl_last;
-        step_ctl_mode = ctl_mode;
-        step_ctl_level = ctl_level;
-        step_level = level;
-        rxa_clock = clock;
-        rxb_clock = clock;
-        txc_clock = clock;
-        txd_clock = clock;
-        xbar_clock = clock;
-        up_clock = clock;
-        dn_clock = clock;
-        up_init = ctl_init;
-        dn_init = ctl_init;
-        up_prep = step_prep_up;
-        dn_prep = step_prep_dn;
-        up_commit = step_commit;
-        dn_commit = step_commit;
-        rxa_en = step_rx_a_en;
-        rxb_en = step_rx_b_en;
-        rxa_clr = step_commit | ctl_init;
-        rxb_clr = step_commit | ctl_init;
-        xbar_commit = step_commit;
-        xbar_clr = ctl_init | ctl_clear;
-        xbar_rev = step_m_rev;
-        rxa_din_0 = a_0;
-        xbar_a_0 = a_0;
-        rxa_din_1 = a_1;
-        xbar_a_1 = a_1;
-        rxb_din_0 = b_0;
-        xbar_b_0 = b_0;
-        eq1_0 = 1'b1;
-        eqr_0 = 1'b1;
-        eq1_0 = eq1_0 & ~(rxa_q_2 ^ level[0]);
-        eqr_0 = eqr_0 & ~(rxa_q_1 ^ level[0]);
-        eq1_0 = eq1_0 & ~level[1];
-        eqr_0 = eqr_0 & ~level[1];
-        eq1_0 = eq1_0 & ~level[2];
-        eqr_0 = eqr_0 & ~level[2];
-        eq1_0 = eq1_0 & ~level[3];
-        eqr_0 = eqr_0 & ~level[3];
-        eq1_1 = 1'b1;
-        eqr_1 = 1'b1;
-        eq1_1 = eq1_1 & ~(rxa_q_6 ^ level[0]);
-        eqr_1 = eqr_1 & ~(rxa_q_5 ^ level[0]);
-        eq1_1 = eq1_1 & ~level[1];
-        eqr_1 = eqr_1 & ~level[1];
-        eq1_1 = eq1_1 & ~level[2];
-        eqr_1 = eqr_1 & ~level[2];
-        eq1_1 = eq1_1 & ~level[3];
-        eqr_1 = eqr_1 & ~level[3];
-        dec_level_is_0 = step_level_is_0;
-        dec_addr_0 = rxb_q_4;
-        dec_addr_5 = rxb_q_0;
-        dec_addr_1 = win_1_q;
-        dec_addr_3__c = win_0_q;
-        if (step_m_probe) begin
-            dec_addr_3__c = rxa_q_0;
+    // Crosspoints (row = input): A->C, A->D, B->C, B->D
+    reg [3:0] xp_ac;
+    reg [1:0] xp_ad;
+    reg [1:0] xp_bc;
+    reg xp_bd;
+    wire [1:0] a_drives = {|{xp_ad[1], xp_ac[3:2]}, |{xp_ad[0], xp_ac[1:0]}};
+    wire b_drives = |{xp_bd, xp_bc};
+    wire [1:0] c_driven = xp_ac[1:0] | xp_ac[3:2] | xp_bc;
+    wire d_driven = xp_ad[0] | xp_ad[1] | xp_bd;
+
+    // PASS: output o forwards input i if i->o is closed; REV: a closed i->o carries partner(o) to partner(i)
+    wire [1:0] pass_c = m_rev ? {|(xp_ac[3:2] & a) | (xp_ad[1] & b), |(xp_ac[1:0] & a) | (xp_ad[0] & b)} : ((xp_ac[1:0] & {2{a[0]}}) | (xp_ac[3:2] & {2{a[1]}}) | (xp_bc & {2{b}}));
+    wire pass_d = m_rev ? (|(xp_bc & a) | (xp_bd & b)) : ((xp_ad[0] & a[0]) | (xp_ad[1] & a[1]) | (xp_bd & b));
+
+    // Waiting winners: a P1 packet per downer (docs/protocol.md §7, UP)
+    reg [7:0] win;
+
+    // The packet in rx_a: a P1 packet in UP, a probe in PROBE
+    wire [1:0] a_valid = arb_probe ? {rx_a[6], rx_a[2]} : {rx_a[7], rx_a[3]};
+    wire [1:0] _a_lvl = arb_probe ? {rx_a[5], rx_a[1]} : {rx_a[6], rx_a[2]};
+    wire [1:0] a_here = {{3'd0, _a_lvl[1]} == level_q, {3'd0, _a_lvl[0]} == level_q};
+
+    // Route decoder (docs/protocol.md §1): digit `level` of an address chooses downers
+    wire _lvl0 = level_q == 4'd0;
+
+    // UP arbiter (docs/protocol.md §7): requesters A(x), wires: the uppers
+    reg [1:0] up_gnt;
+    reg [1:0] up_rej;
+    reg [1:0] up_ch;
+    wire [1:0] up_pend = a_valid & ~a_here & ~(up_gnt | up_rej) & {2{up_window}};
+    wire [1:0] up_sel = up_pend & ~(up_pend << 1);
+    wire _up_free = ~(up_ch[0] | up_ch[1] | (arb_probe ? d_driven : 1'b0));
+    wire up_pick = _up_free;
+    wire [1:0] up_ok = {2{_up_free}} & ({2{arb_up}} | ~a_drives);
+    wire [1:0] _up_won = up_sel & up_ok;
+
+    // DOWN arbiter (docs/protocol.md §7): slots S(k), X(x), D(k); wires: the downers
+    reg [3:0] dn_gnt;
+    reg [3:0] dn_rej;
+    reg [5:0] dn_ch0;
+    reg [5:0] dn_ch1;
+    reg [1:0] dn_used_a;
+    reg [1:0] dn_used_c;
+    wire [3:0] dn_pend = {arb_down ? rx_b[3] : (rx_b[2] & arb_probe), ({win[7], win[3]} & {2{serve_win}}) | (a_valid & a_here & {2{arb_probe}}), rx_b[6] & arb_down} & ~(dn_gnt | dn_rej) & {4{dn_window}};
+    wire [3:0] _dn_key = {~rx_b[2], rx_b[1], ~rx_b[5], rx_b[4]};
+    wire [3:0] _dn_key_lt = {1'b0, _dn_key[1:0] < _dn_key[3:2], _dn_key[3:2] < _dn_key[1:0], 1'b0};
+    wire [1:0] _dn_claims = {dn_pend[3], dn_pend[0]};
+    wire [3:0] _dn_first = dn_pend & ~(arb_down ? {|(_dn_key_lt[3:2] & _dn_claims), {2{|_dn_claims}}, |(_dn_key_lt[1:0] & _dn_claims)} : 4'd0);
+    wire [3:0] dn_sel = _dn_first & ~{|(4'd1 & _dn_first), |(4'd11 & _dn_first), |(4'd9 & _dn_first), 1'b0};
+    wire [2:0] _dn_dsts = {rx_b[0], arb_probe ? rx_a[4] : win[4], arb_probe ? rx_a[0] : win[0]};
+    wire [5:0] _dn_down_a = _lvl0 ? {2'd1 << win[5], 2'd1 << win[1], 2'd1 << rx_b[4]} : 6'd0;
+    wire [5:0] _dn_down_c = _lvl0 ? {2'd1 << _dn_dsts[2], 2'd1 << _dn_dsts[1], 2'd1 << _dn_dsts[0]} : 6'd0;
+    wire [5:0] _dn_want_a = arb_probe ? 6'd36 : _dn_down_a;
+    wire [1:0] _dn_free_a = ~(a_drives | dn_used_a);
+    wire [1:0] _dn_free_c = ~(c_driven | dn_used_c);
+    wire [5:0] _dn_avail_a = {_dn_want_a[5:4] & _dn_free_a, _dn_want_a[3:2] & _dn_free_a, _dn_want_a[1:0] & _dn_free_a};
+    wire [5:0] _dn_avail_c = {_dn_down_c[5:4] & _dn_free_c, _dn_down_c[3:2] & _dn_free_c, _dn_down_c[1:0] & _dn_free_c};
+    wire [3:0] dn_ok = {|_dn_avail_c[5:4] & ~b_drives, {|_dn_avail_a[5:4], |_dn_avail_a[3:2]} & {|_dn_avail_c[3:2], |_dn_avail_c[1:0]}, |_dn_avail_a[1:0] & ~d_driven};
+    wire [3:0] _dn_won = dn_sel & dn_ok;
+    wire [1:0] dn_pick_a = (dn_sel[0] ? _dn_avail_a[1:0] : 2'd0) | (dn_sel[1] ? _dn_avail_a[3:2] : 2'd0) | (dn_sel[2] ? _dn_avail_a[5:4] : 2'd0);
+    wire [1:0] dn_pick_c = (dn_sel[1] ? _dn_avail_c[1:0] : 2'd0) | (dn_sel[2] ? _dn_avail_c[3:2] : 2'd0) | (dn_sel[3] ? _dn_avail_c[5:4] : 2'd0);
+
+    // Power-up values
+    initial begin
+        bt = 10'd0;
+        up_window = 1'b0;
+        dn_window = 1'b0;
+        serve_win = 1'b0;
+        level_q = 4'd0;
+        rx_a = 8'd0;
+        rx_b = 7'd0;
+        tx_c = 14'd0;
+        tx_d = 4'd0;
+        xp_ac = 4'd0;
+        xp_ad = 2'd0;
+        xp_bc = 2'd0;
+        xp_bd = 1'b0;
+        win = 8'd0;
+        up_gnt = 2'd0;
+        up_rej = 2'd0;
+        up_ch = 2'd0;
+        dn_gnt = 4'd0;
+        dn_rej = 4'd0;
+        dn_ch0 = 6'd0;
+        dn_ch1 = 6'd0;
+        dn_used_a = 2'd0;
+        dn_used_c = 2'd0;
+    end
+
+    always @(posedge clock) begin
+        // bt: 0 after a commit or ctl_init, else counts up to 1023
+        if (ctl_init | ctl_last) bt <= 10'd0;
+        else if (bt != 10'd1023) bt <= bt + 10'd1;
+        level_q <= level;
+        // Windows: the packets of the step are all in from bit-time n(P) on
+        if (ctl_init | ctl_last) begin
+            up_window <= 1'b0;
+            dn_window <= 1'b0;
+            serve_win <= 1'b0;
+        end else begin
+            up_window <= (m_up & (up_window | (bt == 10'd3))) | (m_probe & (up_window | (bt == 10'd2)));
+            dn_window <= (m_down & (dn_window | (bt == 10'd6))) | (m_probe & (dn_window | (bt == 10'd2)));
+            serve_win <= m_down & (ctl_level == level);
         end
-        dec_addr_2 = win_5_q;
-        dec_addr_4__c = win_4_q;
-        if (step_m_probe) begin
-            dec_addr_4__c = rxa_q_4;
+        // UP arbiter: one request per bit-time; the commit clears the outcome
+        if (ctl_init | commit) begin
+            up_gnt <= 2'd0;
+            up_rej <= 2'd0;
+            up_ch <= 2'd0;
+        end else begin
+            up_gnt <= up_gnt | _up_won;
+            up_rej <= up_rej | (up_sel & ~up_ok);
+            up_ch <= up_ch | {_up_won[1] ? up_pick : 1'b0, _up_won[0] ? up_pick : 1'b0};
         end
-        keys_en = step_m_down;
-        keys_key_0 = rxb_q_4;
-        keys_key_2 = rxb_q_1;
-        keys_key_1 = ~rxb_q_5;
-        keys_key_3 = ~rxb_q_2;
-        up_req_0 = (step_m_up & rxa_q_3 & ~eq1_0) | (step_m_probe & rxa_q_2 & ~eqr_0);
-        up_tier1_0 = 1'b0;
-        up_guard_0 = step_m_up | ~xbar_a_drives_0;
-        up_need0_0 = 1'b1;
-        up_allow0_0 = 1'b1;
-        up_req_1 = (step_m_up & rxa_q_7 & ~eq1_1) | (step_m_probe & rxa_q_6 & ~eqr_1);
-        up_tier1_1 = 1'b0;
-        up_guard_1 = step_m_up | ~xbar_a_drives_1;
-        up_need0_1 = 1'b1;
-        up_allow0_1 = 1'b1;
-        up_free0_0 = step_m_up | ~xbar_d_driven_0;
-        up_lt_0 = 1'b0;
-        up_lt_1 = 1'b0;
-        up_lt_2 = 1'b0;
-        up_lt_3 = 1'b0;
-        dn_lt_0__c = 1'b0;
-        dn_lt_1 = 1'b0;
-        dn_lt_2 = 1'b0;
-        dn_lt_3__c = 1'b0;
-        dn_lt_4 = 1'b0;
-        dn_lt_5 = 1'b0;
-        dn_lt_6 = 1'b0;
-        dn_lt_7 = 1'b0;
-        dn_lt_8 = 1'b0;
-        dn_lt_9 = 1'b0;
-        dn_lt_10 = 1'b0;
-        dn_lt_11 = 1'b0;
-        dn_lt_12__c = 1'b0;
-        dn_lt_13 = 1'b0;
-        dn_lt_14 = 1'b0;
-        dn_lt_15__c = 1'b0;
-        dn_lt_0__c = keys_lt_0;
-        dn_lt_3__c = keys_lt_1;
-        dn_lt_12__c = keys_lt_2;
-        dn_lt_15__c = keys_lt_3;
-        dn_req_0 = step_m_down & rxb_q_6;
-        dn_req_3 = (step_m_down & rxb_q_3) | (step_m_probe & rxb_q_2);
-        dn_tier1_0 = 1'b0;
-        dn_tier1_3 = 1'b0;
-        dn_guard_0 = ~xbar_d_driven_0;
-        dn_guard_3 = ~xbar_b_drives_0;
-        dn_need0_0 = 1'b1;
-        dn_need1_2 = 1'b1;
-        dn_allow0_0 = dec_mask_0;
-        dn_allow1_4 = dec_mask_10;
-        dn_allow0_1 = dec_mask_1;
-        dn_allow1_5 = dec_mask_11;
-        dn_req_1 = (step_serve_win & win_3_q) | (step_m_probe & rxa_q_2 & eqr_0);
-        dn_tier1_1 = step_m_down;
-        dn_guard_1 = 1'b1;
-        dn_need0_1 = 1'b1;
-        dn_need1_0 = 1'b1;
-        dn_allow0_2__c = step_m_down & dec_mask_2;
-        dn_allow1_0 = dec_mask_6;
-        dn_allow0_3 = step_m_down & dec_mask_3;
-        dn_allow1_1 = dec_mask_7;
-        dn_allow0_2__c = dn_allow0_2__c | step_m_probe;
-        dn_free0_0 = ~xbar_a_drives_0;
-        dn_free1_0 = ~xbar_c_driven_0;
-        dn_req_2 = (step_serve_win & win_7_q) | (step_m_probe & rxa_q_6 & eqr_1);
-        dn_tier1_2 = step_m_down;
-        dn_guard_2 = 1'b1;
-        dn_need0_2 = 1'b1;
-        dn_need1_1 = 1'b1;
-        dn_allow0_4 = step_m_down & dec_mask_4;
-        dn_allow1_2 = dec_mask_8;
-        dn_allow0_5__c = step_m_down & dec_mask_5;
-        dn_allow1_3 = dec_mask_9;
-        dn_allow0_5__c = dn_allow0_5__c | step_m_probe;
-        dn_free0_1 = ~xbar_a_drives_1;
-        dn_free1_1 = ~xbar_c_driven_1;
-        su_0 = up_gnt_0 & up_ch0_0;
-        ss_b_0 = dn_gnt_0 & dn_ch0_0;
-        sd_b_0 = dn_gnt_3 & dn_ch1_4;
-        xbar_set_ad_0 = (step_m_probe & su_0) | ss_b_0;
-        xbar_set_bc_0 = sd_b_0;
-        ss_x_0 = step_m_down & dn_gnt_1 & dn_ch0_2;
-        sd_x_0 = dn_gnt_1 & dn_ch1_0;
-        ss_x_1 = step_m_down & dn_gnt_2 & dn_ch0_4;
-        sd_x_1 = dn_gnt_2 & dn_ch1_2;
-        su_1 = up_gnt_1 & up_ch0_1;
-        ss_b_1 = dn_gnt_0 & dn_ch0_1;
-        sd_b_1 = dn_gnt_3 & dn_ch1_5;
-        xbar_set_ad_1 = (step_m_probe & su_1) | ss_b_1;
-        xbar_set_bc_1 = sd_b_1;
-        ss_x_2 = step_m_down & dn_gnt_1 & dn_ch0_3;
-        sd_x_2 = dn_gnt_1 & dn_ch1_1;
-        ss_x_3 = step_m_down & dn_gnt_2 & dn_ch0_5;
-        sd_x_3 = dn_gnt_2 & dn_ch1_3;
-        xbar_set_ac_0__c = 1'b0;
-        xbar_set_ac_0__c = xbar_set_ac_0__c | (dn_gnt_1 & dn_ch0_2 & dn_ch1_0);
-        xbar_set_ac_0__c = xbar_set_ac_0__c | (dn_gnt_2 & dn_ch0_4 & dn_ch1_2);
-        xbar_set_ac_1__c = 1'b0;
-        xbar_set_ac_1__c = xbar_set_ac_1__c | (dn_gnt_1 & dn_ch0_2 & dn_ch1_1);
-        xbar_set_ac_1__c = xbar_set_ac_1__c | (dn_gnt_2 & dn_ch0_4 & dn_ch1_3);
-        xbar_set_ac_2__c = 1'b0;
-        xbar_set_ac_2__c = xbar_set_ac_2__c | (dn_gnt_1 & dn_ch0_3 & dn_ch1_0);
-        xbar_set_ac_2__c = xbar_set_ac_2__c | (dn_gnt_2 & dn_ch0_5 & dn_ch1_2);
-        xbar_set_ac_3__c = 1'b0;
-        xbar_set_ac_3__c = xbar_set_ac_3__c | (dn_gnt_1 & dn_ch0_3 & dn_ch1_1);
-        xbar_set_ac_3__c = xbar_set_ac_3__c | (dn_gnt_2 & dn_ch0_5 & dn_ch1_3);
-        txc_load = step_commit & ~(step_m_pass | step_m_rev);
-        txd_load = txc_load;
-        txc_pass = step_m_pass | step_m_rev;
-        txd_pass = txc_pass;
-        txc_clr = ctl_init;
-        txd_clr = ctl_init;
-        txd_ld_0__c = 1'b0;
-        txd_ld_1__c = 1'b0;
-        txd_ld_2__c = 1'b0;
-        txd_ld_3__c = 1'b0;
-        txd_ld_0__c = txd_ld_0__c | (step_m_up & su_0 & rxa_q_0);
-        txd_ld_0__c = txd_ld_0__c | (step_m_up & su_1 & rxa_q_4);
-        txd_ld_1__c = txd_ld_1__c | (step_m_up & su_0 & rxa_q_1);
-        txd_ld_1__c = txd_ld_1__c | (step_m_up & su_1 & rxa_q_5);
-        txd_ld_2__c = txd_ld_2__c | (step_m_up & su_0 & rxa_q_2);
-        txd_ld_2__c = txd_ld_2__c | (step_m_up & su_1 & rxa_q_6);
-        txd_ld_3__c = txd_ld_3__c | (step_m_up & su_0 & rxa_q_3);
-        txd_ld_3__c = txd_ld_3__c | (step_m_up & su_1 & rxa_q_7);
-        txd_ld_1__c = txd_ld_1__c | (step_m_probe & su_0 & rxa_q_0);
-        txd_ld_1__c = txd_ld_1__c | (step_m_probe & su_1 & rxa_q_4);
-        txd_ld_2__c = txd_ld_2__c | (step_m_probe & su_0 & rxa_q_1);
-        txd_ld_2__c = txd_ld_2__c | (step_m_probe & su_1 & rxa_q_5);
-        txd_ld_3__c = txd_ld_3__c | (step_m_probe & su_0 & rxa_q_2);
-        txd_ld_3__c = txd_ld_3__c | (step_m_probe & su_1 & rxa_q_6);
-        txd_pd_0 = xbar_dd_0;
-        d_0 = txd_out_0;
-        txc_ld_0__c = 1'b0;
-        txc_ld_1__c = 1'b0;
-        txc_ld_2__c = 1'b0;
-        txc_ld_3__c = 1'b0;
-        txc_ld_4__c = 1'b0;
-        txc_ld_5__c = 1'b0;
-        txc_ld_6__c = 1'b0;
-        txc_ld_0__c = txc_ld_0__c | (step_m_down & sd_b_0 & rxb_q_0);
-        txc_ld_0__c = txc_ld_0__c | (step_m_down & sd_x_0 & win_0_q);
-        txc_ld_0__c = txc_ld_0__c | (step_m_down & sd_x_1 & win_4_q);
-        txc_ld_1__c = txc_ld_1__c | (step_m_down & sd_b_0 & rxb_q_1);
-        txc_ld_1__c = txc_ld_1__c | (step_m_down & sd_x_0 & win_1_q);
-        txc_ld_1__c = txc_ld_1__c | (step_m_down & sd_x_1 & win_5_q);
-        txc_ld_2__c = txc_ld_2__c | (step_m_down & sd_b_0 & rxb_q_2);
-        txc_ld_2__c = txc_ld_2__c | (step_m_down & sd_x_0 & win_2_q);
-        txc_ld_2__c = txc_ld_2__c | (step_m_down & sd_x_1 & win_6_q);
-        txc_ld_3__c = txc_ld_3__c | (step_m_down & sd_b_0 & rxb_q_3);
-        txc_ld_3__c = txc_ld_3__c | (step_m_down & sd_x_0 & win_3_q);
-        txc_ld_3__c = txc_ld_3__c | (step_m_down & sd_x_1 & win_7_q);
-        txc_ld_4__c = txc_ld_4__c | (ss_b_0 & rxb_q_4);
-        txc_ld_4__c = txc_ld_4__c | (ss_x_0 & win_1_q);
-        txc_ld_4__c = txc_ld_4__c | (ss_x_1 & win_5_q);
-        txc_ld_5__c = txc_ld_5__c | (ss_b_0 & rxb_q_5);
-        txc_ld_5__c = txc_ld_5__c | (ss_x_0 & win_2_q);
-        txc_ld_5__c = txc_ld_5__c | (ss_x_1 & win_6_q);
-        txc_ld_6__c = txc_ld_6__c | (ss_b_0 & rxb_q_6);
-        txc_ld_6__c = txc_ld_6__c | (ss_x_0 & win_3_q);
-        txc_ld_6__c = txc_ld_6__c | (ss_x_1 & win_7_q);
-        txc_ld_4__c = txc_ld_4__c | (step_m_probe & sd_b_0 & rxb_q_0);
-        txc_ld_4__c = txc_ld_4__c | (step_m_probe & sd_x_0 & rxa_q_0);
-        txc_ld_4__c = txc_ld_4__c | (step_m_probe & sd_x_1 & rxa_q_4);
-        txc_ld_5__c = txc_ld_5__c | (step_m_probe & sd_b_0 & rxb_q_1);
-        txc_ld_5__c = txc_ld_5__c | (step_m_probe & sd_x_0 & rxa_q_1);
-        txc_ld_5__c = txc_ld_5__c | (step_m_probe & sd_x_1 & rxa_q_5);
-        txc_ld_6__c = txc_ld_6__c | (step_m_probe & sd_b_0 & rxb_q_2);
-        txc_ld_6__c = txc_ld_6__c | (step_m_probe & sd_x_0 & rxa_q_2);
-        txc_ld_6__c = txc_ld_6__c | (step_m_probe & sd_x_1 & rxa_q_6);
-        txc_pd_0 = xbar_dc_0;
-        c_0 = txc_out_0;
-        txc_ld_7__c = 1'b0;
-        txc_ld_8__c = 1'b0;
-        txc_ld_9__c = 1'b0;
-        txc_ld_10__c = 1'b0;
-        txc_ld_11__c = 1'b0;
-        txc_ld_12__c = 1'b0;
-        txc_ld_13__c = 1'b0;
-        txc_ld_7__c = txc_ld_7__c | (step_m_down & sd_b_1 & rxb_q_0);
-        txc_ld_7__c = txc_ld_7__c | (step_m_down & sd_x_2 & win_0_q);
-        txc_ld_7__c = txc_ld_7__c | (step_m_down & sd_x_3 & win_4_q);
-        txc_ld_8__c = txc_ld_8__c | (step_m_down & sd_b_1 & rxb_q_1);
-        txc_ld_8__c = txc_ld_8__c | (step_m_down & sd_x_2 & win_1_q);
-        txc_ld_8__c = txc_ld_8__c | (step_m_down & sd_x_3 & win_5_q);
-        txc_ld_9__c = txc_ld_9__c | (step_m_down & sd_b_1 & rxb_q_2);
-        txc_ld_9__c = txc_ld_9__c | (step_m_down & sd_x_2 & win_2_q);
-        txc_ld_9__c = txc_ld_9__c | (step_m_down & sd_x_3 & win_6_q);
-        txc_ld_10__c = txc_ld_10__c | (step_m_down & sd_b_1 & rxb_q_3);
-        txc_ld_10__c = txc_ld_10__c | (step_m_down & sd_x_2 & win_3_q);
-        txc_ld_10__c = txc_ld_10__c | (step_m_down & sd_x_3 & win_7_q);
-        txc_ld_11__c = txc_ld_11__c | (ss_b_1 & rxb_q_4);
-        txc_ld_11__c = txc_ld_11__c | (ss_x_2 & win_1_q);
-        txc_ld_11__c = txc_ld_11__c | (ss_x_3 & win_5_q);
-        txc_ld_12__c = txc_ld_12__c | (ss_b_1 & rxb_q_5);
-        txc_ld_12__c = txc_ld_12__c | (ss_x_2 & win_2_q);
-        txc_ld_12__c = txc_ld_12__c | (ss_x_3 & win_6_q);
-        txc_ld_13__c = txc_ld_13__c | (ss_b_1 & rxb_q_6);
-        txc_ld_13__c = txc_ld_13__c | (ss_x_2 & win_3_q);
-        txc_ld_13__c = txc_ld_13__c | (ss_x_3 & win_7_q);
-        txc_ld_11__c = txc_ld_11__c | (step_m_probe & sd_b_1 & rxb_q_0);
-        txc_ld_11__c = txc_ld_11__c | (step_m_probe & sd_x_2 & rxa_q_0);
-        txc_ld_11__c = txc_ld_11__c | (step_m_probe & sd_x_3 & rxa_q_4);
-        txc_ld_12__c = txc_ld_12__c | (step_m_probe & sd_b_1 & rxb_q_1);
-        txc_ld_12__c = txc_ld_12__c | (step_m_probe & sd_x_2 & rxa_q_1);
-        txc_ld_12__c = txc_ld_12__c | (step_m_probe & sd_x_3 & rxa_q_5);
-        txc_ld_13__c = txc_ld_13__c | (step_m_probe & sd_b_1 & rxb_q_2);
-        txc_ld_13__c = txc_ld_13__c | (step_m_probe & sd_x_2 & rxa_q_2);
-        txc_ld_13__c = txc_ld_13__c | (step_m_probe & sd_x_3 & rxa_q_6);
-        txc_pd_1 = xbar_dc_1;
-        c_1 = txc_out_1;
-        drop = (step_commit & step_serve_win) | ctl_clear | ctl_init;
-        store_0 = step_commit & step_m_up & rxa_q_3 & eq1_0;
-        win_0_clock = clock;
-        win_0_d__c = win_0_q;
-        if (store_0) begin
-            win_0_d__c = rxa_q_0;
+        // DOWN arbiter: one request per bit-time; the commit clears the outcome
+        if (ctl_init | commit) begin
+            dn_gnt <= 4'd0;
+            dn_rej <= 4'd0;
+            dn_ch0 <= 6'd0;
+            dn_ch1 <= 6'd0;
+            dn_used_a <= 2'd0;
+            dn_used_c <= 2'd0;
+        end else begin
+            dn_gnt <= dn_gnt | _dn_won;
+            dn_rej <= dn_rej | (dn_sel & ~dn_ok);
+            dn_ch0 <= dn_ch0 | {_dn_won[2] ? dn_pick_a : 2'd0, _dn_won[1] ? dn_pick_a : 2'd0, _dn_won[0] ? dn_pick_a : 2'd0};
+            dn_ch1 <= dn_ch1 | {_dn_won[3] ? dn_pick_c : 2'd0, _dn_won[2] ? dn_pick_c : 2'd0, _dn_won[1] ? dn_pick_c : 2'd0};
+            dn_used_a <= dn_used_a | (|_dn_won[2:0] ? dn_pick_a : 2'd0);
+            dn_used_c <= dn_used_c | (|_dn_won[3:1] ? dn_pick_c : 2'd0);
         end
-        if (drop) begin
-            win_0_d__c = 1'b0;
+        // Receive (docs/protocol.md §6.1); cleared by every commit
+        if (ctl_init | ctl_last) rx_a <= 8'd0;
+        else if (rx_a_en) begin
+            rx_a[3:0] <= {rx_a[2:0], a[0]};
+            rx_a[7:4] <= {rx_a[6:4], a[1]};
         end
-        win_1_clock = clock;
-        win_1_d__c = win_1_q;
-        if (store_0) begin
-            win_1_d__c = rxa_q_1;
+        if (ctl_init | ctl_last) rx_b <= 7'd0;
+        else if (rx_b_en) rx_b <= {rx_b[5:0], b};
+        // Outputs (§6.2, §6.3): pass-through data, the commit's packets, or shift
+        if (ctl_init) begin
+            tx_c <= 14'd0;
+            tx_d <= 4'd0;
+        end else if (m_pass | m_rev) begin
+            tx_c[6:0] <= {pass_c[0], 6'd0};
+            tx_c[13:7] <= {pass_c[1], 6'd0};
+            tx_d <= {pass_d, 3'd0};
+        end else if (commit) begin
+            case (ctl_mode)
+                3'd1: begin
+                    tx_c <= 14'd0;
+                    tx_d <= (up_ch[0] ? rx_a[3:0] : 4'd0) | (up_ch[1] ? rx_a[7:4] : 4'd0);
+                end
+                3'd2: begin
+                    tx_c <= {(dn_ch0[1] ? rx_b[6:4] : 3'd0) | (dn_ch0[3] ? win[3:1] : 3'd0) | (dn_ch0[5] ? win[7:5] : 3'd0), (dn_ch1[1] ? win[3:0] : 4'd0) | (dn_ch1[3] ? win[7:4] : 4'd0) | (dn_ch1[5] ? rx_b[3:0] : 4'd0), (dn_ch0[0] ? rx_b[6:4] : 3'd0) | (dn_ch0[2] ? win[3:1] : 3'd0) | (dn_ch0[4] ? win[7:5] : 3'd0), (dn_ch1[0] ? win[3:0] : 4'd0) | (dn_ch1[2] ? win[7:4] : 4'd0) | (dn_ch1[4] ? rx_b[3:0] : 4'd0)};
+                    tx_d <= 4'd0;
+                end
+                3'd3: begin
+                    tx_c <= {(dn_ch1[1] ? rx_a[2:0] : 3'd0) | (dn_ch1[3] ? rx_a[6:4] : 3'd0) | (dn_ch1[5] ? rx_b[2:0] : 3'd0), 4'd0, (dn_ch1[0] ? rx_a[2:0] : 3'd0) | (dn_ch1[2] ? rx_a[6:4] : 3'd0) | (dn_ch1[4] ? rx_b[2:0] : 3'd0), 4'd0};
+                    tx_d <= {(up_ch[0] ? rx_a[2:0] : 3'd0) | (up_ch[1] ? rx_a[6:4] : 3'd0), 1'b0};
+                end
+                default: begin
+                    tx_c <= 14'd0;
+                    tx_d <= 4'd0;
+                end
+            endcase
+        end else begin
+            tx_c[6:0] <= {tx_c[5:0], 1'b0};
+            tx_c[13:7] <= {tx_c[12:7], 1'b0};
+            tx_d <= {tx_d[2:0], 1'b0};
         end
-        if (drop) begin
-            win_1_d__c = 1'b0;
+        // Crosspoints (§6.3, §6.4): closed at a commit, all opened by ctl_clear
+        if (ctl_init | ctl_clear) begin
+            xp_ac <= 4'd0;
+            xp_ad <= 2'd0;
+            xp_bc <= 2'd0;
+            xp_bd <= 1'b0;
+        end else if (commit) begin
+            xp_ac <= xp_ac | {dn_ch0[3] ? dn_ch1[1:0] : 2'd0, dn_ch0[2] ? dn_ch1[1:0] : 2'd0} | {dn_ch0[5] ? dn_ch1[3:2] : 2'd0, dn_ch0[4] ? dn_ch1[3:2] : 2'd0};
+            xp_ad <= xp_ad | {dn_ch0[1], dn_ch0[0]} | (m_probe ? up_ch : 2'd0);
+            xp_bc <= xp_bc | dn_ch1[5:4];
         end
-        win_2_clock = clock;
-        win_2_d__c = win_2_q;
-        if (store_0) begin
-            win_2_d__c = rxa_q_2;
+        // Waiting winners: stored at an UP commit, dropped when served or cleared
+        if (ctl_init | ctl_clear | (commit & serve_win)) win <= 8'd0;
+        else if (commit & m_up) begin
+            if (a_valid[0] & a_here[0]) win[3:0] <= rx_a[3:0];
+            if (a_valid[1] & a_here[1]) win[7:4] <= rx_a[7:4];
         end
-        if (drop) begin
-            win_2_d__c = 1'b0;
-        end
-        win_3_clock = clock;
-        win_3_d__c = win_3_q;
-        if (store_0) begin
-            win_3_d__c = rxa_q_3;
-        end
-        if (drop) begin
-            win_3_d__c = 1'b0;
-        end
-        store_1 = step_commit & step_m_up & rxa_q_7 & eq1_1;
-        win_4_clock = clock;
-        win_4_d__c = win_4_q;
-        if (store_1) begin
-            win_4_d__c = rxa_q_4;
-        end
-        if (drop) begin
-            win_4_d__c = 1'b0;
-        end
-        win_5_clock = clock;
-        win_5_d__c = win_5_q;
-        if (store_1) begin
-            win_5_d__c = rxa_q_5;
-        end
-        if (drop) begin
-            win_5_d__c = 1'b0;
-        end
-        win_6_clock = clock;
-        win_6_d__c = win_6_q;
-        if (store_1) begin
-            win_6_d__c = rxa_q_6;
-        end
-        if (drop) begin
-            win_6_d__c = 1'b0;
-        end
-        win_7_clock = clock;
-        win_7_d__c = win_7_q;
-        if (store_1) begin
-            win_7_d__c = rxa_q_7;
-        end
-        if (drop) begin
-            win_7_d__c = 1'b0;
-        end
-        // Each target changes once, to its final value (docs/decisions/comb-blocks.md)
-        dec_addr_3 = dec_addr_3__c;
-        dec_addr_4 = dec_addr_4__c;
-        dn_lt_0 = dn_lt_0__c;
-        dn_lt_3 = dn_lt_3__c;
-        dn_lt_12 = dn_lt_12__c;
-        dn_lt_15 = dn_lt_15__c;
-        dn_allow0_2 = dn_allow0_2__c;
-        dn_allow0_5 = dn_allow0_5__c;
-        xbar_set_ac_0 = xbar_set_ac_0__c;
-        xbar_set_ac_1 = xbar_set_ac_1__c;
-        xbar_set_ac_2 = xbar_set_ac_2__c;
-        xbar_set_ac_3 = xbar_set_ac_3__c;
-        txd_ld_0 = txd_ld_0__c;
-        txd_ld_1 = txd_ld_1__c;
-        txd_ld_2 = txd_ld_2__c;
-        txd_ld_3 = txd_ld_3__c;
-        txc_ld_0 = txc_ld_0__c;
-        txc_ld_1 = txc_ld_1__c;
-        txc_ld_2 = txc_ld_2__c;
-        txc_ld_3 = txc_ld_3__c;
-        txc_ld_4 = txc_ld_4__c;
-        txc_ld_5 = txc_ld_5__c;
-        txc_ld_6 = txc_ld_6__c;
-        txc_ld_7 = txc_ld_7__c;
-        txc_ld_8 = txc_ld_8__c;
-        txc_ld_9 = txc_ld_9__c;
-        txc_ld_10 = txc_ld_10__c;
-        txc_ld_11 = txc_ld_11__c;
-        txc_ld_12 = txc_ld_12__c;
-        txc_ld_13 = txc_ld_13__c;
-        win_0_d = win_0_d__c;
-        win_1_d = win_1_d__c;
-        win_2_d = win_2_d__c;
-        win_3_d = win_3_d__c;
-        win_4_d = win_4_d__c;
-        win_5_d = win_5_d__c;
-        win_6_d = win_6_d__c;
-        win_7_d = win_7_d__c;
     end
 endmodule
 

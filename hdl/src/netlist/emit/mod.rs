@@ -167,14 +167,9 @@ impl Design {
 
 /// A capacity guess that avoids most reallocations.
 fn estimate(m: &Module) -> usize {
-    match &m.body {
-        super::module::Body::Leaf(l) => 512 + l.lines.len() * 48,
-        super::module::Body::Structural(s) => {
-            1024 + s.nets.len() * 32
-                + s.instances
-                    .iter()
-                    .map(|i| 48 + i.pins.len() * 40)
-                    .sum::<usize>()
-        }
-    }
+    1024 + m.body.items.len() * 48
+        + m.body
+            .instances()
+            .map(|i| 48 + i.pins.len() * 40)
+            .sum::<usize>()
 }

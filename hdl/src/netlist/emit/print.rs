@@ -1,10 +1,10 @@
-//! Pretty-printer: one module definition as Verilog-2005 text (ANSI port list, then the
-//! body), preceded by the design header.
+//! Pretty-printer: one module definition as Verilog-2005 text (ANSI port list, the
+//! declarations and continuous logic in order, the power-up values, then the one
+//! `always @(posedge clock)` block), preceded by the design header.
 
 use crate::netlist::design::Design;
-use crate::netlist::module::{
-    Body, Direction, Leaf, LeafLine, Module, Pin, Port, PortStyle, Structural,
-};
+use crate::netlist::expr::{word_bit, Expr};
+use crate::netlist::module::{Body, Direction, Instance, Item, Module, Pin, Port, Stmt, CLOCK};
 use std::collections::HashMap;
 use std::fmt::Write;
 
@@ -42,10 +42,7 @@ pub(crate) fn header(design: &Design, out: &mut String) {
 pub(crate) fn module_file(design: &Design, m: &Module, out: &mut String) {
     header(design, out);
     out.push_str("`default_nettype none\n\n");
-    match &m.body {
-        Body::Leaf(leaf) => leaf_module(m, leaf, out),
-        Body::Structural(s) => structural_module(design, m, s, out),
-    }
+    body(design, m, &m.body, out);
     out.push_str("endmodule\n\n`default_nettype wire\n");
 }
 
@@ -88,105 +85,309 @@ fn port_list(
     out.push_str(");\n");
 }
 
-fn leaf_module(m: &Module, leaf: &Leaf, out: &mut String) {
-    let decl = |i: usize, p: &Port| {
-        let style = leaf
-            .port_styles
-            .get(i)
-            .copied()
-            .unwrap_or(PortStyle::default());
-        format!(
-            "{} {}{}{} {}",
-            p.direction,
-            if style.reg { "reg" } else { "wire" },
-            if style.signed { " signed" } else { "" },
-            range(p.width),
-            p.name
-        )
-    };
-    port_list(m, &decl, &|_| false, out);
-    for line in &leaf.lines {
-        match line {
-            LeafLine::Text(t) => out.push_str(t),
-            LeafLine::Instance {
-                indent,
-                module,
-                rest,
-            } => {
-                out.push_str(indent);
-                out.push_str(module);
-                out.push_str(rest);
+fn body(design: &Design, m: &Module, b: &Body, out: &mut String) {
+    let mut widths: HashMap<&str, usize> =
+        m.ports.iter().map(|p| (p.name.as_str(), p.width)).collect();
+    for item in &b.items {
+        match item {
+            Item::Wire(n, _) => {
+                widths.insert(&n.name, n.width);
+            }
+            Item::Reg(r) => {
+                widths.insert(&r.name, r.width);
+            }
+            _ => {}
+        }
+    }
+    let width_of = |name: &str| widths.get(name).copied();
+    let decl = |_: usize, p: &Port| format!("{} wire{} {}", p.direction, range(p.width), p.name);
+    let unread_ok = |p: &Port| p.direction == Direction::Input && b.allow_unread.contains(&p.name);
+    port_list(m, &decl, &unread_ok, out);
+    if !matches!(b.items.first(), None | Some(Item::Comment(_))) {
+        out.push('\n');
+    }
+    let mut port_pos: HashMap<&str, HashMap<&str, usize>> = HashMap::new();
+    let mut prev_instance = false;
+    for item in &b.items {
+        let wrap = |name: &str| b.allow_unread.contains(name);
+        match item {
+            Item::Comment(c) => {
+                let _ = writeln!(out, "\n{INDENT}// {c}");
+            }
+            Item::Wire(n, value) => {
+                let w = wrap(&n.name);
+                if w {
+                    let _ = writeln!(out, "{INDENT}{LINT_OFF_UNUSED}");
+                }
+                let _ = write!(out, "{INDENT}wire{} {}", range(n.width), n.name);
+                if let Some(e) = value {
+                    out.push_str(" = ");
+                    e.write_verilog(out, &width_of);
+                }
+                out.push_str(";\n");
+                if w {
+                    let _ = writeln!(out, "{INDENT}{LINT_ON_UNUSED}");
+                }
+            }
+            Item::Reg(r) => {
+                let w = wrap(&r.name);
+                if w {
+                    let _ = writeln!(out, "{INDENT}{LINT_OFF_UNUSED}");
+                }
+                let _ = writeln!(out, "{INDENT}reg{} {};", range(r.width), r.name);
+                if w {
+                    let _ = writeln!(out, "{INDENT}{LINT_ON_UNUSED}");
+                }
+            }
+            Item::Assign(a) => {
+                out.push_str(INDENT);
+                out.push_str("assign ");
+                a.lhs.write_verilog(out, &width_of);
+                out.push_str(" = ");
+                a.rhs.write_verilog(out, &width_of);
+                out.push_str(";\n");
+            }
+            Item::Instance(inst) => {
+                if !prev_instance {
+                    out.push('\n');
+                }
+                instance(design, inst, &mut port_pos, &width_of, out);
             }
         }
-        out.push('\n');
+        prev_instance = matches!(item, Item::Instance(_));
+    }
+    let regs: Vec<_> = b.regs().collect();
+    if !regs.is_empty() {
+        let _ = writeln!(out, "\n{INDENT}// Power-up values");
+        let _ = writeln!(out, "{INDENT}initial begin");
+        for r in &regs {
+            let _ = write!(out, "{INDENT}{INDENT}{} = ", r.name);
+            Expr::constant_words(r.width, init_words(&r.init, r.width))
+                .write_verilog(out, &width_of);
+            out.push_str(";\n");
+        }
+        let _ = writeln!(out, "{INDENT}end");
+    }
+    if !b.process.is_empty() {
+        let mut loops = Vec::new();
+        loop_vars(&b.process, &mut loops);
+        if loops.is_empty() && b.temps.is_empty() {
+            let _ = writeln!(out, "\n{INDENT}always @(posedge {CLOCK}) begin");
+        } else {
+            // Loop variables and temporaries live in the block: values within one pass,
+            // never flip-flops.
+            let _ = writeln!(
+                out,
+                "\n{INDENT}always @(posedge {CLOCK}) begin : {PROCESS_BLOCK}"
+            );
+            for v in &loops {
+                let _ = writeln!(out, "{INDENT}{INDENT}integer {v};");
+            }
+            for t in &b.temps {
+                let wrap = b.allow_unread.contains(&t.name);
+                if wrap {
+                    let _ = writeln!(out, "{INDENT}{INDENT}{LINT_OFF_UNUSED}");
+                }
+                let _ = writeln!(out, "{INDENT}{INDENT}reg{} {};", range(t.width), t.name);
+                if wrap {
+                    let _ = writeln!(out, "{INDENT}{INDENT}{LINT_ON_UNUSED}");
+                }
+            }
+        }
+        let temp_widths: HashMap<&str, usize> =
+            b.temps.iter().map(|t| (t.name.as_str(), t.width)).collect();
+        let width_of = |name: &str| width_of(name).or_else(|| temp_widths.get(name).copied());
+        stmts(&b.process, 2, &width_of, out);
+        let _ = writeln!(out, "{INDENT}end");
     }
 }
 
-fn structural_module(design: &Design, m: &Module, s: &Structural, out: &mut String) {
-    let widths: HashMap<&str, usize> = m
-        .ports
-        .iter()
-        .map(|p| (p.name.as_str(), p.width))
-        .chain(s.nets.iter().map(|n| (n.name.as_str(), n.width)))
-        .collect();
-    let width_of = |name: &str| widths.get(name).copied();
-    let decl = |_: usize, p: &Port| format!("{} wire{} {}", p.direction, range(p.width), p.name);
-    let unread_ok = |p: &Port| p.direction == Direction::Input && s.allow_unread.contains(&p.name);
-    port_list(m, &decl, &unread_ok, out);
-    if !s.nets.is_empty() {
-        out.push('\n');
-    }
-    for n in &s.nets {
-        let wrap = s.allow_unread.contains(&n.name);
-        if wrap {
-            let _ = writeln!(out, "{INDENT}{LINT_OFF_UNUSED}");
-        }
-        let _ = writeln!(out, "{INDENT}wire{} {};", range(n.width), n.name);
-        if wrap {
-            let _ = writeln!(out, "{INDENT}{LINT_ON_UNUSED}");
-        }
-    }
-    let mut port_pos: HashMap<&str, HashMap<&str, usize>> = HashMap::new();
-    for inst in &s.instances {
-        out.push('\n');
-        let pos = port_pos.entry(inst.module.as_str()).or_insert_with(|| {
-            design.module(&inst.module).map_or_else(HashMap::new, |t| {
-                t.ports
-                    .iter()
-                    .enumerate()
-                    .map(|(i, p)| (p.name.as_str(), i))
-                    .collect()
-            })
-        });
-        let mut pins: Vec<&Pin> = inst.pins.iter().collect();
-        pins.sort_by_key(|p| pos.get(p.port.as_str()).copied().unwrap_or(usize::MAX));
-        let open = inst.pins.iter().any(|p| p.expr.is_none());
-        if open {
-            let _ = writeln!(out, "{INDENT}{LINT_OFF_EMPTY}");
-        }
-        let _ = writeln!(out, "{INDENT}{} {} (", inst.module, inst.name);
-        for (i, pin) in pins.iter().enumerate() {
-            let _ = write!(out, "{INDENT}{INDENT}.{}(", pin.port);
-            if let Some(e) = &pin.expr {
-                e.write_verilog(out, &width_of);
+/// The name of the process's block when it declares loop variables or temporaries.
+const PROCESS_BLOCK: &str = "update";
+
+/// The variables of every `for` in `list`, in order, once each.
+fn loop_vars<'a>(list: &'a [Stmt], out: &mut Vec<&'a str>) {
+    for s in list {
+        match s {
+            Stmt::For { var, body, .. } => {
+                if !out.contains(&var.as_str()) {
+                    out.push(var);
+                }
+                loop_vars(body, out);
             }
-            out.push_str(if i + 1 == pins.len() { ")\n" } else { "),\n" });
-        }
-        let _ = writeln!(out, "{INDENT});");
-        if open {
-            let _ = writeln!(out, "{INDENT}{LINT_ON_EMPTY}");
+            Stmt::If { then, els, .. } => {
+                loop_vars(then, out);
+                loop_vars(els, out);
+            }
+            Stmt::Case { arms, default, .. } => {
+                for (_, body) in arms {
+                    loop_vars(body, out);
+                }
+                loop_vars(default, out);
+            }
+            _ => {}
         }
     }
-    if !s.assigns.is_empty() {
-        out.push('\n');
+}
+
+/// The power-up value as words (zero when none was given), bits above `width` dropped.
+fn init_words(init: &[u64], width: usize) -> Vec<u64> {
+    let mut words = vec![0u64; width.div_ceil(64)];
+    for i in 0..width {
+        if word_bit(init, i) {
+            words[i / 64] |= 1 << (i % 64);
+        }
     }
-    for a in &s.assigns {
+    words
+}
+
+fn instance<'a>(
+    design: &'a Design,
+    inst: &'a Instance,
+    port_pos: &mut HashMap<&'a str, HashMap<&'a str, usize>>,
+    width_of: &dyn Fn(&str) -> Option<usize>,
+    out: &mut String,
+) {
+    let pos = port_pos.entry(inst.module.as_str()).or_insert_with(|| {
+        design.module(&inst.module).map_or_else(HashMap::new, |t| {
+            t.ports
+                .iter()
+                .enumerate()
+                .map(|(i, p)| (p.name.as_str(), i))
+                .collect()
+        })
+    });
+    let mut pins: Vec<&Pin> = inst.pins.iter().collect();
+    pins.sort_by_key(|p| pos.get(p.port.as_str()).copied().unwrap_or(usize::MAX));
+    let open = inst.pins.iter().any(|p| p.expr.is_none());
+    if open {
+        let _ = writeln!(out, "{INDENT}{LINT_OFF_EMPTY}");
+    }
+    let _ = writeln!(out, "{INDENT}{} {} (", inst.module, inst.name);
+    for (i, pin) in pins.iter().enumerate() {
+        let _ = write!(out, "{INDENT}{INDENT}.{}(", pin.port);
+        if let Some(e) = &pin.expr {
+            e.write_verilog(out, width_of);
+        }
+        out.push_str(if i + 1 == pins.len() { ")\n" } else { "),\n" });
+    }
+    let _ = writeln!(out, "{INDENT});");
+    if open {
+        let _ = writeln!(out, "{INDENT}{LINT_ON_EMPTY}");
+    }
+}
+
+fn indent(level: usize, out: &mut String) {
+    for _ in 0..level {
         out.push_str(INDENT);
-        out.push_str("assign ");
-        a.lhs.write_verilog(out, &width_of);
-        out.push_str(" = ");
-        a.rhs.write_verilog(out, &width_of);
-        out.push_str(";\n");
     }
-    out.push('\n');
+}
+
+/// Statements at `level` indentation. A branch of one load is written on the line of its
+/// `if`/`else`; an `else` holding only an `if` is written `else if`.
+fn stmts(list: &[Stmt], level: usize, width_of: &dyn Fn(&str) -> Option<usize>, out: &mut String) {
+    for s in list {
+        indent(level, out);
+        stmt(s, level, width_of, out);
+    }
+}
+
+fn stmt(s: &Stmt, level: usize, width_of: &dyn Fn(&str) -> Option<usize>, out: &mut String) {
+    match s {
+        Stmt::Comment(c) => {
+            let _ = writeln!(out, "// {c}");
+        }
+        Stmt::Load { target, value } => {
+            target.write_verilog(out, width_of);
+            out.push_str(" <= ");
+            value.write_verilog(out, width_of);
+            out.push_str(";\n");
+        }
+        Stmt::Let { target, value } => {
+            target.write_verilog(out, width_of);
+            out.push_str(" = ");
+            value.write_verilog(out, width_of);
+            out.push_str(";\n");
+        }
+        Stmt::For { var, count, body } => {
+            let _ = writeln!(
+                out,
+                "for ({var} = 0; {var} < {count}; {var} = {var} + 1) begin"
+            );
+            stmts(body, level + 1, width_of, out);
+            indent(level, out);
+            out.push_str("end\n");
+        }
+        Stmt::If { cond, then, els } => {
+            out.push_str("if (");
+            cond.write_verilog(out, width_of);
+            out.push(')');
+            branch(then, level, width_of, out);
+            if els.is_empty() {
+                return;
+            }
+            // `end else` on one line after a block; `else` on its own line after a load.
+            if is_block(then) {
+                out.pop();
+                out.push(' ');
+            } else {
+                indent(level, out);
+            }
+            out.push_str("else");
+            if let [inner @ Stmt::If { .. }] = els.as_slice() {
+                out.push(' ');
+                stmt(inner, level, width_of, out);
+            } else {
+                branch(els, level, width_of, out);
+            }
+        }
+        Stmt::Case {
+            subject,
+            arms,
+            default,
+        } => {
+            out.push_str("case (");
+            subject.write_verilog(out, width_of);
+            out.push_str(")\n");
+            let w = subject.width(width_of).unwrap_or(64);
+            for (values, body) in arms {
+                indent(level + 1, out);
+                for (i, v) in values.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    Expr::constant(w, *v).write_verilog(out, width_of);
+                }
+                out.push(':');
+                branch(body, level + 1, width_of, out);
+            }
+            indent(level + 1, out);
+            out.push_str("default:");
+            branch(default, level + 1, width_of, out);
+            indent(level, out);
+            out.push_str("endcase\n");
+        }
+    }
+}
+
+/// Whether [`branch`] writes `body` as a `begin … end` block.
+fn is_block(body: &[Stmt]) -> bool {
+    !matches!(body, [] | [Stmt::Load { .. } | Stmt::Let { .. }])
+}
+
+/// The body of a branch after `if (…)`, `else` or a case label.
+fn branch(body: &[Stmt], level: usize, width_of: &dyn Fn(&str) -> Option<usize>, out: &mut String) {
+    match body {
+        [] => out.push_str(" ;\n"),
+        [one @ (Stmt::Load { .. } | Stmt::Let { .. })] => {
+            out.push(' ');
+            stmt(one, level, width_of, out);
+        }
+        _ => {
+            out.push_str(" begin\n");
+            stmts(body, level + 1, width_of, out);
+            indent(level, out);
+            out.push_str("end\n");
+        }
+    }
 }

@@ -1,17 +1,21 @@
-//! Bit-level bookkeeping for structural validation: the signals of a module laid out in one
+//! Bit-level bookkeeping for module validation: the signals of a module laid out in one
 //! bit space, and bit lists written as Verilog ranges for messages.
 
 use std::collections::HashMap;
 
-/// What kind of signal a name denotes inside a structural module.
+/// What kind of signal a name denotes inside a module.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum SigKind {
     /// Input port: driven from outside.
     Input,
     /// Output port: must be driven inside.
     Output,
-    /// Internal net.
+    /// Wire.
     Net,
+    /// Register (loaded by the clocked process only).
+    Reg,
+    /// Temporary of the process (a value within one pass, not a flip-flop).
+    Temp,
 }
 
 impl SigKind {
@@ -19,7 +23,9 @@ impl SigKind {
         match self {
             SigKind::Input => "input port",
             SigKind::Output => "output port",
-            SigKind::Net => "net",
+            SigKind::Net => "wire",
+            SigKind::Reg => "register",
+            SigKind::Temp => "temporary",
         }
     }
 }
@@ -62,16 +68,6 @@ impl<'a> SigTable<'a> {
     /// The signal that owns global bit `bit`.
     pub fn owner(&self, bit: usize) -> usize {
         self.sigs.partition_point(|s| s.offset + s.width <= bit)
-    }
-
-    /// `name[b]`, or just `name` for a 1-bit signal.
-    pub fn bit_name(&self, bit: usize) -> String {
-        let s = &self.sigs[self.owner(bit)];
-        if s.width == 1 {
-            s.name.to_owned()
-        } else {
-            format!("{}[{}]", s.name, bit - s.offset)
-        }
     }
 }
 
@@ -116,8 +112,8 @@ mod tests {
         t.add("a", 1, SigKind::Input).unwrap();
         t.add("b", 4, SigKind::Net).unwrap();
         assert_eq!(t.add("a", 2, SigKind::Net), Err(0));
-        assert_eq!(t.bit_name(0), "a");
-        assert_eq!(t.bit_name(1), "b[0]");
-        assert_eq!(t.bit_name(4), "b[3]");
+        assert_eq!(t.owner(0), 0);
+        assert_eq!(t.owner(1), 1);
+        assert_eq!(t.owner(4), 1);
     }
 }

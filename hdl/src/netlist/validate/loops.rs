@@ -1,12 +1,13 @@
-//! Combinational loops through continuous assigns, found bit by bit.
+//! Combinational loops through continuous assigns, found signal by signal.
 //!
-//! Each assign `lhs = rhs` gives an edge from bit `i` of `rhs` to bit `i` of `lhs`. A cycle
-//! means a bit depends on itself without a register in between. Loops through instances
-//! cannot be seen here (a leaf's internal paths are opaque); rust-hdl checks its blocks
-//! for loops itself, and Verilator reports UNOPTFLAT on the assembled design.
+//! Each assign `lhs = rhs` (or wire with a value) gives an edge from every signal `rhs`
+//! reads to the signal it drives. A cycle means a signal depends on itself without a
+//! register in between — even through other bits of itself, which Verilator reports as
+//! UNOPTFLAT and evaluates by iteration, so it is refused as well. Paths through instances
+//! are not followed: blocks register their outputs (or, like ROMs, drive constants).
 
-/// Returns one cycle (bits in order, the first repeated at the end) if the graph on
-/// `nodes` bits with `edges` (from, to) has one; the search is iterative and linear.
+/// Returns one cycle (nodes in order, the first repeated at the end) if the graph on
+/// `nodes` nodes with `edges` (from, to) has one; the search is iterative and linear.
 pub(super) fn find_cycle(nodes: usize, edges: &[(u32, u32)]) -> Option<Vec<usize>> {
     if edges.is_empty() {
         return None;

@@ -3,18 +3,17 @@
 //! Design-wide rules (this file): the top module exists; module names are legal
 //! identifiers that differ in more than letter case; ports are legal, unique and at least
 //! one bit wide; every instantiated module is defined; the hierarchy is not recursive;
-//! header parameters fit in a comment. Rules inside structural modules (connections,
-//! widths) are in [`structural`], the bit-level ones (drivers, readers, loops) in [`drive`].
+//! header parameters fit in a comment. Rules inside a module body (connections, widths,
+//! drivers, readers, the clock, loops) are in [`body`].
 
 mod bits;
-mod drive;
+mod body;
 mod loops;
-mod structural;
 
 use super::design::Design;
 use super::error::{ValidationError, ValidationErrors};
 use super::ident::check_identifier;
-use super::module::{Body, LeafLine, Module};
+use super::module::Module;
 use std::collections::{BTreeMap, HashMap};
 
 impl Design {
@@ -31,10 +30,7 @@ impl Design {
         check_module_names(self.modules(), &mut errs);
         for m in self.modules() {
             check_ports(m, &mut errs);
-            match &m.body {
-                Body::Leaf(_) => check_leaf_instances(self, m, &mut errs),
-                Body::Structural(s) => structural::check(self, m, s, &mut errs),
-            }
+            body::check(self, m, &mut errs);
         }
         check_recursion(self, &mut errs);
         if errs.is_empty() {
@@ -109,29 +105,6 @@ fn check_ports(m: &Module, errs: &mut Vec<ValidationError>) {
                 kind: "port",
                 name: p.name.clone(),
             });
-        }
-    }
-}
-
-/// A leaf's instances are checked for existence only: their connections were written by
-/// rust-hdl together with the child's definition.
-fn check_leaf_instances(design: &Design, m: &Module, errs: &mut Vec<ValidationError>) {
-    let Body::Leaf(leaf) = &m.body else { return };
-    for line in &leaf.lines {
-        if let LeafLine::Instance { module, rest, .. } = line {
-            if design.module(module).is_none() {
-                let instance = rest
-                    .trim_start()
-                    .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-                    .next()
-                    .unwrap_or_default()
-                    .to_owned();
-                errs.push(ValidationError::UndefinedModule {
-                    module: m.name.clone(),
-                    instance,
-                    target: module.clone(),
-                });
-            }
         }
     }
 }

@@ -1,2 +1,2 @@
-cell_d2.v
+cell_d2_h3.v
 demo_top.v

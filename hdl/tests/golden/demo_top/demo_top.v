@@ -4,40 +4,43 @@
 
 module demo_top (
     input wire clock,
-    input wire [1:0] req,
-    output wire [1:0] grant,
-    output wire [7:0] counts
+    input wire clear,
+    input wire [1:0] a,
+    output wire [2:0] y,
+    output wire [7:0] total
 );
 
-    wire lvl0_sw0_grant_0;
-    wire lvl0_sw0_grant_1;
-    /* verilator lint_off UNUSEDSIGNAL */
-    wire [3:0] lvl0_sw0_count;
-    /* verilator lint_on UNUSEDSIGNAL */
+    wire [1:0] u0_grant;
+    wire [3:0] u0_count;
+    wire [1:0] u0_seen;
 
-    cell_d2 lvl0_sw0 (
+    cell_d2_h3 u0 (
         .clock(clock),
-        .req_0(req[0]),
-        .req_1(req[1]),
-        .grant_0(lvl0_sw0_grant_0),
-        .grant_1(lvl0_sw0_grant_1),
-        .count(lvl0_sw0_count)
+        .clear(clear),
+        .req({a[0], a[1]}),
+        .pick(2'd2),
+        .grant(u0_grant),
+        .count(u0_count),
+        .seen(u0_seen)
     );
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire [1:0] u1_grant;
+    /* verilator lint_on UNUSEDSIGNAL */
+    wire [3:0] u1_count;
 
     /* verilator lint_off PINCONNECTEMPTY */
-    cell_d2 lvl1_sw0 (
+    cell_d2_h3 u1 (
         .clock(clock),
-        .req_0(lvl0_sw0_grant_0),
-        .req_1(1'b1),
-        .grant_0(grant[0]),
-        .grant_1(),
-        .count(counts[7:4])
+        .clear(1'b0),
+        .req(u0_grant),
+        .pick(u0_seen ^ 2'd1),
+        .grant(u1_grant),
+        .count(u1_count),
+        .seen()
     );
     /* verilator lint_on PINCONNECTEMPTY */
-
-    assign grant[1] = lvl0_sw0_grant_1;
-    assign counts[3:0] = {lvl0_sw0_count[3:1], 1'b0};
-
+    assign y = {u1_grant[0], u0_seen[1] | u0_grant[1], 1'b1};
+    assign total = {u1_count, u0_count};
 endmodule
 
 `default_nettype wire

@@ -51,7 +51,7 @@ pub struct Request {
     pub class_order: u8,
     /// One or two needs.
     pub needs: Vec<Need>,
-    /// A **[guard]** of `docs/protocol.md`: if false the request is rejected.
+    /// A **guard** of `docs/protocol.md`: if false the request is rejected.
     pub guard: bool,
 }
 

@@ -130,7 +130,7 @@ impl SwitchModel {
         &self.outcome
     }
 
-    /// How many requests a **[guard]** of `docs/protocol.md` rejected since power-up (never
+    /// How many requests a **guard** of `docs/protocol.md` rejected since power-up (never
     /// any for legal traffic).
     pub fn guard_rejections(&self) -> u64 {
         self.guard_rejects

@@ -4,13 +4,13 @@
 //! - [`params`]: [`NetParams`], the controller's [`Phase`]s and step lengths.
 //! - [`controller`]: phases, `ctl_*` broadcast, counters and flags.
 //! - [`pe`]: the PE interface unit.
-//! - [`ports`]: top-level port names and values (one wire per bit).
+//! - [`ports`]: top-level ports (one per quantity) and their values as words.
 //! - [`model`]: [`NetworkModel`], the composition, one bit-time per `step`.
 //!
 //! Use from a co-simulation:
 //!
 //! ```
-//! use lcanet_sim::lcan::cycle::network::{NetParams, NetworkModel};
+//! use lcanet_sim::lcan::cycle::network::{NetParams, NetworkModel, PortWords};
 //! use lcanet_sim::lcan::cycle::ArbiterPolicy;
 //! use lcanet_sim::lcan::routing::Algorithm;
 //! use lcanet_sim::lcan::{Size, Topology};
@@ -19,13 +19,13 @@
 //! let np = NetParams::new(&topo, Algorithm::R1, ArbiterPolicy::Fixed, 1, 2).unwrap();
 //! let dst = [Some(2), Some(3), Some(0), Some(1)];
 //! let mut model = NetworkModel::new(&topo, &np, &dst, &[0, 1, 2, 3], 7).unwrap();
-//! let (names, mut vals) = (model.output_names(), Vec::new());
+//! let ports = model.output_ports(); // done, error, phase, passes, …, rmsg
+//! let mut vals = PortWords::new(&ports);
 //! while !model.outputs().done {
-//!     model.output_values(&mut vals); // compare with the RTL's ports `names[i]`
+//!     model.output_words(&mut vals); // compare vals.get(i) with the RTL's port ports[i]
 //!     model.step().unwrap();
 //! }
 //! assert_eq!(model.outputs().bit_times, 128);
-//! # let _ = names;
 //! ```
 
 pub mod controller;
@@ -33,10 +33,11 @@ pub mod model;
 pub mod params;
 pub mod pe;
 pub mod ports;
+mod quiet;
 
 pub use model::{Mutation, NetError, NetPass, NetRun, NetworkModel};
 pub use params::{NetParamError, NetParams, Phase, MAX_MSG_BITS};
-pub use ports::{seeded_messages, NetOutputs};
+pub use ports::{seeded_messages, CanonicalInputs, NetOutputs, PortSpec, PortWords};
 
 #[cfg(test)]
 mod tests;

@@ -4,9 +4,9 @@
 //!
 //! The model simulates the *canonical run* of `docs/interface.md` §3: `reset` in bit-time 0,
 //! `start` in bit-time 1, the load inputs constant. Its top-level outputs in bit-time `t`
-//! are read with [`NetworkModel::outputs`] (typed) or [`NetworkModel::output_values`] (one
-//! value per RTL port, in the order of [`NetworkModel::output_names`]) *before* calling
-//! `step` for bit-time `t`.
+//! are read with [`NetworkModel::outputs`] (typed) or [`NetworkModel::output_words`] (one
+//! word-level value per RTL port, in the order of [`NetworkModel::output_ports`]) *before*
+//! calling `step` for bit-time `t`.
 
 use super::super::params::{ArbiterPolicy, SwitchTopology};
 use super::super::route::RouteTable;
@@ -15,7 +15,7 @@ use super::super::types::{ProtocolError, SwitchConsts};
 use super::controller::{Controller, PeSummary};
 use super::params::{NetParams, Phase};
 use super::pe::{digit_lca, serial_encode, Pe};
-use super::ports::{self, NetOutputs};
+use super::ports::{self, put_bits, CanonicalInputs, NetOutputs, PortSpec, PortWords};
 use crate::lcan::arbiter::{seed16, Policy};
 use crate::lcan::routing::{Port, SwitchCrosspoints};
 use crate::lcan::{Kind, Topology};
@@ -91,11 +91,13 @@ pub enum NetError {
 /// catches an injected bug (`#[doc(hidden)]` constructor [`NetworkModel::with_mutation`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Mutation {
-    /// The predicted value of output port `port` (an index into
-    /// [`NetworkModel::output_names`]) is inverted in bit-time `bit_time` only.
+    /// Bit `bit` of the predicted value of output port `port` (an index into
+    /// [`NetworkModel::output_ports`]) is inverted in bit-time `bit_time` only.
     FlipOutput {
         /// Port index.
         port: usize,
+        /// Bit of the port.
+        bit: usize,
         /// Bit-time.
         bit_time: u64,
     },
@@ -166,6 +168,11 @@ pub struct NetworkModel {
     mutation: Option<Mutation>,
     outs: Vec<u64>,
     inbuf: Vec<u64>,
+    /// Per switch: every register zero after its last clock (its outputs are 0).
+    quiet: Vec<bool>,
+    /// Take the quiet-switch fast path (`quiet.rs`); off only to test that it changes
+    /// nothing.
+    fast: bool,
     passes: Vec<NetPass>,
 }
 
@@ -283,6 +290,8 @@ impl NetworkModel {
             mutation: None,
             outs: vec![0; total * ports],
             inbuf: vec![0; ports],
+            quiet: vec![true; total],
+            fast: true,
             passes: Vec::new(),
         })
     }
@@ -299,8 +308,12 @@ impl NetworkModel {
     ) -> Result<Self, NetError> {
         let mut m = NetworkModel::new(topo, np, destinations, messages, seed)?;
         match mutation {
-            Mutation::FlipOutput { port, .. } if port >= m.output_names().len() => {
-                return Err(NetError::Mutation(format!("no output port {port}")));
+            Mutation::FlipOutput { port, bit, .. }
+                if m.output_ports().get(port).is_none_or(|p| bit >= p.width) =>
+            {
+                return Err(NetError::Mutation(format!(
+                    "no output port {port} with a bit {bit}"
+                )));
             }
             Mutation::SwapDestinations { a, b } if a >= m.pes.len() || b >= m.pes.len() => {
                 return Err(NetError::Mutation(format!("no PE {a} or {b}")));
@@ -309,6 +322,13 @@ impl NetworkModel {
         }
         m.mutation = Some(mutation);
         Ok(m)
+    }
+
+    /// Turns the quiet-switch fast path off (it changes nothing but speed; tests compare).
+    #[doc(hidden)]
+    pub fn without_fast_path(mut self) -> Self {
+        self.fast = false;
+        self
     }
 
     /// The parameters.
@@ -342,14 +362,13 @@ impl NetworkModel {
         &self.switches
     }
 
-    /// The `seed16` the co-simulation drives on `seed_<i>` (random policy).
+    /// The `seed16` the co-simulation drives on `seed` (random policy).
     pub fn seed16(&self) -> u16 {
         self.seed16
     }
 
     /// The typed top-level outputs of this bit-time.
     pub fn outputs(&self) -> NetOutputs {
-        let m = self.np.msg_bits;
         NetOutputs {
             done: self.ctrl.phase() == Phase::Done,
             error: self.ctrl.error,
@@ -358,43 +377,97 @@ impl NetworkModel {
             bit_times: self.ctrl.bit_times,
             valid: self.pes.iter().map(Pe::valid).collect(),
             sent: self.pes.iter().map(|p| p.sent).collect(),
-            rmsg: self.pes.iter().map(|p| p.rmsg(m)).collect(),
+            rmsg: self.pes.iter().map(|p| p.rmsg_value()).collect(),
         }
     }
 
-    /// The names of the top-level output ports (`docs/interface.md` §2), one per bit.
-    pub fn output_names(&self) -> Vec<String> {
-        ports::output_names(&self.np)
+    /// The top-level output ports (`docs/interface.md` §2), one per quantity.
+    pub fn output_ports(&self) -> Vec<PortSpec> {
+        ports::output_ports(&self.np)
     }
 
-    /// The values of the output ports of this bit-time (0/1), in the order of
-    /// [`NetworkModel::output_names`] (with a [`Mutation::FlipOutput`] applied).
-    pub fn output_values(&self, out: &mut Vec<u8>) {
-        ports::output_values(&self.np, &self.outputs(), out);
-        if let Some(Mutation::FlipOutput { port, bit_time }) = self.mutation {
+    /// The output values of this bit-time, in the order of [`NetworkModel::output_ports`]
+    /// (with a [`Mutation::FlipOutput`] applied), into `out` (made by
+    /// `PortWords::new(&self.output_ports())`; no allocation).
+    pub fn output_words(&self, out: &mut PortWords) {
+        use ports::out::*;
+        let c = &self.ctrl;
+        out.set(DONE, u64::from(c.phase() == Phase::Done));
+        out.set(ERROR, u64::from(c.error));
+        out.set(PHASE, c.phase().code());
+        out.set(PASSES, u64::from(c.passes));
+        out.set(BIT_TIMES, u64::from(c.bit_times));
+        for port in [VALID, SENT, RMSG] {
+            out.get_mut(port).fill(0);
+        }
+        let m = self.np.msg_bits;
+        for (p, pe) in self.pes.iter().enumerate() {
+            if pe.valid() {
+                put_bits(out.get_mut(VALID), p, 1, 1);
+            }
+            if pe.sent {
+                put_bits(out.get_mut(SENT), p, 1, 1);
+            }
+            let r = pe.rmsg_value();
+            if r != 0 {
+                put_bits(out.get_mut(RMSG), p * m, m, r);
+            }
+        }
+        if let Some(Mutation::FlipOutput {
+            port,
+            bit,
+            bit_time,
+        }) = self.mutation
+        {
             if bit_time == self.t {
-                out[port] ^= 1;
+                out.flip(port, bit);
             }
         }
     }
 
-    /// The names of the top-level input ports except `clock`, one per bit.
-    pub fn input_names(&self) -> Vec<String> {
-        ports::input_names(&self.np)
+    /// The top-level input ports except `clock`, one per quantity.
+    pub fn input_ports(&self) -> Vec<PortSpec> {
+        ports::input_ports(&self.np)
     }
 
-    /// The canonical run's input values (0/1) in bit-time `t`, in the order of
-    /// [`NetworkModel::input_names`].
-    pub fn input_values(&self, t: u64, out: &mut Vec<u8>) {
-        ports::input_values(
-            &self.np,
-            t,
-            &self.act,
-            &self.dst,
-            &self.msg,
-            self.seed16,
-            out,
-        );
+    /// The canonical run's inputs (`CanonicalInputs::at(t)` gives bit-time `t`'s values,
+    /// in the order of [`NetworkModel::input_ports`]).
+    pub fn canonical_inputs(&self) -> CanonicalInputs {
+        CanonicalInputs::new(&self.np, &self.act, &self.dst, &self.msg, self.seed16)
+    }
+
+    /// The crosspoint vectors of switch `g` as the RTL keeps them (`docs/protocol.md`
+    /// §11): `which` = 0 `xp_ac` (bit `x·d + x'`), 1 `xp_ad` (`x·u + k`), 2 `xp_bc`
+    /// (`k·d + x`), 3 `xp_bd` (`k·u + k'`); written into `out` (zeroed first, at least
+    /// `⌈bits/64⌉` words).
+    pub fn crosspoint_words(&self, g: usize, which: usize, out: &mut [u64]) {
+        self.crosspoint_rows(g..g + 1, which, out);
+    }
+
+    /// Crosspoint vector `which` (as [`NetworkModel::crosspoint_words`]) of the switches
+    /// with global indices `gs`, side by side: switch `gs.start + j` at row `j` (the layout
+    /// of a level written as rows).
+    pub fn crosspoint_rows(&self, gs: std::ops::Range<usize>, which: usize, out: &mut [u64]) {
+        let (d, u) = (self.np.switch.d, self.np.switch.u);
+        let (rows, cols, i0, o0) = match which {
+            0 => (d, d, 0, 0),
+            1 => (d, u, 0, d),
+            2 => (u, d, d, 0),
+            _ => (u, u, d, d),
+        };
+        out.fill(0);
+        let per = rows * cols;
+        for (j, g) in gs.enumerate() {
+            let xp = self.switches[g].crosspoints();
+            for r in 0..rows {
+                for c in 0..cols {
+                    if xp.is_closed(i0 + r, o0 + c) {
+                        let bit = j * per + r * cols + c;
+                        out[bit / 64] |= 1 << (bit % 64);
+                    }
+                }
+            }
+        }
     }
 
     /// The passes seen so far.
@@ -437,26 +510,39 @@ impl NetworkModel {
                 p.senders = senders;
             }
         }
-        // Outputs of this bit-time (registers).
+        // Outputs of this bit-time (registers; a quiet switch's are 0).
         for (g, sw) in self.switches.iter().enumerate() {
-            for port in 0..ports {
-                self.outs[g * ports + port] = sw.output(port);
+            let o = &mut self.outs[g * ports..(g + 1) * ports];
+            if self.quiet[g] {
+                o.fill(0);
+            } else {
+                for (port, v) in o.iter_mut().enumerate() {
+                    *v = sw.output(port);
+                }
             }
         }
-        // Clock every switch.
+        // Clock every switch (a quiet one with zero inputs only counts the bit-time).
         let seed = self.ctrl.seed16;
+        let fast = self.fast && super::quiet::quiet_allowed(&ctl);
         for g in 0..self.switches.len() {
+            let mut any = false;
             for (i, slot) in self.inbuf.iter_mut().enumerate() {
                 *slot = match self.wiring[g * ports + i] {
                     Src::Zero => 0,
                     Src::Pe(p) => self.pes[p].up_lanes(w),
                     Src::Out(o) => self.outs[o],
                 };
+                any |= *slot != 0;
+            }
+            let sw = &mut self.switches[g];
+            if fast && self.quiet[g] && !any {
+                sw.tick_quiet(&ctl);
+                continue;
             }
             let (a, b) = self.inbuf.split_at(d);
-            self.switches[g]
-                .clock(&ctl, seed, a, b)
+            sw.clock(&ctl, seed, a, b)
                 .map_err(|err| NetError::Protocol { t: self.t, g, err })?;
+            self.quiet[g] = sw.registers_zero();
         }
         // PEs and controller.
         if reset {

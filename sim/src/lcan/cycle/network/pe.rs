@@ -50,6 +50,10 @@ pub struct Pe {
     pub tx: BitReg,
     /// Frame receive register (`NF·W` bits).
     pub rxf: BitReg,
+    /// `rmsg` as a value, kept with `rxf` (so the outputs cost no per-bit work).
+    rmsg: u64,
+    /// `M`.
+    m: usize,
 }
 
 /// Effects of one PE edge on the network-wide state.
@@ -117,6 +121,8 @@ impl Pe {
             got: false,
             tx: BitReg::new(np.pe_tx_bits()),
             rxf: BitReg::new(np.pe_rx_bits()),
+            rmsg: 0,
+            m: np.msg_bits,
         }
     }
 
@@ -136,10 +142,15 @@ impl Pe {
         self.rxf.get(n - 1)
     }
 
-    /// `rmsg` output (`M` bits, unmasked).
+    /// `rmsg` output (`M` bits, unmasked): `rxf[NF·W−2−i]` at bit `i`.
     pub fn rmsg(&self, m: usize) -> u64 {
         let n = self.rxf.len();
         (0..m).fold(0, |acc, i| acc | (u64::from(self.rxf.get(n - 2 - i)) << i))
+    }
+
+    /// [`Pe::rmsg`] of the interface's own `M`, kept up to date with `rxf`.
+    pub fn rmsg_value(&self) -> u64 {
+        self.rmsg
     }
 
     /// The start edge: latch the inputs, clear everything else.
@@ -154,6 +165,7 @@ impl Pe {
         self.got = false;
         self.tx.clear();
         self.rxf.clear();
+        self.rmsg = 0;
     }
 
     /// One edge (neither reset nor start): `input` is the down-wire lanes of this bit-time.
@@ -204,6 +216,7 @@ impl Pe {
                 let top = self.rxf.len() - 1;
                 if !self.rxf.get(top) {
                     self.rxf.shift_in(input, w);
+                    self.rmsg = self.rmsg(self.m);
                     if self.rxf.get(top) {
                         self.got = true;
                     }

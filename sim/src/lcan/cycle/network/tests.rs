@@ -319,10 +319,11 @@ fn restart_after_done_repeats_the_run() {
     let dst: Vec<Option<usize>> = vec![Some(3), Some(2), Some(1), Some(0)];
     let mut a = NetworkModel::new(&topo, &np, &dst, &[1, 2, 3, 4], 99).unwrap();
     let mut b = a.clone();
-    let (mut va, mut vb) = (Vec::new(), Vec::new());
+    let ports = a.output_ports();
+    let (mut va, mut vb) = (PortWords::new(&ports), PortWords::new(&ports));
     for _ in 0..300 {
-        a.output_values(&mut va);
-        b.output_values(&mut vb);
+        a.output_words(&mut va);
+        b.output_words(&mut vb);
         assert_eq!(va, vb);
         a.step().unwrap();
         b.step().unwrap();
@@ -337,9 +338,9 @@ fn mutations_change_the_prediction() {
     let msg = [0, 1, 2, 3];
     let trace = |m: &mut NetworkModel| {
         let mut all = Vec::new();
-        let mut v = Vec::new();
+        let mut v = PortWords::new(&m.output_ports());
         for _ in 0..140 {
-            m.output_values(&mut v);
+            m.output_words(&mut v);
             all.push(v.clone());
             m.step().unwrap();
         }
@@ -347,7 +348,8 @@ fn mutations_change_the_prediction() {
     };
     let good = trace(&mut NetworkModel::new(&topo, &np, &dst, &msg, 1).unwrap());
     let flip = Mutation::FlipOutput {
-        port: 0,
+        port: 7,
+        bit: 3,
         bit_time: 50,
     };
     let bad = trace(&mut NetworkModel::with_mutation(&topo, &np, &dst, &msg, 1, flip).unwrap());
@@ -373,31 +375,88 @@ fn port_names_and_values_line_up() {
     let np = NetParams::new(&topo, Algorithm::R1, ArbiterPolicy::Random, 1, 2).unwrap();
     let dst = [Some(2), Some(3), Some(0), Some(1)];
     let m = NetworkModel::new(&topo, &np, &dst, &[0, 1, 2, 3], 1).unwrap();
-    let names = m.input_names();
-    let mut v = Vec::new();
-    m.input_values(1, &mut v);
-    assert_eq!(names.len(), v.len());
-    assert_eq!(names.len(), 2 + 4 + 4 * 2 + 4 * 2 + 16);
-    let at = |n: &str| v[names.iter().position(|x| x == n).unwrap()];
-    assert_eq!((at("reset"), at("start")), (0, 1));
+    let ports = m.input_ports();
+    let names: Vec<(&str, usize)> = ports.iter().map(|p| (p.name.as_str(), p.width)).collect();
     assert_eq!(
-        (at("dst_0"), at("dst_1"), at("dst_2"), at("dst_3")),
-        (0, 1, 1, 1)
+        names,
+        [
+            ("reset", 1),
+            ("start", 1),
+            ("act", 4),
+            ("dst", 8),
+            ("msg", 8),
+            ("seed", 16)
+        ]
     );
+    let mut inputs = m.canonical_inputs();
+    let v = inputs.at(1);
+    assert_eq!((v.low(0), v.low(1)), (0, 1));
+    assert_eq!(v.low(2), 0b1111);
+    // PE p's destination at bits 2p.. (dst = 2, 3, 0, 1), its message at bits 2p..
+    assert_eq!(v.low(3), 0b01_00_11_10);
+    assert_eq!(v.low(4), 0b11_10_01_00);
+    assert_eq!(v.low(5), u64::from(m.seed16()));
+    assert_eq!(inputs.at(0).low(0), 1);
+    let ports = m.output_ports();
+    let names: Vec<&str> = ports.iter().map(|p| p.name.as_str()).collect();
     assert_eq!(
-        (at("msg_2"), at("msg_3"), at("msg_6"), at("msg_7")),
-        (1, 0, 1, 1)
+        names,
+        [
+            "done",
+            "error",
+            "phase",
+            "passes",
+            "bit_times",
+            "valid",
+            "sent",
+            "rmsg"
+        ]
     );
-    let seed = (0..16).fold(0u16, |acc, i| {
-        acc | (u16::from(at(&format!("seed_{i}"))) << i)
-    });
-    assert_eq!(seed, m.seed16());
-    let names = m.output_names();
-    m.output_values(&mut v);
-    assert_eq!(names.len(), v.len());
-    assert_eq!(names.len(), 2 + 4 + 16 + 32 + 4 + 4 + 8);
-    assert_eq!(&names[..3], &["done", "error", "phase_0"]);
-    assert_eq!(names.last().unwrap(), "rmsg_7");
+    let widths: Vec<usize> = ports.iter().map(|p| p.width).collect();
+    assert_eq!(widths, [1, 1, 4, 16, 32, 4, 4, 8]);
+    let mut out = PortWords::new(&ports);
+    m.output_words(&mut out);
+    assert_eq!(out.get(7), &[0]);
+}
+
+/// The word outputs agree with the typed outputs bit-time by bit-time, and the crosspoint
+/// vectors with the crosspoint lists.
+#[test]
+fn word_outputs_agree_with_typed_outputs() {
+    let topo = Topology::complete_bipartite(2, 2, Size::Levels(2)).unwrap();
+    let np = NetParams::new(&topo, Algorithm::R1, ArbiterPolicy::RoundRobin, 2, 5).unwrap();
+    let dst: Vec<Option<usize>> = vec![Some(3), Some(2), Some(1), Some(0)];
+    let mut m = NetworkModel::new(&topo, &np, &dst, &[1, 22, 3, 31], 5).unwrap();
+    let mut out = PortWords::new(&m.output_ports());
+    let mut setups = 0;
+    for _ in 0..400 {
+        m.output_words(&mut out);
+        let o = m.outputs();
+        assert_eq!(out.low(0), u64::from(o.done));
+        assert_eq!(out.low(2), u64::from(o.phase));
+        assert_eq!(out.low(4), u64::from(o.bit_times));
+        for p in 0..4 {
+            assert_eq!(out.bit(5, p), o.valid[p]);
+            assert_eq!(out.bit(6, p), o.sent[p]);
+            assert_eq!((out.low(7) >> (5 * p)) & 31, o.rmsg[p]);
+        }
+        if m.is_setup_end() {
+            setups += 1;
+            let lists = m.crosspoint_lists();
+            let mut closed = 0;
+            for g in 0..topo.total_switches() {
+                for which in 0..4 {
+                    let mut w = [0u64; 1];
+                    m.crosspoint_words(g, which, &mut w);
+                    closed += w[0].count_ones() as usize;
+                }
+            }
+            assert_eq!(closed, lists.iter().map(|s| s.closed.len()).sum::<usize>());
+            assert!(closed > 0);
+        }
+        m.step().unwrap();
+    }
+    assert!(setups > 0);
 }
 
 proptest::proptest! {
@@ -477,9 +536,55 @@ fn bad_parameters_are_rejected_with_the_condition() {
         1,
         Mutation::FlipOutput {
             port: 10_000,
+            bit: 0,
             bit_time: 0,
         },
     )
     .unwrap_err();
     assert!(e.to_string().contains("no output port 10000"), "{e}");
+}
+
+/// The quiet-switch fast path changes nothing: outputs and crosspoints equal those of the
+/// full clock every bit-time, on every kind, algorithm and policy.
+#[test]
+fn quiet_fast_path_changes_nothing() {
+    let cb = Topology::complete_bipartite(2, 2, Size::Levels(3)).unwrap();
+    let topos = [
+        Topology::tree(2, 1, Size::Levels(3)).unwrap(),
+        cb.clone(),
+        Topology::from_pi_text(&cb.to_pi_text()).unwrap(),
+    ];
+    for topo in topos {
+        for alg in [Algorithm::R1, Algorithm::R2] {
+            for pol in [
+                ArbiterPolicy::Fixed,
+                ArbiterPolicy::RoundRobin,
+                ArbiterPolicy::Random,
+            ] {
+                let np = NetParams::new(&topo, alg, pol, 2, 5).unwrap();
+                let n = topo.n();
+                let p = Permutation::random(n, &mut seeded(7));
+                let dst: Vec<Option<usize>> = p.as_slice().iter().map(|&d| Some(d)).collect();
+                let msg: Vec<u64> = (0..n as u64).map(|i| (i * 7) & 31).collect();
+                let mut fast = NetworkModel::new(&topo, &np, &dst, &msg, 3).unwrap();
+                let mut full = fast.clone().without_fast_path();
+                let ports = fast.output_ports();
+                let (mut a, mut b) = (PortWords::new(&ports), PortWords::new(&ports));
+                while !fast.outputs().done || fast.bit_time() < 2 {
+                    fast.output_words(&mut a);
+                    full.output_words(&mut b);
+                    assert_eq!(a, b, "bit-time {}", fast.bit_time());
+                    assert_eq!(
+                        fast.switches(),
+                        full.switches(),
+                        "bit-time {}",
+                        fast.bit_time()
+                    );
+                    fast.step().unwrap();
+                    full.step().unwrap();
+                }
+                assert_eq!(fast.passes(), full.passes());
+            }
+        }
+    }
 }

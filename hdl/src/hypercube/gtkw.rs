@@ -1,0 +1,103 @@
+//! The GTKWave save file of a k-cube (`generate hypercube`, `sim hypercube --vcd`): the
+//! controller with its phase code by name (`idle`, `semi`, `cross`, `enum2`, `pack2`,
+//! `enum0`, `pack0`, `rdv`, `docs/hypercube.md` §5) and the strobes it broadcasts, the
+//! top's per-node vectors (node `x` at row `x`), and, for the first
+//! [`MAX_DETAILED`] nodes, each node's pipeline registers, stage states, buffers A, B, E,
+//! enumeration adders and flags. Widths are those of the elaborated modules.
+
+use super::control::NAMES;
+use super::controller::Phase;
+use crate::gtkw::{filter_codes, Group, GtkwFiles, MissingSignal, Scope, MAX_DETAILED};
+use crate::netlist::Design;
+use lcanet_sim::hypercube::CubeParams;
+
+/// The controller's phase codes and their names in `docs/hypercube.md`.
+pub const PHASE_NAMES: [(Phase, &str); 8] = [
+    (Phase::Idle, "idle"),
+    (Phase::Semi, "semi"),
+    (Phase::Cross, "cross"),
+    (Phase::Enum2, "enum2"),
+    (Phase::Pack2, "pack2"),
+    (Phase::Enum0, "enum0"),
+    (Phase::Pack0, "pack0"),
+    (Phase::Rdv, "rdv"),
+];
+
+/// The save file of the cube `design` ([`cube_design`](super::cube::cube_design)) of `p`.
+pub fn cube_gtkw(design: &Design, p: CubeParams) -> Result<GtkwFiles, MissingSignal> {
+    let top = Scope::top(design)?;
+    let ctrl = top.within(design, "ctrl")?;
+    let mut control = top.traces(&["clock", "reset", "start", "algorithm"])?;
+    control.push(ctrl.trace("phase")?.named(1));
+    control.push(ctrl.trace("cnt")?);
+    control.extend(ctrl.binary(&["sel", "low"])?);
+    control.extend(top.traces(&["bit_time", "done", "collision"])?);
+    let mut groups = vec![
+        Group::new("controller (phase by name)", control),
+        Group::new("controller strobes", ctrl.binary(&NAMES)?),
+        Group::new(
+            "nodes (node x at row x)",
+            top.traces(&[
+                "send",
+                "dest",
+                "payload",
+                "dim_out",
+                "rx_bit",
+                "rx_valid",
+                "rx_payload",
+                "node_collision",
+            ])?,
+        ),
+    ];
+    for x in 0..p.n().min(MAX_DETAILED) {
+        let node = top.within(design, &format!("node{x}"))?;
+        let mut t = node.binary(&["dim_in", "dim_out", "p", "stage_pass", "stage_dir"])?;
+        t.extend(node.traces(&["a", "b", "e"])?);
+        // `ct` (the count adders' carries) exists for k > 1 only.
+        t.extend(node.binary(&["t"])?);
+        t.extend(node.present(&["ct"]).into_iter().map(|t| t.binary()));
+        t.extend(node.binary(&[
+            "o", "co", "va", "vb", "xing", "incoming", "hit", "coll", "rx_bit", "rx_valid",
+        ])?);
+        t.push(node.trace("rx_payload")?);
+        groups.push(Group::new(format!("node {x}"), t));
+    }
+    Ok(GtkwFiles {
+        top: design.top().to_string(),
+        groups,
+        filters: vec![filter_codes(
+            "hc_phase.txt",
+            PHASE_NAMES.map(|(ph, name)| (ph as u64, name)),
+        )],
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hypercube::cube::cube_design;
+
+    #[test]
+    fn every_trace_is_a_signal_of_the_cube() {
+        for (k, l) in [(1, 1), (2, 4), (3, 8), (4, 2)] {
+            let (design, p) = cube_design(k, l).unwrap();
+            let files = cube_gtkw(&design, p).unwrap();
+            assert_eq!(files.mismatches(&design), Vec::<String>::new(), "k = {k}");
+            let nodes = files.groups.iter().filter(|g| g.name.starts_with("node "));
+            assert_eq!(nodes.count(), p.n().min(MAX_DETAILED), "k = {k}");
+        }
+    }
+
+    #[test]
+    fn the_phase_is_shown_by_name() {
+        let (design, p) = cube_design(3, 8).unwrap();
+        let files = cube_gtkw(&design, p).unwrap();
+        let text = files.save_text(std::path::Path::new("/f"), None);
+        assert!(
+            text.contains("^1 /f/hc_phase.txt\n@2024\nTOP.hypercube_k3_l8.ctrl.phase[2:0]\n"),
+            "{text}"
+        );
+        let f = &files.filters[0].text;
+        assert!(f.contains("\n0 idle\n") && f.contains("\n7 rdv\n"), "{f}");
+    }
+}

@@ -1,0 +1,64 @@
+//! Golden files of the network's own small blocks: the PE interface and the controller,
+//! for R1 with label conversion (T-LCAN(3,1), radix 3) and for R2 on a Π network with the
+//! random policy. They must equal the files under `tests/golden/lca_net/`; regenerate with
+//! `UPDATE_GOLDEN=1 cargo test -p lcanet-hdl --test lca_net_golden` and review the diff.
+//! Every emitted block also passes the RTL style check.
+
+use lcanet_hdl::lca_net::controller::{controller_module, CtrlShape};
+use lcanet_hdl::lca_net::pe::{pe_module, PeShape};
+use lcanet_hdl::lca_net::NetSpec;
+use lcanet_hdl::netlist::{Design, Module};
+use lcanet_sim::lcan::cycle::ArbiterPolicy;
+use lcanet_sim::lcan::routing::Algorithm;
+use lcanet_sim::lcan::{Size, Topology};
+use std::path::Path;
+
+fn specs() -> Vec<NetSpec> {
+    let tree3 = Topology::tree(3, 1, Size::Levels(2)).unwrap();
+    let cb = Topology::complete_bipartite(2, 2, Size::Levels(2)).unwrap();
+    let pi = Topology::from_pi_text(&cb.to_pi_text()).unwrap();
+    vec![
+        NetSpec::new(tree3, Algorithm::R1, ArbiterPolicy::Fixed, 1, 4).unwrap(),
+        NetSpec::new(pi, Algorithm::R2, ArbiterPolicy::Random, 2, 3).unwrap(),
+    ]
+}
+
+fn blocks(spec: &NetSpec) -> Vec<Module> {
+    vec![
+        pe_module(&spec.pe_module_name(), &PeShape::of(spec)),
+        controller_module(&spec.ctrl_module_name(), &CtrlShape::of(spec)),
+    ]
+}
+
+#[test]
+fn pe_interface_and_controller_match_golden_files() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/lca_net");
+    let update = std::env::var_os("UPDATE_GOLDEN").is_some();
+    for spec in specs() {
+        for module in blocks(&spec) {
+            let name = module.name.clone();
+            let mut design = Design::new(name.clone());
+            design.param("block", &name);
+            design.add_module(module).unwrap();
+            let emitted = design.emit().unwrap_or_else(|e| panic!("{name}: {e}"));
+            let file = &emitted.modules[0];
+            let issues =
+                lcanet_hdl::style::check_files([(file.name.as_str(), file.contents.as_str())]);
+            assert!(issues.is_empty(), "{name}: {issues:?}");
+            let path = dir.join(&file.name);
+            if update {
+                std::fs::create_dir_all(&dir).unwrap();
+                std::fs::write(&path, &file.contents).unwrap();
+                continue;
+            }
+            let golden = std::fs::read_to_string(&path)
+                .unwrap_or_else(|e| panic!("{}: {e}; run with UPDATE_GOLDEN=1", path.display()));
+            assert!(
+                golden == file.contents,
+                "{} differs from its golden file; if intended, regenerate with UPDATE_GOLDEN=1 and review the diff.\n--- emitted ---\n{}",
+                file.name,
+                file.contents
+            );
+        }
+    }
+}

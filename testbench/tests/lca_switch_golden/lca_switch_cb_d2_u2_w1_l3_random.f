@@ -1,0 +1,1 @@
+lca_switch_cb_d2_u2_w1_l3_random.v

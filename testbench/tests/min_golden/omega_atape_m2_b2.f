@@ -1,0 +1,4 @@
+atape_ctrl_m2_f4.v
+atape_unit_m2_tap1_rot1.v
+min_switch_2x2.v
+omega_atape_m2_b2.v

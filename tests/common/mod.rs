@@ -1,0 +1,89 @@
+//! Helpers shared by the CLI tests: the signals a VCD declares, and the check that a
+//! GTKWave save file fits its VCD (every trace a signal of the VCD, path and range; every
+//! translate filter it references on disk).
+
+// Each test binary uses some of these.
+#![allow(dead_code)]
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+/// Every variable the VCD at `vcd` declares, as GTKWave names it: `TOP.<scope>.<name>`,
+/// vectors with their range (`TOP.top.u0.xp[15:0]`).
+pub fn vcd_signals(vcd: &Path) -> HashSet<String> {
+    let text = std::fs::read_to_string(vcd)
+        .unwrap_or_else(|e| panic!("reading the VCD {}: {e}", vcd.display()));
+    let header = text.split("$enddefinitions").next().expect("a VCD header");
+    let (mut scope, mut vars) = (Vec::new(), HashSet::new());
+    for line in header.lines() {
+        let t: Vec<&str> = line.split_whitespace().collect();
+        match t.first() {
+            Some(&"$scope") => scope.push(t[2].to_string()),
+            Some(&"$upscope") => {
+                scope.pop();
+            }
+            Some(&"$var") => {
+                let range = if t.len() > 6 && t[5].starts_with('[') {
+                    t[5]
+                } else {
+                    ""
+                };
+                vars.insert(format!("{}.{}{range}", scope.join("."), t[4]));
+            }
+            _ => {}
+        }
+    }
+    vars
+}
+
+/// The traces of a save file (its `TOP.…` lines).
+pub fn gtkw_traces(gtkw: &str) -> Vec<&str> {
+    gtkw.lines().filter(|l| l.starts_with("TOP.")).collect()
+}
+
+/// The translate filter files a save file references (`^k <path>` lines).
+pub fn gtkw_filters(gtkw: &str) -> Vec<PathBuf> {
+    gtkw.lines()
+        .filter(|l| l.starts_with('^'))
+        .map(|l| PathBuf::from(l.split_once(' ').expect("^k <path>").1))
+        .collect()
+}
+
+/// Checks that the save file at `gtkw` fits the VCD at `vcd`: every trace is a signal of
+/// the VCD (path and range), there are at least `min_traces`, and every filter it
+/// references exists. Returns the save file's text.
+pub fn check_gtkw_fits_vcd(gtkw: &Path, vcd: &Path, min_traces: usize) -> String {
+    let text = std::fs::read_to_string(gtkw)
+        .unwrap_or_else(|e| panic!("reading the save file {}: {e}", gtkw.display()));
+    let vars = vcd_signals(vcd);
+    let traces = gtkw_traces(&text);
+    assert!(
+        traces.len() >= min_traces,
+        "{} traces, expected at least {min_traces}:\n{text}",
+        traces.len()
+    );
+    for t in traces {
+        assert!(vars.contains(t), "{t} is not a signal of {}", vcd.display());
+    }
+    for f in gtkw_filters(&text) {
+        assert!(f.is_file(), "filter {} is missing", f.display());
+    }
+    text
+}
+
+/// Checks that filter `file` beside `gtkw` exists, is referenced by the save file's
+/// translated trace `trace` (the trace's full `TOP.…` line) and names `code` as `name`.
+pub fn check_named(gtkw: &Path, trace: &str, file: &str, code: u64, name: &str) {
+    let text = std::fs::read_to_string(gtkw).unwrap();
+    // Filters are referenced by absolute path, symbolic links resolved.
+    let filter = std::fs::canonicalize(gtkw).unwrap().with_file_name(file);
+    let want = format!("{}\n@2024\n{trace}\n", filter.display());
+    assert!(text.contains(&want), "{want:?} not in\n{text}");
+    let codes = std::fs::read_to_string(&filter)
+        .unwrap_or_else(|e| panic!("reading the filter {}: {e}", filter.display()));
+    assert!(
+        codes.lines().any(|l| l == format!("{code} {name}")),
+        "{code} {name} not in {}:\n{codes}",
+        filter.display()
+    );
+}
