@@ -1,7 +1,8 @@
 //! Helpers shared by the integration tests: a small word-level block, the golden demo
-//! design built from it, and runners for Verilator, Icarus Verilog and Yosys.
+//! design built from it, the golden-file comparison, and runners for Verilator, Icarus Verilog and Yosys.
 #![allow(dead_code)]
 
+pub mod golden;
 pub mod tools;
 
 use lcanet_hdl::netlist::{cat, lit, zero, Design, Module, ModuleBuilder, V};
