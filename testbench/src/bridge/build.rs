@@ -309,6 +309,7 @@ fn build_into(
     cmd.args([
         "--cc",
         "--quiet-stats",
+        "--no-decoration",
         "-Wall",
         "--timescale",
         "1ns/1ns",

@@ -12,8 +12,9 @@ use std::fmt::Write as _;
 use super::ports::{Direction, HeaderPort, Storage};
 use super::shim_text::{API, PRELUDE, SIGNALS, TICK};
 
-/// Version of the shim generator and of the C ABI below; part of every cache key.
-pub const SHIM_VERSION: u32 = 9;
+/// Version of the shim generator, of the C ABI below and of the fixed Verilator arguments
+/// of a build (`build.rs`); part of every cache key: bump it when any of them changes.
+pub const SHIM_VERSION: u32 = 10;
 
 /// The C++ source of the shim for top module `top` with `ports` (from `V<top>.h`);
 /// `public_signals`: whether the build made internal signals public (else lookups fail
