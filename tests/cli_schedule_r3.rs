@@ -256,7 +256,10 @@ fn bad_input_is_rejected() {
             "--algorithm",
             "r3",
         ],
-        &["short.perm", "expected 8 destinations (one per PE), found 2"],
+        &[
+            "short.perm",
+            "expected 8 destinations (one per PE), found 2",
+        ],
     );
     let f = dir.join("twice.perm");
     std::fs::write(&f, "1\n1\n2\n3\n4\n5\n6\n7\n").unwrap();
