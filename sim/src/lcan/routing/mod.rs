@@ -150,6 +150,9 @@ pub enum RoutingError {
         /// PEs of the network.
         n: usize,
     },
+    /// The problem is too large for the algorithm (R3's heuristic: its memory).
+    #[error("{0}")]
+    TooLarge(String),
     /// A bug in the models (an invariant of docs/routing.md was violated).
     #[error("internal error (a bug in lcanet, please report it): {0}")]
     Internal(String),

@@ -85,7 +85,7 @@ fn heuristic(
     }
     let lb = lower_bound(topo, conns, cfg.conflict).value;
     let mut rng = seeded(derive(cfg.seed, "r3"));
-    let ff = search::first_fit(&m);
+    let ff = search::first_fit(&m).map_err(RoutingError::TooLarge)?;
     let mut best = search::shrink(&m, ff, lb, WORK_BUDGET, ATTEMPT_ITERS, &mut rng);
     if best.passes > lb {
         // Not at the lower bound: R1's schedule may be better; start from it too.

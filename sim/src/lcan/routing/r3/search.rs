@@ -25,7 +25,7 @@ pub(super) struct Assignment {
 
 /// First fit: connections by decreasing number of resources (then source order), each in
 /// the lowest pass with an option that fits, trying options in order.
-pub(super) fn first_fit(m: &Model) -> Assignment {
+pub(super) fn first_fit(m: &Model) -> Result<Assignment, String> {
     let n = m.opts.len();
     let r = m.cap.len();
     let mut order: Vec<usize> = (0..n).collect();
@@ -42,19 +42,38 @@ pub(super) fn first_fit(m: &Model) -> Assignment {
                 }
             }
         }
-        let (p, o) = placed.unwrap_or_else(|| {
-            usage.push(vec![0; r]);
-            (usage.len() - 1, 0)
-        });
+        let (p, o) = match placed {
+            Some(x) => x,
+            None => {
+                check_size(usage.len() + 1, r)?;
+                usage.push(vec![0; r]);
+                (usage.len() - 1, 0)
+            }
+        };
         for &x in &m.opts[i][o].res {
             usage[p][x as usize] += 1;
         }
         at[i] = (p as u32, o as u32);
     }
-    Assignment {
+    Ok(Assignment {
         passes: usage.len(),
         at,
+    })
+}
+
+/// Most pass × resource counters the search keeps (one byte each).
+pub(super) const MAX_COUNTERS: usize = 1 << 28;
+
+/// Refuses a problem whose usage table (`passes × resources` counters) would pass
+/// [`MAX_COUNTERS`].
+pub(super) fn check_size(passes: usize, resources: usize) -> Result<(), String> {
+    if passes.saturating_mul(resources) > MAX_COUNTERS {
+        return Err(format!(
+            "R3's heuristic would need {passes} passes × {resources} resources usage counters, \
+             more than the supported {MAX_COUNTERS}; route this network size with r1 or r2"
+        ));
     }
+    Ok(())
 }
 
 /// The search state for a fixed number of passes.
@@ -67,7 +86,9 @@ struct State<'m> {
     /// `(pass, option, position in members)`, pass `u32::MAX` if unassigned.
     at: Vec<(u32, u32, u32)>,
     free: Vec<u32>,
-    tabu: Vec<u64>,
+    /// Per connection, the passes it may not enter and until which iteration (short
+    /// lists: entries expire after a tenure).
+    tabu: Vec<Vec<(u32, u64)>>,
 }
 
 const NONE: u32 = u32::MAX;
@@ -188,7 +209,7 @@ fn attempt(
         members: vec![Vec::new(); k],
         at: vec![(NONE, 0, 0); n],
         free: Vec::new(),
-        tabu: vec![0; n * k],
+        tabu: vec![Vec::new(); n],
     };
     for (c, &(p, o)) in a.at.iter().enumerate() {
         let p = p as usize;
@@ -213,7 +234,9 @@ fn attempt(
         for fi in 0..st.free.len() {
             let c = st.free[fi] as usize;
             for p in 0..st.k {
-                let tabu = st.tabu[c * st.k + p] > it;
+                let tabu = st.tabu[c]
+                    .iter()
+                    .any(|&(q, until)| q as usize == p && until > it);
                 for o in 0..m.opts[c].len() {
                     let limit = pick.as_ref().map_or(usize::MAX, |x| x.0);
                     let Some(ej) = st.ejections(c, p, o, limit, work) else {
@@ -248,7 +271,9 @@ fn attempt(
         let tenure = TENURE_BASE + (6 * st.free.len() / 10) as u64 + rng.gen_range(0..10u64);
         for w in ej {
             st.remove(w);
-            st.tabu[w as usize * st.k + p] = it + tenure;
+            let list = &mut st.tabu[w as usize];
+            list.retain(|&(q, until)| q as usize != p && until > it);
+            list.push((p as u32, it + tenure));
             st.free.push(w);
         }
         st.insert(c, p, o);

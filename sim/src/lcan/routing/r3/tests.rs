@@ -215,3 +215,15 @@ fn network_hardware_refuses_r3() {
     let e = NetParams::new(&topo, Algorithm::R3, ArbiterPolicy::Fixed, 1, 8).unwrap_err();
     assert!(e.to_string().contains("r3 is software-only"), "{e}");
 }
+
+/// The heuristic refuses, with a reason, a problem whose usage table would not fit.
+#[test]
+fn too_large_a_problem_is_refused_with_its_size() {
+    use super::search::{check_size, MAX_COUNTERS};
+    assert!(check_size(MAX_COUNTERS / 1000, 1000).is_ok());
+    let e = check_size(MAX_COUNTERS / 1000 + 1, 1000).unwrap_err();
+    assert!(
+        e.contains("usage counters") && e.contains("r1 or r2"),
+        "{e}"
+    );
+}
