@@ -6,8 +6,8 @@
 //!    `n` PEs (default 100, seed 1, n = 256) for T(2,1), T(4,2), CB(4,2) and CB(2,2),
 //!    R3 next to R1 (round-robin arbiters) on the same permutations; every schedule is
 //!    checked by the validator, and R3 ≤ R1 is checked on every permutation.
-//! 2. R3 schedule time (routing only, then validation separately) for one random
-//!    permutation at `big_n` PEs (default 4096) on CB(2,2), CB(4,4), T(2,1), T(4,2).
+//! 2. R3 schedule time (routing only, then validation separately) for 5 random
+//!    permutations at `big_n` PEs (default 4096) on CB(2,2), CB(4,4), T(2,1), T(4,2).
 //!
 //! Permutation `i` is `workload::generate(Random, derive(seed, "trial i"))`, as in
 //! `lcanet schedule --trials`.
@@ -83,31 +83,38 @@ fn main() {
             ms / perms as f64
         );
     }
-    println!("\nspeed: one random permutation (seed {seed}) at n = {big}");
-    println!("network      passes  LB   R3 route s   validate s");
+    println!("\nspeed: 5 random permutations (trial seeds of {seed}) at n = {big}");
+    println!(
+        "network      passes/LB per permutation          R3 route s: mean    max   validate s max"
+    );
     for (name, d, u) in [("cb", 2, 2), ("cb", 4, 4), ("tree", 2, 1), ("tree", 4, 2)] {
         let t = topo(name, d, u, big);
-        let perm = generate(&t, Generator::Random, seed).unwrap().to_partial();
-        let conns: Vec<Connection> = perm
-            .pairs()
-            .map(|(src, dst)| Connection { src, dst })
-            .collect();
-        let lb = lower_bound(&t, &conns, Conflict::Wire).value;
-        let start = Instant::now();
-        let r3 = route(&t, &perm, &cfg(Algorithm::R3, seed)).unwrap();
-        let secs = start.elapsed().as_secs_f64();
-        let start = Instant::now();
-        validate(&t, &perm, &r3.pass_lists(), Conflict::Wire).unwrap();
-        let vs = start.elapsed().as_secs_f64();
+        let (mut secs, mut ratios, mut vmax) = (Stat::default(), Vec::new(), 0f64);
+        for i in 0..5 {
+            let s = trial_seed(seed, i);
+            let perm = generate(&t, Generator::Random, s).unwrap().to_partial();
+            let conns: Vec<Connection> = perm
+                .pairs()
+                .map(|(src, dst)| Connection { src, dst })
+                .collect();
+            let lb = lower_bound(&t, &conns, Conflict::Wire).value;
+            let start = Instant::now();
+            let r3 = route(&t, &perm, &cfg(Algorithm::R3, s)).unwrap();
+            secs.add(start.elapsed().as_secs_f64());
+            let start = Instant::now();
+            validate(&t, &perm, &r3.pass_lists(), Conflict::Wire).unwrap();
+            vmax = vmax.max(start.elapsed().as_secs_f64());
+            ratios.push(format!("{}/{}", r3.passes.len(), lb));
+        }
         println!(
-            "{:<4}({},{})  {:>6} {:>4}   {:>9.3}   {:>9.3}",
+            "{:<4}({},{})  {:<34} {:>8.3} {:>6.3}   {:>8.3}",
             name,
             d,
             u,
-            r3.passes.len(),
-            lb,
-            secs,
-            vs
+            ratios.join(" "),
+            secs.mean,
+            secs.max,
+            vmax
         );
     }
 }

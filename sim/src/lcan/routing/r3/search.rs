@@ -79,6 +79,9 @@ pub(super) fn check_size(passes: usize, resources: usize) -> Result<(), String> 
 /// The search state for a fixed number of passes.
 struct State<'m> {
     m: &'m Model,
+    /// Per connection and option, its resources most contended first (so that a pass
+    /// that needs too many ejections is rejected after few checks).
+    scan: &'m [Vec<Vec<u32>>],
     k: usize,
     r: usize,
     usage: Vec<u8>,
@@ -139,7 +142,7 @@ impl<'m> State<'m> {
         work: &mut u64,
     ) -> Option<Vec<u32>> {
         let mut out: Vec<u32> = Vec::new();
-        for &x in &self.m.opts[c][o].res {
+        for &x in &self.scan[c][o] {
             *work += 1;
             let used = self.usage[p * self.r + x as usize];
             if used < self.m.cap[x as usize] {
@@ -173,9 +176,32 @@ pub(super) fn shrink(
     iters: u64,
     rng: &mut SimRng,
 ) -> Assignment {
+    let mut load = vec![0u64; m.cap.len()];
+    for opts in &m.opts {
+        for o in opts {
+            for &x in &o.res {
+                load[x as usize] += 1;
+            }
+        }
+    }
+    let scan: Vec<Vec<Vec<u32>>> = m
+        .opts
+        .iter()
+        .map(|opts| {
+            opts.iter()
+                .map(|o| {
+                    let mut v = o.res.clone();
+                    v.sort_by_key(|&x| {
+                        std::cmp::Reverse(load[x as usize] * 256 / u64::from(m.cap[x as usize]))
+                    });
+                    v
+                })
+                .collect()
+        })
+        .collect();
     let mut work = 0u64;
     while a.passes > lower && work < budget {
-        match attempt(m, &a, iters, budget - work, &mut work, rng) {
+        match attempt(m, &scan, &a, iters, budget - work, &mut work, rng) {
             Some(b) => a = b,
             None => break,
         }
@@ -186,6 +212,7 @@ pub(super) fn shrink(
 /// One attempt at `a.passes − 1` passes.
 fn attempt(
     m: &Model,
+    scan: &[Vec<Vec<u32>>],
     a: &Assignment,
     iters: u64,
     budget: u64,
@@ -203,6 +230,7 @@ fn attempt(
     let victim = (0..a.passes).min_by_key(|&p| sizes[p]).unwrap_or(0);
     let mut st = State {
         m,
+        scan,
         k,
         r,
         usage: vec![0; k * r],
