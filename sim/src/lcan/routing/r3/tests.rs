@@ -91,7 +91,7 @@ fn cb22_every_permutation_of_4_and_8_pes_in_one_pass() {
         }
         for i in 0..k {
             heap(k - 1, p, out);
-            let j = if k % 2 == 0 { i } else { 0 };
+            let j = if k.is_multiple_of(2) { i } else { 0 };
             p.swap(j, k - 1);
         }
     }
