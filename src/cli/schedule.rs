@@ -1,6 +1,6 @@
-//! `lcanet schedule`: route a permutation with R1 or R2 pass by pass, check the schedule,
-//! and compare it with the lower bound and the exact optimum; or run many random trials
-//! and print summary ratios.
+//! `lcanet schedule`: route a permutation with R1 or R2 pass by pass, or with R3 off-line
+//! (global knowledge), check the schedule with the validator, and compare it with the
+//! lower bound and the exact optimum; or run many random trials and print summary ratios.
 
 use super::common::{print_json, SeedArg};
 use super::topology_args::{describe, TopologyArgs};
@@ -9,7 +9,9 @@ use anyhow::{bail, Context};
 use lcanet_sim::lcan::arbiter::Policy;
 use lcanet_sim::lcan::evaluate::{evaluate, Evaluation};
 use lcanet_sim::lcan::optimal::DEFAULT_BUDGET;
-use lcanet_sim::lcan::routing::{Algorithm, Config, Conflict, RoutedConnection, SwitchCrosspoints};
+use lcanet_sim::lcan::routing::{
+    rearrangeable, Algorithm, Config, Conflict, RoutedConnection, SwitchCrosspoints,
+};
 use lcanet_sim::lcan::trials::{ratio, run_trials, Stat, Summary};
 use lcanet_sim::lcan::workload::{generate, Generator};
 use lcanet_sim::lcan::Topology;
@@ -23,11 +25,24 @@ Examples:
   lcanet schedule --topology cb --d 2 --u 2 --levels 4 --perm worst-case --algorithm r2 --json
   lcanet schedule --topology tree --d 4 --u 2 --n 256 --algorithm r1 --trials 200 --seed 1
   lcanet schedule --topology tree --d 2 --u 1 --n 8 --perm my.perm --conflict switch
+  lcanet schedule --topology cb --d 2 --u 2 --n 256 --algorithm r3
+  lcanet schedule --topology tree --d 2 --u 1 --n 256 --algorithm r3 --trials 100 --seed 1
 
 A pass routes a subset of the connections; its set-up takes 2H+2 steps (H = highest
 LCA level still pending). R1 (003 §3.2) gives higher LCA levels priority; R2 (002 §3.1)
 routes probes up any free way and down by destination digits. The lower bound is the
 per-group load bound of docs/routing.md §6; the optimum (n ≤ 32) is exact.
+
+R3 (issue 14, docs/routing.md §7) is routing with global knowledge: it sees the whole
+permutation and computes every connection's path (which upper at each level, hence which
+LCA switch) and its pass off-line, so a pass has no set-up steps. On a CB-LCAN with
+u ≥ d (e.g. CB(2,2)) it routes EVERY permutation in exactly 1 pass (the looping
+algorithm of Beneš networks generalised to d-ary levels: a König edge colouring per
+level). Elsewhere (T-LCANs, CB-LCANs with u < d, Π files, --conflict switch) it is a
+heuristic: first fit, then a tabu search that empties one pass at a time down to the
+lower bound; if it stops above the bound it also starts from R1's schedule (run with
+--arbiter and --seed), so R3 never needs more passes than R1. Every R3 schedule is
+checked by the validator like the others.
 Permutation files: one destination per PE in PE order, '-' for a PE that sends nothing,
 '#' comments (to read a file named like a keyword, write ./random).")]
 pub struct Args {
@@ -41,7 +56,8 @@ pub struct Args {
     /// Routing algorithm.
     #[arg(long, value_enum, default_value = "r1")]
     algorithm: AlgorithmArg,
-    /// Arbiter policy of every switch (docs/routing.md §2).
+    /// Arbiter policy of every switch (docs/routing.md §2); R3 uses it only for the R1
+    /// schedule it may start from.
     #[arg(long, value_enum, default_value = "round-robin")]
     arbiter: PolicyArg,
     /// What two connections may not share in a pass.
@@ -70,6 +86,8 @@ enum AlgorithmArg {
     R1,
     /// Probes climb any free way to the LCA level, descend by destination digits (002 §3.1)
     R2,
+    /// Global knowledge, off-line: paths and passes from the whole permutation; 1 pass on CB-LCANs with u ≥ d, a tabu search never worse than R1 elsewhere (docs/routing.md §7)
+    R3,
 }
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
 enum PolicyArg {
@@ -149,6 +167,10 @@ struct SingleReport<'a> {
     optimal_reason: Option<&'a str>,
     passes_over_lower_bound: f64,
     valid: bool,
+    /// R3 only: does R3 route every permutation of this network in one pass (CB-LCAN with
+    /// u ≥ d, `wire` model)?
+    #[serde(skip_serializing_if = "Option::is_none")]
+    one_pass_guaranteed: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
     crosspoints: Option<Vec<&'a [SwitchCrosspoints]>>,
 }
@@ -162,6 +184,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         algorithm: match args.algorithm {
             AlgorithmArg::R1 => Algorithm::R1,
             AlgorithmArg::R2 => Algorithm::R2,
+            AlgorithmArg::R3 => Algorithm::R3,
         },
         policy: match args.arbiter {
             PolicyArg::Fixed => Policy::Fixed,
@@ -209,6 +232,8 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         optimal_reason: ev.optimal_reason.as_deref(),
         passes_over_lower_bound: ratio(s.passes.len(), ev.lower_bound.value),
         valid: true,
+        one_pass_guaranteed: (cfg.algorithm == Algorithm::R3)
+            .then(|| rearrangeable(&topo, cfg.conflict)),
         crosspoints: args
             .crosspoints
             .then(|| s.passes.iter().map(|p| p.crosspoints.as_slice()).collect()),
@@ -227,21 +252,32 @@ fn print_human(r: &SingleReport, ev: &Evaluation) {
         "perm {} (seed {}), {} connections; algorithm {}, arbiter {}, conflict {}",
         r.perm, r.seed, r.connections, r.algorithm, r.arbiter, r.conflict
     );
+    let offline = r.algorithm == Algorithm::R3.name();
     for (i, pass) in ev.schedule.passes.iter().enumerate() {
         let list: Vec<String> = pass
             .delivered
             .iter()
             .map(|c| format!("{}→{}(h{})", c.src, c.dst, c.lca_level))
             .collect();
-        println!(
-            "pass {:>3}: {:>2} steps (H = {}), {:>3} of {} delivered: {}",
-            i + 1,
-            pass.steps,
-            pass.top_level,
-            pass.delivered.len(),
-            pass.attempted,
-            list.join(" ")
-        );
+        if offline {
+            println!(
+                "pass {:>3}: set-up off-line (H = {}), {:>3} delivered: {}",
+                i + 1,
+                pass.top_level,
+                pass.delivered.len(),
+                list.join(" ")
+            );
+        } else {
+            println!(
+                "pass {:>3}: {:>2} steps (H = {}), {:>3} of {} delivered: {}",
+                i + 1,
+                pass.steps,
+                pass.top_level,
+                pass.delivered.len(),
+                pass.attempted,
+                list.join(" ")
+            );
+        }
         if r.crosspoints.is_some() {
             for sw in &pass.crosspoints {
                 let xs: Vec<String> = sw
@@ -259,10 +295,18 @@ fn print_human(r: &SingleReport, ev: &Evaluation) {
             }
         }
     }
+    let setup = if offline {
+        "computed off-line".to_string()
+    } else {
+        r.steps.to_string()
+    };
     println!(
-        "passes: {}   set-up steps: {}   lower bound: {} ({})",
-        r.pass_count, r.steps, r.lower_bound, r.lower_bound_witness
+        "passes: {}   set-up steps: {setup}   lower bound: {} ({})",
+        r.pass_count, r.lower_bound, r.lower_bound_witness
     );
+    if r.one_pass_guaranteed == Some(true) {
+        println!("R3 on a CB-LCAN with u ≥ d: one pass for every permutation (docs/routing.md §7)");
+    }
     match r.optimal {
         Some(o) => println!(
             "optimal: {o} — {}{}",

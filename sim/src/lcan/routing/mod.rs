@@ -1,7 +1,8 @@
 //! Permutation routing on LCA networks at the level of steps and passes, exactly as
 //! docs/routing.md specifies: R1 (the three-phase LCA-priority algorithm, §3) and R2
 //! (randomized bi-directional circuit routing, §4), with the arbiter policies of §2 and
-//! the `wire` or `switch` conflict model (§5).
+//! the `wire` or `switch` conflict model (§5); and R3 (§7), which computes every path and
+//! pass off-line from the whole permutation (module `r3`).
 //!
 //! [`route`] repeats passes until every connection is delivered. Each [`Pass`] reports the
 //! connections delivered with the wires they used, its `2H + 2` set-up steps, and the
@@ -11,7 +12,10 @@
 mod phase3;
 mod r1;
 mod r2;
+mod r3;
 mod state;
+
+pub use r3::rearrangeable;
 
 pub use state::{Port, SwitchCrosspoints};
 
@@ -30,6 +34,10 @@ pub enum Algorithm {
     /// Randomized bi-directional circuit routing (002 §3.1, docs/routing.md §4).
     #[serde(rename = "r2")]
     R2,
+    /// Global knowledge, off-line: paths and passes computed from the whole permutation
+    /// (issue 14, docs/routing.md §7). One pass on CB-LCANs with `u ≥ d`.
+    #[serde(rename = "r3")]
+    R3,
 }
 
 impl Algorithm {
@@ -38,8 +46,12 @@ impl Algorithm {
         match self {
             Algorithm::R1 => "r1",
             Algorithm::R2 => "r2",
+            Algorithm::R3 => "r3",
         }
     }
+
+    /// Every algorithm, in order (for sweeps).
+    pub const ALL: [Algorithm; 3] = [Algorithm::R1, Algorithm::R2, Algorithm::R3];
 }
 
 /// What two connections may not share in one pass (docs/routing.md §5).
@@ -66,7 +78,7 @@ impl Conflict {
 /// Parameters of one routing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Config {
-    /// R1 or R2.
+    /// R1, R2 or R3.
     pub algorithm: Algorithm,
     /// Arbiter policy of every switch.
     pub policy: Policy,
@@ -94,13 +106,16 @@ pub struct RoutedConnection {
 pub struct Pass {
     /// Connections delivered (acknowledged), by source.
     pub delivered: Vec<RoutedConnection>,
-    /// Set-up steps of this pass: `2H + 2`.
+    /// Set-up steps of this pass: `2H + 2` (R3: 0, its set-up is computed off-line).
     pub steps: usize,
-    /// `H`: the highest LCA level among the undelivered connections.
+    /// `H`: the highest LCA level among the undelivered connections (R3: among the
+    /// connections of this pass).
     pub top_level: usize,
-    /// Undelivered connections at the start of the pass.
+    /// Undelivered connections at the start of the pass (R3: the connections it routes
+    /// in this pass, all of which it delivers).
     pub attempted: usize,
-    /// PEs that sent data in phase 3 (R1: got an S-claim; R2: sent a probe).
+    /// PEs that sent data in phase 3 (R1: got an S-claim; R2: sent a probe; R3: the
+    /// sources of this pass).
     pub senders: Vec<usize>,
     /// Crosspoints each switch closed during set-up, by global switch index.
     pub crosspoints: Vec<SwitchCrosspoints>,
@@ -135,6 +150,9 @@ pub enum RoutingError {
         /// PEs of the network.
         n: usize,
     },
+    /// The problem is too large for the algorithm (R3's heuristic: its memory).
+    #[error("{0}")]
+    TooLarge(String),
     /// A bug in the models (an invariant of docs/routing.md was violated).
     #[error("internal error (a bug in lcanet, please report it): {0}")]
     Internal(String),
@@ -157,14 +175,42 @@ pub fn route(
         .map(|(src, dst)| Connection { src, dst })
         .collect();
     let lca: Vec<usize> = conns.iter().map(|c| topo.lca_level(c.src, c.dst)).collect();
+    match cfg.algorithm {
+        Algorithm::R1 | Algorithm::R2 => online(topo, &conns, &lca, cfg),
+        Algorithm::R3 => r3::route(topo, &conns, &lca, cfg),
+    }
+}
+
+type PassFn = fn(
+    &Topology,
+    &[Connection],
+    &[usize],
+    &[usize],
+    &mut Arbiters,
+    Conflict,
+) -> Result<Pass, RoutingError>;
+
+/// R1 or R2: passes until every connection is delivered.
+fn online(
+    topo: &Topology,
+    conns: &[Connection],
+    lca: &[usize],
+    cfg: &Config,
+) -> Result<Schedule, RoutingError> {
+    let pass_fn: PassFn = match cfg.algorithm {
+        Algorithm::R1 => r1::pass,
+        Algorithm::R2 => r2::pass,
+        Algorithm::R3 => {
+            return Err(RoutingError::Internal(
+                "R3 is not an online pass-by-pass algorithm".into(),
+            ))
+        }
+    };
     let mut arbiters = Arbiters::new(topo, cfg.policy, cfg.seed);
     let mut pending: Vec<usize> = (0..conns.len()).collect();
     let mut passes = Vec::new();
     while !pending.is_empty() {
-        let pass = match cfg.algorithm {
-            Algorithm::R1 => r1::pass(topo, &conns, &lca, &pending, &mut arbiters, cfg.conflict)?,
-            Algorithm::R2 => r2::pass(topo, &conns, &lca, &pending, &mut arbiters, cfg.conflict)?,
-        };
+        let pass = pass_fn(topo, conns, lca, &pending, &mut arbiters, cfg.conflict)?;
         if pass.delivered.is_empty() {
             return Err(RoutingError::Internal(format!(
                 "pass {} delivered no connection ({} pending); docs/routing.md guarantees progress",

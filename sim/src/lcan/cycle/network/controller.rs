@@ -162,6 +162,7 @@ impl Controller {
                 match np.algorithm {
                     Algorithm::R1 => Phase::Up,
                     Algorithm::R2 => Phase::Probe,
+                    Algorithm::R3 => unreachable!("NetParams::new rejects R3"),
                 }
             }
             Phase::Up => {

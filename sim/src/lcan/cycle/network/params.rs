@@ -29,6 +29,9 @@ pub enum NetParamError {
         /// Its length.
         len: usize,
     },
+    /// The algorithm has no hardware (cycle-level model, RTL) yet.
+    #[error("algorithm {0}: the network hardware (cycle-level model and RTL) runs r1 and r2 only; r3 is software-only so far (issue 14 item 2)")]
+    Unsupported(&'static str),
 }
 
 /// A validated network parameterization.
@@ -66,6 +69,9 @@ impl NetParams {
         width: usize,
         msg_bits: usize,
     ) -> Result<Self, NetParamError> {
+        if algorithm == Algorithm::R3 {
+            return Err(NetParamError::Unsupported(algorithm.name()));
+        }
         let topology = match topo.kind() {
             Kind::Tree => SwitchTopology::Tree,
             Kind::CompleteBipartite => SwitchTopology::Cb,
@@ -134,6 +140,7 @@ impl NetParams {
         let setup = match self.algorithm {
             Algorithm::R1 => (h + 1) * (len(Phase::Up) + len(Phase::Down)),
             Algorithm::R2 => (2 * h + 1) * len(Phase::Probe),
+            Algorithm::R3 => unreachable!("NetParams::new rejects R3"),
         };
         len(Phase::Plan)
             + len(Phase::Arm)
@@ -149,6 +156,7 @@ impl NetParams {
         let setup = match self.algorithm {
             Algorithm::R1 => self.fmt.n1,
             Algorithm::R2 => self.fmt.nr,
+            Algorithm::R3 => unreachable!("NetParams::new rejects R3"),
         };
         setup.max(self.nf) * self.width()
     }

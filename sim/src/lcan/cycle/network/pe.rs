@@ -192,6 +192,7 @@ impl Pe {
                     }
                     self.snd = self.pending();
                 }
+                Algorithm::R3 => unreachable!("NetParams::new rejects R3"),
             },
             Phase::Up => {
                 if ctl.last
