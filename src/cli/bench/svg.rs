@@ -141,7 +141,17 @@ fn ticks(scale: Scale, lo: f64, hi: f64) -> (f64, f64, Vec<f64>) {
             if b <= a {
                 b = a + 1.0;
             }
-            let t = (a as i64..=b as i64).map(|e| base.powi(e as i32)).collect();
+            // Over at most two decades, 2 and 5 times each power of ten as well.
+            let mults: &[f64] = if scale == Scale::Log10 && b - a <= 2.0 {
+                &[1.0, 2.0, 5.0]
+            } else {
+                &[1.0]
+            };
+            let top = base.powi(b as i32);
+            let t = (a as i64..=b as i64)
+                .flat_map(|e| mults.iter().map(move |m| m * base.powi(e as i32)))
+                .filter(|&v| v <= top)
+                .collect();
             (a, b, t)
         }
     }
@@ -430,6 +440,11 @@ mod tests {
         assert_eq!(t, vec![0.0, 1.0, 2.0, 3.0, 4.0, 5.0]);
         let (_, _, t) = ticks(Scale::Log10, 120.0, 35_000.0);
         assert_eq!(t, vec![100.0, 1000.0, 10_000.0, 100_000.0]);
+        let (_, _, t) = ticks(Scale::Log10, 120.0, 3_500.0);
+        assert_eq!(
+            t,
+            vec![100.0, 200.0, 500.0, 1000.0, 2000.0, 5000.0, 10_000.0]
+        );
         assert_eq!(fmt_tick(0.25), "0.25");
         assert_eq!(fmt_tick(2e6), "2e6");
     }
