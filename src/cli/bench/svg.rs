@@ -238,6 +238,8 @@ impl Plot {
         }
         let (xa, xb, xt) = ticks(self.x_scale, xlo, xhi);
         let (ya, yb, yt) = ticks(self.y_scale, ylo, yhi);
+        // A margin inside the frame, so that lines on the first or last tick stay visible.
+        let (ya, yb) = (ya - 0.03 * (yb - ya), yb + 0.03 * (yb - ya));
         let px = |v: f64| LEFT + (fwd(self.x_scale, v) - xa) / (xb - xa) * (RIGHT - LEFT);
         let py = |v: f64| BOTTOM - (fwd(self.y_scale, v) - ya) / (yb - ya) * (BOTTOM - TOP);
         let mut o = String::new();
