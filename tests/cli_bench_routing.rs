@@ -293,3 +293,41 @@ fn bad_flags_are_rejected_naming_the_condition_and_write_nothing() {
     assert!(!r.status.success());
     assert!(String::from_utf8_lossy(&r.stderr).contains("--out <DIR>"));
 }
+
+#[test]
+#[ignore = "runs Yosys on two switches (about ten seconds): cargo test --test cli_bench_routing -- --ignored"]
+fn pareto_synthesizes_the_switches_and_marks_the_front() {
+    let out = scratch("pareto");
+    let s = quick(
+        &out,
+        &[
+            "--pareto",
+            "--topology",
+            "tree",
+            "--du",
+            "2:1,4:2",
+            "--n-max",
+            "16",
+        ],
+    );
+    let points: Vec<Value> = std::fs::read_to_string(out.join("pareto.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(points.len(), 2 * 2, "T(2,1), T(4,2) at n = 16 × r1, r2");
+    for p in &points {
+        assert!(p["switch_luts"].as_u64().unwrap() > 0, "{p}");
+        assert!(p["switch_ffs"].as_u64().unwrap() > 0, "{p}");
+        assert_eq!(
+            p["fabric_luts"].as_u64().unwrap(),
+            p["switch_luts"].as_u64().unwrap() * p["switches"].as_u64().unwrap()
+        );
+    }
+    let front = s["pareto_front"].as_array().unwrap();
+    assert!(!front.is_empty());
+    let svg = std::fs::read_to_string(out.join("pareto_n16.svg")).unwrap();
+    assert!(svg.contains("data-name=\"Pareto front\""));
+    assert!(svg.contains("(front)"));
+    let _ = std::fs::remove_dir_all(&out);
+}

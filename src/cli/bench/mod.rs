@@ -5,6 +5,7 @@
 pub mod cosim;
 pub mod routing;
 pub mod routing_bits;
+pub mod routing_pareto;
 pub mod routing_plot;
 pub mod routing_sweep;
 pub mod svg;

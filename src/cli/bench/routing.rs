@@ -6,6 +6,7 @@
 //! The sweep itself is `routing_sweep`, the bit-times `routing_bits`, the plots
 //! `routing_plot` on our own SVG writer `svg`.
 
+use super::routing_pareto;
 use super::routing_plot::plots;
 use super::routing_sweep::{nets_in_range, run as run_sweep, Plan, Record, Workload, ALGORITHMS};
 use crate::cli::common::{print_json, write_atomic, SeedArg};
@@ -78,6 +79,11 @@ pub struct Args {
     /// Worker threads (default: the available cores).
     #[arg(long)]
     jobs: Option<usize>,
+    /// Also synthesize every network's switch with Yosys (iCE40 LUTs and flip-flops) and
+    /// plot bit-times per permutation against the switch fabric's size, Pareto front
+    /// marked (pareto.jsonl, pareto_n<N>.svg).
+    #[arg(long)]
+    pareto: bool,
     /// A tiny sweep (for tests): see below.
     #[arg(long)]
     quick: bool,
@@ -145,6 +151,8 @@ struct Summary<'a> {
     samples: usize,
     threads: usize,
     elapsed_seconds: f64,
+    /// With --pareto: the configurations on the Pareto front of their n.
+    pareto_front: Vec<routing_pareto::ParetoPoint>,
     /// Random-permutation records, condensed: network, n, algorithm, mean passes, mean
     /// and max passes ÷ lower bound, mean bit-times.
     random: Vec<(&'a str, usize, &'a str, f64, f64, f64, f64)>,
@@ -273,6 +281,28 @@ pub fn run(a: Args) -> anyhow::Result<Outcome> {
     for (name, svg) in plots(&records, &plan.algorithms)? {
         files.push((name, svg.into_bytes()));
     }
+    let mut front = Vec::new();
+    if a.pareto {
+        let list = routing_pareto::switches(&plan)?;
+        if !a.json {
+            println!("synthesizing {} switches with Yosys (--pareto)", list.len());
+        }
+        let bar = indicatif::ProgressBar::new(list.len() as u64);
+        let points = routing_pareto::pareto(&plan, &records, threads, &|| bar.inc(1));
+        bar.finish_and_clear();
+        let points = points?;
+        let mut jsonl = String::new();
+        for p in &points {
+            jsonl.push_str(&serde_json::to_string(p).context("serializing a Pareto point")?);
+            jsonl.push('\n');
+        }
+        files.push(("pareto.jsonl".into(), jsonl.into_bytes()));
+        let names: Vec<&str> = plan.algorithms.iter().map(|a| a.name()).collect();
+        for (name, svg) in routing_pareto::plots(&points, &names)? {
+            files.push((name, svg.into_bytes()));
+        }
+        front = points.into_iter().filter(|p| p.pareto).collect();
+    }
     for (name, bytes) in &files {
         write_atomic(&a.out.join(name), bytes)?;
     }
@@ -292,6 +322,7 @@ pub fn run(a: Args) -> anyhow::Result<Outcome> {
         samples: total,
         threads,
         elapsed_seconds: elapsed,
+        pareto_front: front.clone(),
         random: records
             .iter()
             .filter(|r| r.workload == "random")
@@ -312,6 +343,12 @@ pub fn run(a: Args) -> anyhow::Result<Outcome> {
         print_json(&summary)?;
     } else {
         print_table(&records, &plan);
+        for p in &front {
+            println!(
+                "Pareto front n = {:>5}: {} {:<8} {:>9} LUTs + {:>8} FFs, {:>10.0} bit-times",
+                p.n, p.algorithm, p.network, p.fabric_luts, p.fabric_ffs, p.bit_times
+            );
+        }
         println!(
             "{} routings in {elapsed:.1} s on {threads} threads; wrote {} files to {}",
             total,
