@@ -33,6 +33,7 @@ Examples:
   lcanet bench routing --out docs/results --seed 1                 # the full sweep
   lcanet bench routing --quick --out /tmp/r --seed 1 --json         # a tiny one
   lcanet bench routing --topology cb --du 2:2 --n-max 1024 --algorithms r1 --out out/r
+  lcanet bench routing --pareto --n-max 256 --out out/p          # + Yosys, Pareto front
 
 Defaults: tree (d,u) = 2:1, 4:2, 4:1; cb (d,u) = 2:2, 4:2, 4:4; n = 16 … 4096 (every size
 the network has in the range); every algorithm; 100 random permutations, identity,
