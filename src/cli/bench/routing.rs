@@ -138,6 +138,9 @@ fn parse_algorithm(s: &str) -> Result<Algorithm, String> {
         })
 }
 
+/// network, n, algorithm, mean passes, mean and max passes ÷ lower bound, mean bit-times.
+type RandomRow<'a> = (&'a str, usize, &'a str, f64, f64, f64, Option<f64>);
+
 /// The JSON summary on stdout.
 #[derive(serde::Serialize)]
 struct Summary<'a> {
@@ -156,7 +159,9 @@ struct Summary<'a> {
     pareto_front: Vec<routing_pareto::ParetoPoint>,
     /// Random-permutation records, condensed: network, n, algorithm, mean passes, mean
     /// and max passes ÷ lower bound, mean bit-times.
-    random: Vec<(&'a str, usize, &'a str, f64, f64, f64, f64)>,
+    random: Vec<RandomRow<'a>>,
+    /// Algorithms swept without bit-times: (network, n, algorithm, why).
+    bit_times_unavailable: Vec<(&'a str, usize, &'a str, &'a str)>,
 }
 
 fn plan(a: &Args) -> anyhow::Result<Plan> {
@@ -335,8 +340,16 @@ pub fn run(a: Args) -> anyhow::Result<Outcome> {
                     r.passes.mean,
                     r.passes_over_lower_bound.mean,
                     r.passes_over_lower_bound.max,
-                    r.bit_times.mean,
+                    r.bit_times.as_ref().map(|b| b.mean),
                 )
+            })
+            .collect(),
+        bit_times_unavailable: records
+            .iter()
+            .filter(|r| r.workload == "random")
+            .filter_map(|r| {
+                let why = r.bit_times_unavailable.as_deref()?;
+                Some((r.network.as_str(), r.n, r.algorithm, why))
             })
             .collect(),
     };
@@ -344,6 +357,9 @@ pub fn run(a: Args) -> anyhow::Result<Outcome> {
         print_json(&summary)?;
     } else {
         print_table(&records, &plan);
+        for (net, n, alg, why) in &summary.bit_times_unavailable {
+            println!("no bit-times for {alg} on {net} n = {n}: {why}");
+        }
         for p in &front {
             println!(
                 "Pareto front n = {:>5}: {} {:<8} {:>9} LUTs + {:>8} FFs, {:>10.0} bit-times",
@@ -381,16 +397,23 @@ fn print_table(records: &[Record], plan: &Plan) {
         let get = |w: &str| chunk.iter().find(|r| r.workload == w);
         let Some(r) = get("random") else { continue };
         let mean = |w: &str| get(w).map_or("-".to_string(), |r| format!("{:.2}", r.passes.mean));
+        let (bits, setup) = match (&r.bit_times, &r.setup_bit_times) {
+            (Some(b), Some(s)) => (
+                format!("{:.0}", b.mean),
+                format!("{:.0}%", 100.0 * s.mean / b.mean.max(1.0)),
+            ),
+            _ => ("-".to_string(), "-".to_string()),
+        };
         println!(
-            "{:<9} {:>5} {:<3} | {:>8.2} {:>7.3} {:>6.2} {:>10.0} {:>6.0}% | {:>8} {:>8} {:>8} | {:>7}",
+            "{:<9} {:>5} {:<3} | {:>8.2} {:>7.3} {:>6.2} {:>10} {:>7} | {:>8} {:>8} {:>8} | {:>7}",
             r.network,
             r.n,
             r.algorithm,
             r.passes.mean,
             r.passes_over_lower_bound.mean,
             r.passes_over_lower_bound.max,
-            r.bit_times.mean,
-            100.0 * r.setup_bit_times.mean / r.bit_times.mean.max(1.0),
+            bits,
+            setup,
             mean("worst-case"),
             mean("transpose"),
             mean("identity"),

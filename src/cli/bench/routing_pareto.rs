@@ -94,7 +94,7 @@ fn synthesize(
 pub fn switches(plan: &Plan) -> anyhow::Result<Vec<SwitchParams>> {
     let mut v: Vec<SwitchParams> = Vec::new();
     for row in plan.net_params()? {
-        for np in row {
+        for np in row.iter().flatten() {
             if !v.contains(&np.switch) {
                 v.push(np.switch);
             }
@@ -116,7 +116,8 @@ pub fn pareto(
     let mut points = Vec::new();
     for (ni, net) in plan.nets.iter().enumerate() {
         for (ai, alg) in plan.algorithms.iter().enumerate() {
-            let np = &nps[ni][ai];
+            // An algorithm without hardware has neither a switch nor bit-times: no point.
+            let Ok(np) = &nps[ni][ai] else { continue };
             let k = list
                 .iter()
                 .position(|s| *s == np.switch)
@@ -143,7 +144,11 @@ pub fn pareto(
                 switch_ffs: ffs,
                 fabric_luts: luts * switches as u64,
                 fabric_ffs: ffs * switches as u64,
-                bit_times: r.bit_times.mean,
+                bit_times: r
+                    .bit_times
+                    .as_ref()
+                    .context("internal error: a configuration with hardware has no bit-times")?
+                    .mean,
                 pareto: false,
             });
         }

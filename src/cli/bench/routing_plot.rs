@@ -17,8 +17,9 @@ use lcanet_sim::lcan::routing::Algorithm;
 const COLORS: &[&str] = &[
     "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf",
 ];
-/// A series' ordinate from a record: the value and its min–max range.
-type YOf<'a> = &'a dyn Fn(&Record) -> (f64, Option<(f64, f64)>);
+/// A series' ordinate from a record: the value and its min–max range (`None`: the record
+/// has no such figure, e.g. no bit-times for an algorithm without hardware).
+type YOf<'a> = &'a dyn Fn(&Record) -> Option<(f64, Option<(f64, f64)>)>;
 
 const DASHES: &[Dash] = &[Dash::Solid, Dash::Dashed, Dash::Dotted];
 const MARKERS: &[Marker] = &[Marker::Circle, Marker::Square, Marker::Triangle];
@@ -51,13 +52,13 @@ pub fn plots(
                     let points: Vec<Point> = rs
                         .iter()
                         .filter(|r| r.network == *net && r.algorithm == alg.name())
-                        .map(|r| {
-                            let (y, range) = y(r);
-                            Point {
+                        .filter_map(|r| {
+                            let (y, range) = y(r)?;
+                            Some(Point {
                                 x: r.n as f64,
                                 y,
                                 range,
-                            }
+                            })
                         })
                         .collect();
                     if points.is_empty() {
@@ -122,7 +123,7 @@ pub fn plots(
             y_scale: Scale::Linear,
             series: series(&|r| {
                 let s = &r.passes_over_lower_bound;
-                (s.mean, Some((s.min, s.max)))
+                Some((s.mean, Some((s.min, s.max))))
             }),
             bounds: vec![Series {
                 name: "lower bound (ratio 1)".into(),
@@ -160,12 +161,15 @@ pub fn plots(
             y_label: "passes (log2)".into(),
             x_scale: Scale::Log2,
             y_scale: Scale::Log2,
-            series: series(&|r| (r.passes.mean, Some((r.passes.min, r.passes.max)))),
+            series: series(&|r| Some((r.passes.mean, Some((r.passes.min, r.passes.max))))),
             bounds,
         };
         out.push((format!("passes_{kind}.svg"), passes.render()?));
 
-        let bit_series = series(&|r| (r.bit_times.mean, Some((r.bit_times.min, r.bit_times.max))));
+        let bit_series = series(&|r| {
+            let b = r.bit_times.as_ref()?;
+            Some((b.mean, Some((b.min, b.max))))
+        });
         let bit_bounds: Vec<Series> = bit_series
             .iter()
             .map(|s| {
@@ -178,10 +182,12 @@ pub fn plots(
                     points: rs
                         .iter()
                         .filter(|r| r.network == net && r.algorithm.eq_ignore_ascii_case(alg))
-                        .map(|r| Point {
-                            x: r.n as f64,
-                            y: r.bit_time_bound.mean,
-                            range: None,
+                        .filter_map(|r| {
+                            Some(Point {
+                                x: r.n as f64,
+                                y: r.bit_time_bound.as_ref()?.mean,
+                                range: None,
+                            })
                         })
                         .collect(),
                 }

@@ -29,7 +29,9 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 /// Every algorithm the sweep runs, in plot order. Adding an algorithm is one line here
-/// (its name comes from `Algorithm::name`, its bit-times from `NetParams::pass_len`).
+/// (its name comes from `Algorithm::name`, its bit-times from `NetParams::pass_len`; an
+/// algorithm the network hardware does not run yet, whose `NetParams::new` fails where
+/// R1's succeeds, is swept for passes with its bit-times reported unavailable, and why).
 pub const ALGORITHMS: &[Algorithm] = &[Algorithm::R1, Algorithm::R2];
 
 /// A connection set of the sweep.
@@ -177,33 +179,35 @@ pub fn arbiter_policy(p: Policy) -> ArbiterPolicy {
     }
 }
 
+/// The hardware parameters of one (network, algorithm), or why that algorithm has none.
+pub type Hw = Result<NetParams, String>;
+
 impl Plan {
-    /// The hardware parameters of every (network, algorithm), validated (the bit-time
-    /// figures need them).
-    pub fn net_params(&self) -> anyhow::Result<Vec<Vec<NetParams>>> {
+    /// The hardware parameters of every (network, algorithm), which the bit-time figures
+    /// need. Parameters that fail for R1 (message bits, width, a network too large for
+    /// the switch's counters) are an error; an algorithm whose parameters fail where R1's
+    /// hold has no hardware yet, and gets the reason instead.
+    pub fn net_params(&self) -> anyhow::Result<Vec<Vec<Hw>>> {
+        let policy = arbiter_policy(self.policy);
         self.nets
             .iter()
             .map(|net| {
-                self.algorithms
+                NetParams::new(&net.topo, Algorithm::R1, policy, self.width, self.msg_bits)
+                    .with_context(|| {
+                        format!(
+                            "bit-times of {} n = {}: the network's hardware parameters",
+                            net.short,
+                            net.topo.n()
+                        )
+                    })?;
+                Ok(self
+                    .algorithms
                     .iter()
                     .map(|&alg| {
-                        NetParams::new(
-                            &net.topo,
-                            alg,
-                            arbiter_policy(self.policy),
-                            self.width,
-                            self.msg_bits,
-                        )
-                        .with_context(|| {
-                            format!(
-                                "bit-times of {} n = {} with {}: the network's hardware parameters",
-                                net.short,
-                                net.topo.n(),
-                                alg.name()
-                            )
-                        })
+                        NetParams::new(&net.topo, alg, policy, self.width, self.msg_bits)
+                            .map_err(|e| e.to_string())
                     })
-                    .collect()
+                    .collect())
             })
             .collect()
     }
@@ -221,9 +225,8 @@ pub struct Sample {
     passes: usize,
     lower_bound: usize,
     steps: usize,
-    bit_times: u64,
-    setup_bit_times: u64,
-    bound_bit_times: u64,
+    /// Total, set-up and bound bit-times (`None`: the algorithm has no hardware).
+    bits: Option<(u64, u64, u64)>,
     optimal: Option<usize>,
     seed: u64,
 }
@@ -265,13 +268,16 @@ pub struct Record {
     pub optimal_known: u64,
     /// Set-up steps per permutation (`Σ 2H + 2`).
     pub setup_steps: Stat,
-    /// Bit-times per permutation (`LOAD` to `DONE`, docs/interface.md §4).
-    pub bit_times: Stat,
+    /// Bit-times per permutation (`LOAD` to `DONE`, docs/interface.md §4); `None` when
+    /// the algorithm has no hardware yet (`bit_times_unavailable` says why).
+    pub bit_times: Option<Stat>,
     /// Of which in set-up steps.
-    pub setup_bit_times: Stat,
+    pub setup_bit_times: Option<Stat>,
     /// The protocol's lower bound on bit-times given the pass lower bound
     /// (`routing_bits::bit_time_bound`).
-    pub bit_time_bound: Stat,
+    pub bit_time_bound: Option<Stat>,
+    /// Why there are no bit-times (`None` when there are).
+    pub bit_times_unavailable: Option<String>,
     /// Message bits of the bit-time figures.
     pub message_bits: usize,
     /// Link width of the bit-time figures.
@@ -291,7 +297,7 @@ struct Job {
     sample: usize,
 }
 
-fn run_one(plan: &Plan, np: &NetParams, job: &Job) -> anyhow::Result<Sample> {
+fn run_one(plan: &Plan, hw: &Hw, job: &Job) -> anyhow::Result<Sample> {
     let net = &plan.nets[job.net];
     let topo = &net.topo;
     let (w, _) = plan.workloads[job.workload];
@@ -313,15 +319,20 @@ fn run_one(plan: &Plan, np: &NetParams, job: &Job) -> anyhow::Result<Sample> {
     let budget = plan.opt_budget.filter(|_| topo.n() <= MAX_OPTIMAL_PES);
     let ev = evaluate(topo, &perm, &cfg, budget)?;
     let tops: Vec<usize> = ev.schedule.passes.iter().map(|p| p.top_level).collect();
-    let bt = bit_times(np, &tops);
     let lb = ev.lower_bound.value;
+    let h_max = (0..topo.n())
+        .filter_map(|s| perm.dst(s).map(|t| topo.lca_level(s, t)))
+        .max()
+        .unwrap_or(0);
+    let bits = hw.as_ref().ok().map(|np| {
+        let bt = bit_times(np, &tops);
+        (bt.total, bt.setup, bit_time_bound(np, h_max, lb))
+    });
     Ok(Sample {
         passes: tops.len(),
         lower_bound: lb,
         steps: ev.schedule.steps(),
-        bit_times: bt.total,
-        setup_bit_times: bt.setup,
-        bound_bit_times: bit_time_bound(np, tops.first().copied().unwrap_or(0), lb),
+        bits,
         optimal: ev.optimal,
         seed,
     })
@@ -330,7 +341,17 @@ fn run_one(plan: &Plan, np: &NetParams, job: &Job) -> anyhow::Result<Sample> {
 /// Runs the plan on `threads` worker threads, calling `tick` after each sample, and
 /// returns the records in plan order (networks, then algorithms, then workloads).
 pub fn run(plan: &Plan, threads: usize, tick: &(dyn Fn() + Sync)) -> anyhow::Result<Vec<Record>> {
-    let nps = plan.net_params()?;
+    run_with(plan, &plan.net_params()?, threads, tick)
+}
+
+/// [`run`] with the hardware parameters given (one row per network, one entry per
+/// algorithm).
+fn run_with(
+    plan: &Plan,
+    nps: &[Vec<Hw>],
+    threads: usize,
+    tick: &(dyn Fn() + Sync),
+) -> anyhow::Result<Vec<Record>> {
     let mut jobs = Vec::with_capacity(plan.samples());
     for net in 0..plan.nets.len() {
         for alg in 0..plan.algorithms.len() {
@@ -403,7 +424,7 @@ pub fn run(plan: &Plan, threads: usize, tick: &(dyn Fn() + Sync)) -> anyhow::Res
     let mut records = Vec::new();
     let mut it = jobs.iter().zip(results);
     for (ni, net) in plan.nets.iter().enumerate() {
-        for &alg in &plan.algorithms {
+        for (ai, &alg) in plan.algorithms.iter().enumerate() {
             for &(w, count) in &plan.workloads {
                 let mut r = Record {
                     topology: net.topo.kind().name(),
@@ -423,15 +444,17 @@ pub fn run(plan: &Plan, threads: usize, tick: &(dyn Fn() + Sync)) -> anyhow::Res
                     optimal: None,
                     optimal_known: 0,
                     setup_steps: Stat::default(),
-                    bit_times: Stat::default(),
-                    setup_bit_times: Stat::default(),
-                    bit_time_bound: Stat::default(),
+                    bit_times: None,
+                    setup_bit_times: None,
+                    bit_time_bound: None,
+                    bit_times_unavailable: nps[ni][ai].as_ref().err().cloned(),
                     message_bits: plan.msg_bits,
                     width: plan.width,
                     seed: plan.seed,
                     worst_sample_seed: 0,
                 };
                 let (mut opt_ratio, mut opt) = (Stat::default(), Stat::default());
+                let mut bits = [Stat::default(), Stat::default(), Stat::default()];
                 let mut worst = f64::MIN;
                 for _ in 0..count {
                     let (job, s) = it
@@ -449,13 +472,20 @@ pub fn run(plan: &Plan, threads: usize, tick: &(dyn Fn() + Sync)) -> anyhow::Res
                     r.lower_bound.add(s.lower_bound as f64);
                     r.passes_over_lower_bound.add(q);
                     r.setup_steps.add(s.steps as f64);
-                    r.bit_times.add(s.bit_times as f64);
-                    r.setup_bit_times.add(s.setup_bit_times as f64);
-                    r.bit_time_bound.add(s.bound_bit_times as f64);
+                    if let Some((total, setup, bound)) = s.bits {
+                        bits[0].add(total as f64);
+                        bits[1].add(setup as f64);
+                        bits[2].add(bound as f64);
+                    }
                     if let Some(o) = s.optimal {
                         opt_ratio.add(ratio(s.passes, o));
                         opt.add(o as f64);
                     }
+                }
+                if bits[0].count > 0 {
+                    let [a, b, c] = bits;
+                    (r.bit_times, r.setup_bit_times, r.bit_time_bound) =
+                        (Some(a), Some(b), Some(c));
                 }
                 r.optimal_known = opt.count;
                 if opt.count > 0 {
@@ -553,11 +583,51 @@ mod tests {
         assert_eq!(one.len(), 4 * ALGORITHMS.len() * 4);
         for r in &one {
             assert!(r.passes.min >= r.lower_bound.min && r.passes_over_lower_bound.min >= 1.0);
-            assert!(r.bit_times.min >= r.bit_time_bound.min, "{r:?}");
+            let (bt, bound) = (
+                r.bit_times.as_ref().unwrap(),
+                r.bit_time_bound.as_ref().unwrap(),
+            );
+            assert!(bt.min >= bound.min, "{r:?}");
+            assert!(r.bit_times_unavailable.is_none());
             assert_eq!(r.optimal_known, r.samples, "n ≤ 32: optimum known");
             if r.workload == "identity" {
                 assert_eq!(r.passes.max, 1.0);
             }
         }
+    }
+
+    #[test]
+    fn an_algorithm_without_hardware_is_swept_without_bit_times_and_says_why() {
+        let plan = Plan {
+            nets: nets_in_range(Kind::Tree, 2, 1, 8, 8).unwrap(),
+            algorithms: vec![Algorithm::R1, Algorithm::R2],
+            workloads: vec![(Workload::Random, 2)],
+            policy: Policy::RoundRobin,
+            msg_bits: 8,
+            width: 1,
+            opt_budget: None,
+            seed: 3,
+        };
+        let mut nps = plan.net_params().unwrap();
+        assert!(nps[0].iter().all(|h| h.is_ok()));
+        nps[0][1] = Err("algorithm r2: no hardware (test)".into());
+        let recs = run_with(&plan, &nps, 2, &|| {}).unwrap();
+        assert_eq!(recs.len(), 2);
+        assert!(recs[0].bit_times.is_some() && recs[0].bit_times_unavailable.is_none());
+        assert!(recs[1].bit_times.is_none() && recs[1].setup_bit_times.is_none());
+        assert_eq!(
+            recs[1].bit_times_unavailable.as_deref(),
+            Some("algorithm r2: no hardware (test)")
+        );
+        assert_eq!(recs[1].passes.count, 2, "passes are still measured");
+        let json = serde_json::to_value(&recs[1]).unwrap();
+        assert!(json["bit_times"].is_null());
+        // Parameters that fail for R1 are an error, not a gap.
+        let bad = Plan {
+            msg_bits: 0,
+            ..plan
+        };
+        let e = format!("{:#}", bad.net_params().unwrap_err());
+        assert!(e.contains("message bits = 0"), "{e}");
     }
 }
