@@ -357,8 +357,17 @@ pub fn run(a: Args) -> anyhow::Result<Outcome> {
         print_json(&summary)?;
     } else {
         print_table(&records, &plan);
-        for (net, n, alg, why) in &summary.bit_times_unavailable {
-            println!("no bit-times for {alg} on {net} n = {n}: {why}");
+        let mut told: Vec<(&str, &str)> = Vec::new();
+        for &(_, _, alg, why) in &summary.bit_times_unavailable {
+            if !told.contains(&(alg, why)) {
+                told.push((alg, why));
+                let count = summary
+                    .bit_times_unavailable
+                    .iter()
+                    .filter(|x| x.2 == alg && x.3 == why)
+                    .count();
+                println!("no bit-times for {alg} ({count} networks): {why}");
+            }
         }
         for p in &front {
             println!(
