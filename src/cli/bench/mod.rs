@@ -3,6 +3,12 @@
 //! shared and noisy: compare within a run, not across runs).
 
 pub mod cosim;
+pub mod routing;
+pub mod routing_bits;
+pub mod routing_pareto;
+pub mod routing_plot;
+pub mod routing_sweep;
+pub mod svg;
 
 /// The `bench` subcommands.
 #[derive(Debug, clap::Subcommand)]
@@ -12,11 +18,16 @@ pub enum Command {
     /// Verilated model alone, with ratios. Any network of `sim network`, or the hypercube
     /// with --k.
     Cosim(cosim::Args),
+    /// The papers' routing claims measured with the golden models: topology × (d,u) × n ×
+    /// algorithm × workload, passes against the lower bound and the optimum, bit-times per
+    /// permutation; JSON lines and SVG plots into --out DIR.
+    Routing(routing::Args),
 }
 
 /// Runs a `bench` subcommand.
 pub fn run(command: Command) -> anyhow::Result<super::Outcome> {
     match command {
         Command::Cosim(a) => cosim::run(a),
+        Command::Routing(a) => routing::run(a),
     }
 }
