@@ -37,7 +37,7 @@ Examples:
 
 Defaults: tree (d,u) = 2:1, 4:2, 4:1; cb (d,u) = 2:2, 4:2, 4:4; n = 16 … 4096 (every size
 the network has in the range); every algorithm; 100 random permutations, identity,
-transpose, 20 samples of the worst-case set. --quick: tree 2:1, 4:2, cb 2:2, n ≤ 64,
+transpose, 10 samples of the worst-case set. --quick: tree 2:1, 4:2, cb 2:2, n ≤ 64,
 3 random permutations, 2 worst-case samples (explicit flags still win).
 Sample i of workload W is routed with --seed derive(seed, \"W i\") (its permutation and
 its arbiters), the same for every network and algorithm; records name the seed of their
@@ -189,7 +189,7 @@ fn plan(a: &Args) -> anyhow::Result<Plan> {
     if perms == 0 {
         bail!("--perms 0: at least one random permutation is needed");
     }
-    let worst = a.worst.unwrap_or(if a.quick { 2 } else { 20 });
+    let worst = a.worst.unwrap_or(if a.quick { 2 } else { 10 });
     if a.jobs == Some(0) {
         bail!("--jobs 0: at least one worker thread is needed");
     }

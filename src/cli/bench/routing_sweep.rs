@@ -32,7 +32,7 @@ use std::sync::Mutex;
 /// (its name comes from `Algorithm::name`, its bit-times from `NetParams::pass_len`; an
 /// algorithm the network hardware does not run yet, whose `NetParams::new` fails where
 /// R1's succeeds, is swept for passes with its bit-times reported unavailable, and why).
-pub const ALGORITHMS: &[Algorithm] = &[Algorithm::R1, Algorithm::R2];
+pub const ALGORITHMS: &[Algorithm] = &Algorithm::ALL;
 
 /// A connection set of the sweep.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
