@@ -2,10 +2,10 @@
 //! holding the canonical run's stimulus and the golden model's expected outputs per
 //! bit-time (`docs/interface.md`), which runs in Icarus Verilog with no Rust.
 
-use crate::cli::common::{print_json, SeedArg};
+use crate::cli::common::{first_missing, print_json, SeedArg};
 use crate::cli::generate::network::NetArgs;
 use crate::cli::Outcome;
-use anyhow::Context;
+use anyhow::{bail, Context};
 use lcanet_sim::lcan::workload::{generate, Generator};
 use lcanet_sim::lcan::Topology;
 use lcanet_sim::perm::PartialPermutation;
@@ -94,6 +94,15 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let spec = args.net.spec()?;
     let seed = args.seed.resolve();
     let perm = permutation(&args.perm, &spec.topo, seed)?;
+    if args.out.exists() && !args.out.is_dir() {
+        bail!(
+            "-o {}: exists and is not a directory (the output is a directory)",
+            args.out.display()
+        );
+    }
+    // The bench's run.sh names the design files by path, so it is written in place; a
+    // failed export removes the directories it created.
+    let created = first_missing(&args.out);
     let ex = export_network(
         &spec,
         perm.as_slice(),
@@ -102,7 +111,11 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         args.tail,
         args.max_bit_times,
         &args.out,
-    )?;
+    );
+    if let (Err(_), Some(c)) = (&ex, &created) {
+        let _ = std::fs::remove_dir_all(c);
+    }
+    let ex = ex?;
     let (bench, tb, top) = (&ex.bench, &ex.testbench, ex.top.clone());
     let dir = tb.dir.clone();
     let icarus = if args.run {
