@@ -536,6 +536,19 @@ impl Builder<'_> {
             self.arg(flag, valid);
         }
     }
+    /// A value-enum flag: one of `valid` (or left at its default), or an unknown value.
+    fn choice(&mut self, flag: &str, valid: &[&'static str]) {
+        if self.g.chance(self.rate / 5) {
+            let v = self
+                .g
+                .pick_str(&["", "R1", "r 1", "none", "-", "\u{0}x", "all"]);
+            self.arg(flag, v);
+            self.defect(&[flag]);
+        } else if self.g.chance(50) {
+            let v = self.g.pick_str(valid);
+            self.arg(flag, v);
+        }
+    }
     fn defect(&mut self, hints: &[&str]) {
         self.defects += 1;
         self.hints.add(hints);
@@ -768,6 +781,18 @@ fn cli_case(g: &mut Gen, s: &Scratch, case_dir: &Path, seeds: &[String]) -> CliC
         "schedule" => {
             let n = topology_args(&mut b, s, seeds, false).unwrap_or(4);
             b.number("--seed", "7", |v| v <= u128::from(u64::MAX), &["--seed"]);
+            b.choice("--algorithm", &["r1", "r2"]);
+            b.choice("--arbiter", &["fixed", "round-robin", "random"]);
+            b.choice("--conflict", &["wire", "switch"]);
+            b.choice("--optimal", &["auto", "off"]);
+            if b.g.chance(20) {
+                b.number(
+                    "--opt-budget",
+                    "1000",
+                    |v| v <= u128::from(u64::MAX),
+                    &["--opt-budget"],
+                );
+            }
             if b.g.chance(30) {
                 // --trials draws its own permutations: random or worst-case only.
                 b.number(
@@ -798,12 +823,21 @@ fn cli_case(g: &mut Gen, s: &Scratch, case_dir: &Path, seeds: &[String]) -> CliC
             b.number("--u", "1", sw, &["u", "--u"]);
             b.number("--width", "1", sw, &["width", "--width"]);
             b.number("--levels", "2", sw, &["levels", "--levels"]);
-            if b.g.chance(b.rate / 4) {
-                b.arg("--arbiter", "lottery");
-                b.defect(&["--arbiter"]);
-            }
+            b.choice("--arbiter", &["fixed", "round-robin", "random"]);
+            b.choice("--topology", &["tree", "cb"]);
             if cmd == "generate switch" {
-                let o = out_dir(b.g, s, cmd, case_dir, &mut b.hints);
+                // File names depend on the arbiter and the topology: the discovered ones
+                // are those of the defaults.
+                let custom = b.argv.iter().any(|a| {
+                    a.to_str()
+                        .is_some_and(|a| a.starts_with("--arbiter") || a.starts_with("--topology"))
+                });
+                let key = if custom {
+                    "generate switch custom"
+                } else {
+                    cmd
+                };
+                let o = out_dir(b.g, s, key, case_dir, &mut b.hints);
                 b.defects += usize::from(o.hostile);
                 b.arg("-o", &o.path);
                 out = Some(o);
@@ -818,6 +852,9 @@ fn cli_case(g: &mut Gen, s: &Scratch, case_dir: &Path, seeds: &[String]) -> CliC
         }
         "generate network" | "sim network" | "export-tb network" | "bench cosim" => {
             let n = topology_args(&mut b, s, seeds, true).unwrap_or(4);
+            b.choice("--algorithm", &["r1", "r2"]);
+            b.choice("--arbiter", &["fixed", "round-robin", "random"]);
+            b.choice("--structure", &["auto", "instances", "rows"]);
             b.number(
                 "--width",
                 "1",
@@ -834,6 +871,9 @@ fn cli_case(g: &mut Gen, s: &Scratch, case_dir: &Path, seeds: &[String]) -> CliC
                 perm_arg(&mut b, s, n, &["random", "identity"], false, false);
             }
             if cmd == "export-tb network" {
+                if b.g.chance(30) {
+                    b.number("--tail", "4", |v| v <= u128::from(u64::MAX), &["--tail"]);
+                }
                 b.number(
                     "--max-bit-times",
                     "100000",
@@ -863,6 +903,7 @@ fn cli_case(g: &mut Gen, s: &Scratch, case_dir: &Path, seeds: &[String]) -> CliC
                 out = Some(o);
             } else {
                 perm_arg(&mut b, s, 4, &["random", "packing"], false, false);
+                b.choice("--algorithm", &["semi", "full"]);
             }
         }
         _ => unreachable!("{cmd}"),
