@@ -571,7 +571,9 @@ fn topology_args(b: &mut Builder, s: &Scratch, seeds: &[String], hw: bool) -> Op
         } else {
             valid
         };
-        let parsed = Topology::from_pi_text(&text).ok();
+        let parsed = catch_unwind(|| Topology::from_pi_text(&text).ok())
+            .ok()
+            .flatten();
         if parsed.is_none() {
             b.defect(&["Π file"]);
         }
@@ -664,11 +666,15 @@ fn perm_arg(b: &mut Builder, s: &Scratch, n: usize, keywords: &[&str], full: boo
         return;
     }
     let text = perm_text(b.g, n);
-    let ok = if full {
-        Permutation::parse(&text, n).is_ok()
-    } else {
-        PartialPermutation::parse(&text, n).is_ok()
-    };
+    // The oracle runs the parser too: a panic there (counted when the command runs)
+    // must not stop the harness.
+    let ok = survives(|| {
+        if full {
+            Permutation::parse(&text, n).is_ok()
+        } else {
+            PartialPermutation::parse(&text, n).is_ok()
+        }
+    });
     if !ok {
         b.defect(&["permutation file", "routing file", "p.perm"]);
     } else if no_files {
@@ -962,6 +968,11 @@ fn cli_case(g: &mut Gen, s: &Scratch, case_dir: &Path, seeds: &[String]) -> CliC
     }
 }
 
+/// `f()`, or false if it panics (the harness's own calls of the parsers).
+fn survives(f: impl FnOnce() -> bool) -> bool {
+    catch_unwind(AssertUnwindSafe(f)).unwrap_or(false)
+}
+
 /// Counts of one harness run.
 #[derive(Debug, Default)]
 pub(crate) struct Tally {
@@ -1055,7 +1066,12 @@ impl Watchdog {
                 let now = epoch.elapsed().as_millis() as u64;
                 if s != u64::MAX && now.saturating_sub(s) > limit.as_millis() as u64 {
                     let input = c.lock().map(|g| g.clone()).unwrap_or_default();
-                    eprintln!("HANG: one input ran longer than {limit:?}: {input}");
+                    // Straight to the descriptor: captured output is lost on abort.
+                    use std::io::Write;
+                    let _ = writeln!(
+                        std::io::stderr().lock(),
+                        "HANG: one input ran longer than {limit:?} (HOSTILE_HANG_SECS): {input}"
+                    );
                     std::process::abort();
                 }
             }
