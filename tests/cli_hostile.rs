@@ -239,6 +239,25 @@ fn numbers_past_their_limits_name_the_flag_or_the_limit() {
             &["sim", "hypercube", "--k", "2", "--payload-bits", "65"],
             &["payload"],
         ),
+        // Regression: overflowed `done + tail` (a panic in debug builds); 10^8 ran out
+        // of memory.
+        (
+            &[
+                "export-tb",
+                "network",
+                "--d",
+                "2",
+                "--u",
+                "1",
+                "--levels",
+                "2",
+                "--tail",
+                "18446744073709551615",
+                "-o",
+                "unused",
+            ],
+            &["--tail 18446744073709551615 is larger than the limit"],
+        ),
     ];
     for (args, needles) in cases {
         refuses(&dir, args, needles);

@@ -415,14 +415,20 @@ fn snapshot(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
     out
 }
 
-/// An output path: where a command writes, and whether writing there must fail.
+/// An output path given to a command (whether writing there must fail is counted as a defect).
 struct OutPath {
     path: PathBuf,
-    hostile: bool,
 }
 
-fn out_dir(g: &mut Gen, s: &Scratch, key: &str, case_dir: &Path, hints: &mut Hints) -> OutPath {
-    let (path, hostile, hint): (PathBuf, bool, String) = match g.below(10) {
+fn out_dir(b: &mut Builder, s: &Scratch, key: &str, case_dir: &Path) -> OutPath {
+    let hostile_path = b.hit(b.rate / 2);
+    let g = &mut *b.g;
+    let pick = if hostile_path {
+        [0, 1, 2, 4, 5][g.below(5)]
+    } else {
+        [3, 4, 6][g.below(3)]
+    };
+    let (path, hostile, hint): (PathBuf, bool, String) = match pick {
         0 => (s.root.join("afile"), true, "afile".into()),
         1 => (s.root.join("afile").join("out"), true, "afile".into()),
         2 => (s.existing().join(SENTINEL).join("x"), true, SENTINEL.into()),
@@ -442,7 +448,8 @@ fn out_dir(g: &mut Gen, s: &Scratch, key: &str, case_dir: &Path, hints: &mut Hin
         _ => (case_dir.join("out"), false, String::new()),
     };
     if hostile {
-        hints.add(&[
+        b.defects += 1;
+        b.hints.add(&[
             &hint,
             "File name too long",
             "Not a directory",
@@ -450,11 +457,18 @@ fn out_dir(g: &mut Gen, s: &Scratch, key: &str, case_dir: &Path, hints: &mut Hin
             "exists",
         ]);
     }
-    OutPath { path, hostile }
+    OutPath { path }
 }
 
-fn out_file(g: &mut Gen, s: &Scratch, case_dir: &Path, ext: &str, hints: &mut Hints) -> OutPath {
-    let (path, hostile, hint): (PathBuf, bool, &str) = match g.below(8) {
+fn out_file(b: &mut Builder, s: &Scratch, case_dir: &Path, ext: &str) -> OutPath {
+    let hostile_path = b.hit(b.rate / 2);
+    let g = &mut *b.g;
+    let pick = if hostile_path {
+        g.below(3)
+    } else {
+        3 + g.below(2)
+    };
+    let (path, hostile, hint): (PathBuf, bool, &str) = match pick {
         0 => (s.root.join("afile").join(format!("x.{ext}")), true, "afile"),
         1 => (
             s.existing().join("blocked").join(format!("dir.{ext}")),
@@ -474,14 +488,15 @@ fn out_file(g: &mut Gen, s: &Scratch, case_dir: &Path, ext: &str, hints: &mut Hi
         _ => (case_dir.join(format!("x.{ext}")), false, ""),
     };
     if hostile {
-        hints.add(&[
+        b.defects += 1;
+        b.hints.add(&[
             hint,
             "File name too long",
             "Not a directory",
             "Is a directory",
         ]);
     }
-    OutPath { path, hostile }
+    OutPath { path }
 }
 
 /// One generated command line.
@@ -501,9 +516,24 @@ struct Builder<'a> {
     defects: usize,
     /// Percent chance of a defect in each component.
     rate: usize,
+    /// Single-defect mode: only component `target` (counted by `slot`) is defective, so
+    /// that the check of every component is reached, not only the first one.
+    single: bool,
+    slot: usize,
+    target: usize,
 }
 
 impl Builder<'_> {
+    /// Whether the next component gets a defect.
+    fn hit(&mut self, percent: usize) -> bool {
+        let i = self.slot;
+        self.slot += 1;
+        if self.single {
+            i == self.target
+        } else {
+            self.g.chance(percent)
+        }
+    }
     fn arg(&mut self, flag: &str, value: impl Into<OsString>) {
         let value = value.into();
         if self.g.chance(20) {
@@ -526,8 +556,19 @@ impl Builder<'_> {
             .copied()
             .filter(|v| !v.parse::<u128>().is_ok_and(&ok))
             .collect();
-        if !bad.is_empty() && self.g.chance(self.rate) {
-            let v = *self.g.pick(&bad);
+        if self.hit(self.rate) && !bad.is_empty() {
+            // Half the time a number (past a limit) rather than a string clap refuses,
+            // so that the command's own checks are reached.
+            let numeric: Vec<&str> = bad
+                .iter()
+                .copied()
+                .filter(|v| v.parse::<u128>().is_ok())
+                .collect();
+            let v = if !numeric.is_empty() && self.g.chance(50) {
+                *self.g.pick(&numeric)
+            } else {
+                *self.g.pick(&bad)
+            };
             self.defects += 1;
             self.hints.add(hints);
             self.hints.add(&[flag, &format!("'{v}'")]);
@@ -536,9 +577,26 @@ impl Builder<'_> {
             self.arg(flag, valid);
         }
     }
+    /// A number flag at an extreme the command accepts (one of `extremes`), in one case
+    /// of ten; else as [`Builder::number`].
+    fn extreme(
+        &mut self,
+        flag: &str,
+        extremes: &[&'static str],
+        valid: &str,
+        ok: impl Fn(u128) -> bool,
+        hints: &[&str],
+    ) {
+        if self.g.chance(10) {
+            let v = self.g.pick_str(extremes);
+            self.arg(flag, v);
+        } else {
+            self.number(flag, valid, ok, hints);
+        }
+    }
     /// A value-enum flag: one of `valid` (or left at its default), or an unknown value.
     fn choice(&mut self, flag: &str, valid: &[&'static str]) {
-        if self.g.chance(self.rate / 5) {
+        if self.hit(self.rate / 5) {
             let v = self
                 .g
                 .pick_str(&["", "R1", "r 1", "none", "-", "\u{0}x", "all"]);
@@ -566,7 +624,7 @@ fn topology_args(b: &mut Builder, s: &Scratch, seeds: &[String], hw: bool) -> Op
     if b.g.below(4) == 3 {
         // A Π file.
         let valid = b.g.pick(seeds).clone();
-        let text = if b.g.chance(b.rate) {
+        let text = if b.hit(b.rate) {
             pi_text(b.g, seeds)
         } else {
             valid
@@ -577,7 +635,7 @@ fn topology_args(b: &mut Builder, s: &Scratch, seeds: &[String], hw: bool) -> Op
         if parsed.is_none() {
             b.defect(&["Π file"]);
         }
-        let path = if b.g.chance(b.rate / 3) {
+        let path = if b.hit(b.rate / 3) {
             b.defect(&["reading the Π file"]);
             s.root.join("missing.pi")
         } else {
@@ -587,7 +645,7 @@ fn topology_args(b: &mut Builder, s: &Scratch, seeds: &[String], hw: bool) -> Op
             b.arg("--topology", "file");
         }
         b.arg("--pi", path);
-        if b.g.chance(b.rate / 3) {
+        if b.hit(b.rate / 3) {
             b.arg("--d", "7");
             b.defect(&["--d", "disagrees"]);
         }
@@ -600,18 +658,17 @@ fn topology_args(b: &mut Builder, s: &Scratch, seeds: &[String], hw: bool) -> Op
         ("cb", "2", "2", "2", 4),
         ("cb", "2", "1", "3", 8),
     ]);
-    match b.g.below(20) {
-        0 => {
-            b.arg("--topology", "cube");
-            b.defect(&["--topology"]);
-        }
-        1 if name == "tree" => {} // the default
-        _ => b.arg("--topology", name),
+    if b.hit(b.rate / 6) {
+        b.arg("--topology", "cube");
+        b.defect(&["--topology"]);
+    } else if name != "tree" || b.g.chance(90) {
+        b.arg("--topology", name); // (tree is the default)
     }
     let max = if hw { 16 } else { 64 };
     b.number("--d", d, |v| (2..=max).contains(&v), &["d = ", "--d"]);
     b.number("--u", u, |v| (1..=max).contains(&v), &["u = ", "--u"]);
-    match b.g.below(12) {
+    let size_defect = b.hit(b.rate / 2);
+    match if size_defect { b.g.below(5) } else { 5 } {
         0 => {
             b.arg("--levels", l);
             b.arg("--n", "4");
@@ -650,7 +707,7 @@ fn topology_args(b: &mut Builder, s: &Scratch, seeds: &[String], hw: bool) -> Op
 
 /// `--perm FILE` (or a keyword) for a network of `n` PEs; returns whether it is valid.
 fn perm_arg(b: &mut Builder, s: &Scratch, n: usize, keywords: &[&str], full: bool, no_files: bool) {
-    if !b.g.chance(b.rate) {
+    if !b.hit(b.rate) {
         let k = *b.g.pick(keywords);
         b.arg("--perm", k);
         return;
@@ -702,24 +759,32 @@ const COMMANDS: &[&str] = &[
 ];
 
 /// Commands that build a model or run a tool: only ever given refused inputs.
+/// (`export-tb network` runs the golden model only; it is never given `--run`.)
 fn builds(cmd: &str) -> bool {
-    cmd.starts_with("sim ") || cmd.starts_with("export-tb") || cmd.starts_with("bench")
+    cmd.starts_with("sim ") || cmd.starts_with("bench")
 }
 
 fn cli_case(g: &mut Gen, s: &Scratch, case_dir: &Path, seeds: &[String]) -> CliCase {
     let cmd = *g.pick(COMMANDS);
-    // Valid inputs (no defect) for the computing commands in 1 case of 12.
+    // Valid inputs (no defect) for the computing commands in 1 case of 12; else half
+    // the cases with one defect in a random place, half with a defect in each component
+    // with probability `rate`.
     let rate = if builds(cmd) || g.below(12) != 0 {
         30
     } else {
         0
     };
+    let single = rate > 0 && g.chance(50);
+    let target = g.below(14);
     let mut b = Builder {
         g,
         argv: vec!["lcanet".into()],
         hints: Hints::default(),
         defects: 0,
         rate,
+        single,
+        slot: 0,
+        target,
     };
     b.argv.extend(cmd.split(' ').map(OsString::from));
     let mut out = None;
@@ -727,8 +792,7 @@ fn cli_case(g: &mut Gen, s: &Scratch, case_dir: &Path, seeds: &[String]) -> CliC
         "info" => {
             topology_args(&mut b, s, seeds, false);
             if b.g.chance(40) {
-                let o = out_file(b.g, s, case_dir, "pi", &mut b.hints);
-                b.defects += usize::from(o.hostile);
+                let o = out_file(&mut b, s, case_dir, "pi");
                 b.arg("--write-pi", &o.path);
                 out = Some(o);
             }
@@ -738,14 +802,13 @@ fn cli_case(g: &mut Gen, s: &Scratch, case_dir: &Path, seeds: &[String]) -> CliC
         }
         "diagram" => {
             topology_args(&mut b, s, seeds, false);
-            let ext = if b.g.chance(b.rate / 3) {
+            let ext = if b.hit(b.rate / 3) {
                 b.defect(&[".dot or .svg"]);
                 *b.g.pick(&["png", "DOT ", "", "txt"])
             } else {
                 "dot"
             };
-            let o = out_file(b.g, s, case_dir, ext, &mut b.hints);
-            b.defects += usize::from(o.hostile);
+            let o = out_file(&mut b, s, case_dir, ext);
             b.arg("-o", &o.path);
             out = Some(o);
             if b.g.chance(30) {
@@ -754,7 +817,7 @@ fn cli_case(g: &mut Gen, s: &Scratch, case_dir: &Path, seeds: &[String]) -> CliC
             }
         }
         "latin" | "generate min" | "sim min" | "sim ataape" => {
-            let net = if b.g.chance(b.rate / 4) {
+            let net = if b.hit(b.rate / 4) {
                 b.defect(&["--network"]);
                 "butterfly"
             } else {
@@ -772,8 +835,7 @@ fn cli_case(g: &mut Gen, s: &Scratch, case_dir: &Path, seeds: &[String]) -> CliC
             }
             if cmd == "generate min" {
                 let key = format!("{cmd} {net}");
-                let o = out_dir(b.g, s, &key, case_dir, &mut b.hints);
-                b.defects += usize::from(o.hostile);
+                let o = out_dir(&mut b, s, &key, case_dir);
                 b.arg("-o", &o.path);
                 out = Some(o);
             }
@@ -786,18 +848,21 @@ fn cli_case(g: &mut Gen, s: &Scratch, case_dir: &Path, seeds: &[String]) -> CliC
         }
         "schedule" => {
             let n = topology_args(&mut b, s, seeds, false).unwrap_or(4);
-            b.number("--seed", "7", |v| v <= u128::from(u64::MAX), &["--seed"]);
+            let any = |v| v <= u128::from(u64::MAX);
+            b.extreme(
+                "--seed",
+                &["0", "18446744073709551615"],
+                "7",
+                any,
+                &["--seed"],
+            );
             b.choice("--algorithm", &["r1", "r2"]);
             b.choice("--arbiter", &["fixed", "round-robin", "random"]);
             b.choice("--conflict", &["wire", "switch"]);
             b.choice("--optimal", &["auto", "off"]);
             if b.g.chance(20) {
-                b.number(
-                    "--opt-budget",
-                    "1000",
-                    |v| v <= u128::from(u64::MAX),
-                    &["--opt-budget"],
-                );
+                let max = &["18446744073709551615"];
+                b.extreme("--opt-budget", max, "1000", any, &["--opt-budget"]);
             }
             if b.g.chance(30) {
                 // --trials draws its own permutations: random or worst-case only.
@@ -843,8 +908,7 @@ fn cli_case(g: &mut Gen, s: &Scratch, case_dir: &Path, seeds: &[String]) -> CliC
                 } else {
                     cmd
                 };
-                let o = out_dir(b.g, s, key, case_dir, &mut b.hints);
-                b.defects += usize::from(o.hostile);
+                let o = out_dir(&mut b, s, key, case_dir);
                 b.arg("-o", &o.path);
                 out = Some(o);
             } else {
@@ -878,18 +942,17 @@ fn cli_case(g: &mut Gen, s: &Scratch, case_dir: &Path, seeds: &[String]) -> CliC
             }
             if cmd == "export-tb network" {
                 if b.g.chance(30) {
-                    b.number("--tail", "4", |v| v <= u128::from(u64::MAX), &["--tail"]);
+                    let ok = |v| v <= 1_000_000;
+                    b.extreme("--tail", &["0", "1", "4097"], "4", ok, &["--tail"]);
                 }
-                b.number(
-                    "--max-bit-times",
-                    "100000",
-                    |v| v <= u128::from(u64::MAX),
-                    &["--max-bit-times"],
-                );
+                let any = |v| v <= u128::from(u64::MAX);
+                let far = &["1000001", "18446744073709551615"];
+                b.extreme("--max-bit-times", far, "100000", any, &["--max-bit-times"]);
+                let seeds = &["0", "18446744073709551615"];
+                b.extreme("--seed", seeds, "7", any, &["--seed"]);
             }
             if cmd == "generate network" || cmd == "export-tb network" {
-                let o = out_dir(b.g, s, cmd, case_dir, &mut b.hints);
-                b.defects += usize::from(o.hostile);
+                let o = out_dir(&mut b, s, cmd, case_dir);
                 b.arg("-o", &o.path);
                 out = Some(o);
             }
@@ -903,8 +966,7 @@ fn cli_case(g: &mut Gen, s: &Scratch, case_dir: &Path, seeds: &[String]) -> CliC
                 &["payload", "--payload-bits"],
             );
             if cmd == "generate hypercube" {
-                let o = out_dir(b.g, s, cmd, case_dir, &mut b.hints);
-                b.defects += usize::from(o.hostile);
+                let o = out_dir(&mut b, s, cmd, case_dir);
                 b.arg("-o", &o.path);
                 out = Some(o);
             } else {
@@ -915,7 +977,7 @@ fn cli_case(g: &mut Gen, s: &Scratch, case_dir: &Path, seeds: &[String]) -> CliC
         _ => unreachable!("{cmd}"),
     }
     // Command-line noise: unknown flags, repeated flags, a non-UTF-8 argument.
-    if b.g.chance(b.rate / 6) {
+    if b.hit(b.rate / 6) {
         match b.g.below(3) {
             0 => {
                 b.flag("--frobnicate");
@@ -1334,6 +1396,16 @@ pub(crate) fn hostile_run(seed: u64, cases: u64, hang: Duration) -> Tally {
             _ => check_cli_input(&mut gi, &scratch, &seeds, i, &mut t, &wd),
         }
         t.inputs += 1;
+        if t.inputs % 100_000 == 0 {
+            use std::io::Write;
+            let _ = writeln!(
+                std::io::stderr().lock(),
+                "hostile: {} inputs, {} panics, {} violations so far",
+                t.inputs,
+                t.panics,
+                t.failures.len()
+            );
+        }
     }
     t
 }

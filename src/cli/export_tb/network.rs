@@ -32,7 +32,7 @@ pub struct Args {
     /// Output directory (the network's Verilog, the test bench, its data and run.sh).
     #[arg(short = 'o', long = "out")]
     out: PathBuf,
-    /// Bit-times recorded after `done` rises.
+    /// Bit-times recorded after `done` rises (at most 1,000,000).
     #[arg(long, default_value_t = 4)]
     tail: u64,
     /// Give up if `done` has not risen after this many bit-times.
@@ -89,8 +89,27 @@ fn permutation(spec: &str, topo: &Topology, seed: u64) -> anyhow::Result<Partial
     Ok(generate(topo, gen, seed)?.to_partial())
 }
 
+/// Largest `--tail`: every recorded bit-time is a line of stimulus and expectations held
+/// in memory and written to the bench's data files.
+pub const MAX_TAIL: u64 = 1_000_000;
+
+/// `--tail` and `--max-bit-times` against their limits (the error names the flag).
+fn check_budget(tail: u64, max_bit_times: u64) -> anyhow::Result<()> {
+    if tail > MAX_TAIL {
+        bail!("--tail {tail} is larger than the limit {MAX_TAIL} bit-times");
+    }
+    if tail >= max_bit_times {
+        bail!(
+            "--tail {tail} must be smaller than --max-bit-times {max_bit_times} \
+(the budget covers the run and the tail after `done`)"
+        );
+    }
+    Ok(())
+}
+
 /// Runs `lcanet export-tb network`.
 pub fn run(args: Args) -> anyhow::Result<Outcome> {
+    check_budget(args.tail, args.max_bit_times)?;
     let spec = args.net.spec()?;
     let seed = args.seed.resolve();
     let perm = permutation(&args.perm, &spec.topo, seed)?;
@@ -160,5 +179,36 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     match icarus {
         Some(v) if !v.starts_with("PASS") => Ok(Outcome::Mismatch),
         _ => Ok(Outcome::Success),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Regression (hostile-input harness): `--tail 18446744073709551615` overflowed
+    /// `done + tail` (a panic in debug builds), and `--tail 100000000` with a large
+    /// `--max-bit-times` ran out of memory; a tail past the budget blamed `done`.
+    #[test]
+    fn tail_and_budget_are_checked_naming_the_flag() {
+        let e = check_budget(u64::MAX, u64::MAX).unwrap_err().to_string();
+        assert!(
+            e.contains("--tail 18446744073709551615 is larger than the limit"),
+            "{e}"
+        );
+        let e = check_budget(100_000_000, 1_000_000_000)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("--tail 100000000 is larger than the limit 1000000"),
+            "{e}"
+        );
+        let e = check_budget(10, 10).unwrap_err().to_string();
+        assert!(
+            e.contains("--tail 10 must be smaller than --max-bit-times 10"),
+            "{e}"
+        );
+        check_budget(4, 5_000_000).unwrap();
+        check_budget(MAX_TAIL, u64::MAX).unwrap();
     }
 }
