@@ -182,6 +182,7 @@ impl Staged {
     /// commit before anything moves.
     pub fn commit(mut self) -> anyhow::Result<()> {
         let out = self.out.clone();
+        self.repoint_save_files()?;
         if self.created.is_some() {
             if let Some(parent) = out.parent().filter(|p| !p.as_os_str().is_empty()) {
                 ensure_dir(parent)?;
@@ -211,6 +212,45 @@ impl Staged {
         }
         self.committed = true;
         let _ = std::fs::remove_dir_all(&self.stage);
+        Ok(())
+    }
+}
+
+impl Staged {
+    /// GTKWave save files name their translate filters by absolute path: point those
+    /// written into the staging directory at the output directory instead.
+    fn repoint_save_files(&self) -> anyhow::Result<()> {
+        let Ok(stage) = std::fs::canonicalize(&self.stage) else {
+            return Ok(());
+        };
+        let anchor = stage.parent().unwrap_or(&stage).to_path_buf();
+        let rest = match &self.created {
+            None => PathBuf::new(),
+            Some(m) => {
+                let base = m.parent().filter(|p| !p.as_os_str().is_empty());
+                match base {
+                    Some(b) => self.out.strip_prefix(b).unwrap_or(&self.out).to_path_buf(),
+                    None => self.out.clone(),
+                }
+            }
+        };
+        let target = if self.created.is_none() {
+            std::fs::canonicalize(&self.out).unwrap_or_else(|_| self.out.clone())
+        } else {
+            anchor.join(rest)
+        };
+        let (from, to) = (stage.to_string_lossy(), target.to_string_lossy());
+        for e in std::fs::read_dir(&self.stage)?.flatten() {
+            let p = e.path();
+            if p.extension().is_some_and(|x| x == "gtkw") {
+                let text = std::fs::read_to_string(&p)
+                    .with_context(|| format!("reading {}", p.display()))?;
+                if text.contains(from.as_ref()) {
+                    std::fs::write(&p, text.replace(from.as_ref(), to.as_ref()))
+                        .with_context(|| format!("writing {}", p.display()))?;
+                }
+            }
+        }
         Ok(())
     }
 }
@@ -319,6 +359,22 @@ mod tests {
         std::fs::write(staged.path().join("a.v"), "a").unwrap();
         staged.commit().unwrap();
         assert_eq!(listing(&out), ["a.v", "keep.txt"]);
+    }
+
+    /// Regression: save files named their filters inside the staging directory.
+    #[test]
+    fn staged_save_files_name_the_output_directory() {
+        let tmp = tempfile::tempdir().unwrap();
+        for out in [tmp.path().join("new/dir"), tmp.path().to_path_buf()] {
+            let staged = Staged::new(&out).unwrap();
+            let stage = std::fs::canonicalize(staged.path()).unwrap();
+            let text = format!("{}\n@2024\n", stage.join("x_phase.txt").display());
+            std::fs::write(staged.path().join("x.gtkw"), text).unwrap();
+            staged.commit().unwrap();
+            let back = std::fs::read_to_string(out.join("x.gtkw")).unwrap();
+            let want = std::fs::canonicalize(&out).unwrap().join("x_phase.txt");
+            assert!(back.starts_with(&format!("{}\n", want.display())), "{back}");
+        }
     }
 
     #[test]

@@ -1321,6 +1321,18 @@ fn check_cli_input(
             } else if outcome != Outcome::Success {
                 t.fail(format!("valid input ended in {outcome:?}: {desc}"));
             }
+            // Outputs must not refer to where they were staged.
+            for (path, bytes) in snapshot(&case_dir)
+                .into_iter()
+                .chain(snapshot(&s.existing()))
+            {
+                if bytes.windows(16).any(|w| w == b".lcanet-staging-") {
+                    t.fail(format!(
+                        "{} names the staging directory: {desc}",
+                        path.display()
+                    ));
+                }
+            }
         }
         Ok(Err(msg)) => {
             t.refused += 1;
