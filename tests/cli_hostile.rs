@@ -95,6 +95,34 @@ fn a_generator_blocked_half_way_writes_nothing() {
 }
 
 #[test]
+fn an_export_blocked_half_way_writes_nothing() {
+    // Regression: export-tb wrote the Verilog and the bench data, then failed on run.sh.
+    let dir = scratch("export_blocked");
+    let out = dir.join("tb");
+    std::fs::create_dir_all(out.join("run.sh")).unwrap();
+    refuses(
+        &dir,
+        &[
+            "export-tb",
+            "network",
+            "--d",
+            "2",
+            "--u",
+            "1",
+            "--levels",
+            "2",
+            "--perm",
+            "identity",
+            "--seed",
+            "1",
+            "-o",
+            s(&out),
+        ],
+        &["run.sh is a directory", "nothing was written"],
+    );
+}
+
+#[test]
 fn output_paths_that_cannot_be_created_leave_no_directories() {
     let dir = scratch("paths");
     std::fs::write(dir.join("afile"), "a file").unwrap();

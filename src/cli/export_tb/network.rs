@@ -2,7 +2,7 @@
 //! holding the canonical run's stimulus and the golden model's expected outputs per
 //! bit-time (`docs/interface.md`), which runs in Icarus Verilog with no Rust.
 
-use crate::cli::common::{first_missing, print_json, SeedArg};
+use crate::cli::common::{print_json, SeedArg, Staged};
 use crate::cli::generate::network::NetArgs;
 use crate::cli::Outcome;
 use anyhow::{bail, Context};
@@ -113,15 +113,9 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let spec = args.net.spec()?;
     let seed = args.seed.resolve();
     let perm = permutation(&args.perm, &spec.topo, seed)?;
-    if args.out.exists() && !args.out.is_dir() {
-        bail!(
-            "-o {}: exists and is not a directory (the output is a directory)",
-            args.out.display()
-        );
-    }
-    // The bench's run.sh names the design files by path, so it is written in place; a
-    // failed export removes the directories it created.
-    let created = first_missing(&args.out);
+    // Written into a staging directory that becomes the output only once the whole
+    // bench is in it (run.sh is relocatable: it names the design files beside it).
+    let staged = Staged::new(&args.out)?;
     let ex = export_network(
         &spec,
         perm.as_slice(),
@@ -129,14 +123,10 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         None,
         args.tail,
         args.max_bit_times,
-        &args.out,
-    );
-    if let (Err(_), Some(c)) = (&ex, &created) {
-        let _ = std::fs::remove_dir_all(c);
-    }
-    let ex = ex?;
+        staged.path(),
+    )?;
     let (bench, tb, top) = (&ex.bench, &ex.testbench, ex.top.clone());
-    let dir = tb.dir.clone();
+    let dir = args.out.clone();
     let icarus = if args.run {
         let outcome = run_testbench(tb).context("running the test bench in Icarus Verilog")?;
         Some(if outcome.passed() {
@@ -147,10 +137,14 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     } else {
         None
     };
+    staged.commit()?;
     let summary = Summary {
         top,
         dir: dir.clone(),
-        testbench: tb.testbench.clone(),
+        testbench: tb
+            .testbench
+            .file_name()
+            .map_or_else(|| tb.testbench.clone(), |f| args.out.join(f)),
         seed,
         perm: args.perm.clone(),
         destinations: perm.as_slice().to_vec(),
