@@ -1392,14 +1392,19 @@ fn snapshot_names(dir: &Path) -> Vec<PathBuf> {
 
 /// Runs `cases` generated inputs from `seed` (mix: 40 % permutation files, 25 % Π
 /// files, 35 % command lines).
-pub(crate) fn hostile_run(seed: u64, cases: u64, hang: Duration) -> Tally {
+/// Inputs `start..start + cases` of the stream of `seed`: a long run can be split over
+/// processes (`HOSTILE_START`) and still cover exactly the inputs of one run.
+pub(crate) fn hostile_run(seed: u64, start: u64, cases: u64, hang: Duration) -> Tally {
     fence_tools();
     let wd = Watchdog::start(hang);
     let scratch = Scratch::new();
     let seeds: Vec<String> = pi_seeds().iter().map(Topology::to_pi_text).collect();
     let mut g = Gen(seed);
     let mut t = Tally::default();
-    for i in 0..cases {
+    for _ in 0..start {
+        g.next();
+    }
+    for i in start..start + cases {
         // Each input from its own stream: input i reproduces from (seed, i) alone.
         let mut gi = Gen(g.next() ^ i);
         match gi.below(20) {
@@ -1408,11 +1413,12 @@ pub(crate) fn hostile_run(seed: u64, cases: u64, hang: Duration) -> Tally {
             _ => check_cli_input(&mut gi, &scratch, &seeds, i, &mut t, &wd),
         }
         t.inputs += 1;
-        if t.inputs % 100_000 == 0 {
+        if (start + t.inputs) % 100_000 == 0 {
             use std::io::Write;
             let _ = writeln!(
                 std::io::stderr().lock(),
-                "hostile: {} inputs, {} panics, {} violations so far",
+                "hostile: {} inputs ({} from input {start}), {} panics, {} violations so far",
+                start + t.inputs,
                 t.inputs,
                 t.panics,
                 t.failures.len()
@@ -1455,8 +1461,15 @@ fn run_and_assert(default_cases: u64) {
     let cases = env_u64("HOSTILE_CASES").unwrap_or(default_cases);
     let hang = Duration::from_secs(env_u64("HOSTILE_HANG_SECS").unwrap_or(60));
     let t0 = Instant::now();
-    let t = hostile_run(seed, cases, hang);
-    let line = report(&t, seed, t0.elapsed());
+    let start = env_u64("HOSTILE_START").unwrap_or(0);
+    let t = hostile_run(seed, start, cases, hang);
+    let mut line = report(&t, seed, t0.elapsed());
+    if start > 0 {
+        line = format!(
+            "{line}\n  (inputs {start}..{} of the seed's stream)",
+            start + cases
+        );
+    }
     // Straight to the file descriptor: visible without --nocapture.
     use std::io::Write;
     let _ = writeln!(std::io::stderr().lock(), "{line}");
