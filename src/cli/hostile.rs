@@ -1413,7 +1413,7 @@ pub(crate) fn hostile_run(seed: u64, start: u64, cases: u64, hang: Duration) -> 
             _ => check_cli_input(&mut gi, &scratch, &seeds, i, &mut t, &wd),
         }
         t.inputs += 1;
-        if (start + t.inputs) % 100_000 == 0 {
+        if (start + t.inputs).is_multiple_of(100_000) {
             use std::io::Write;
             let _ = writeln!(
                 std::io::stderr().lock(),
