@@ -1,7 +1,8 @@
 //! Conventions shared by subcommands: seeds, JSON output, output directories.
 
-use anyhow::Context;
-use std::path::Path;
+use anyhow::{bail, Context};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// `--seed`: every random choice of a run derives from it.
 #[derive(Debug, Clone, clap::Args)]
@@ -65,17 +66,326 @@ pub fn ensure_dir(dir: &Path) -> anyhow::Result<()> {
 }
 
 /// Writes `contents` to `path` atomically (temp file + rename), so a failed run never
-/// leaves a half-written file behind.
+/// leaves a half-written file behind: on failure the temp file is removed, and so are
+/// the directories this call created for it.
 pub fn write_atomic(path: &Path, contents: &[u8]) -> anyhow::Result<()> {
-    let dir = path.parent().filter(|p| !p.as_os_str().is_empty());
-    if let Some(dir) = dir {
-        ensure_dir(dir)?;
-    }
     let file_name = path
         .file_name()
         .with_context(|| format!("{} is not a file path", path.display()))?;
+    let dir = path.parent().filter(|p| !p.as_os_str().is_empty());
+    let created = dir.and_then(first_missing);
     let tmp = path.with_file_name(format!(".{}.tmp", file_name.to_string_lossy()));
-    std::fs::write(&tmp, contents).with_context(|| format!("writing {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("renaming into {}", path.display()))?;
-    Ok(())
+    let result = (|| {
+        if let Some(dir) = dir {
+            ensure_dir(dir)?;
+        }
+        if path.is_dir() {
+            bail!("{} is a directory, not a file", path.display());
+        }
+        std::fs::write(&tmp, contents).with_context(|| format!("writing {}", tmp.display()))?;
+        std::fs::rename(&tmp, path).with_context(|| format!("renaming into {}", path.display()))
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+        if let Some(c) = &created {
+            let _ = std::fs::remove_dir_all(c);
+        }
+    }
+    result
+}
+
+/// The outermost ancestor of `path` (or `path` itself) that does not exist: what
+/// `create_dir_all(path)` would create first. `None` if `path` exists.
+pub fn first_missing(path: &Path) -> Option<PathBuf> {
+    let mut missing = None;
+    let mut p = Some(path);
+    while let Some(q) = p.filter(|q| !q.as_os_str().is_empty()) {
+        if q.symlink_metadata().is_ok() {
+            break;
+        }
+        missing = Some(q.to_path_buf());
+        p = q.parent();
+    }
+    missing
+}
+
+static STAGE_COUNTER: AtomicU64 = AtomicU64::new(0);
+
+/// An output directory written all or nothing: files go to a staging directory beside
+/// the output (same file system), and [`Staged::commit`] moves them into place only
+/// once everything was written. Dropped without a commit, it removes the staging
+/// directory, so a refused or failed run leaves no output and no new directories.
+#[derive(Debug)]
+pub struct Staged {
+    out: PathBuf,
+    stage: PathBuf,
+    /// The outermost directory of `out` that did not exist (removed on failure).
+    created: Option<PathBuf>,
+    committed: bool,
+}
+
+impl Staged {
+    /// Prepares to write `out` (`-o DIR`): fails at once, writing nothing, if `out` or
+    /// one of its ancestors is not a directory.
+    pub fn new(out: &Path) -> anyhow::Result<Self> {
+        if out.as_os_str().is_empty() {
+            bail!("the output directory is an empty path");
+        }
+        if out.exists() && !out.is_dir() {
+            bail!(
+                "-o {}: exists and is not a directory (the output is a directory)",
+                out.display()
+            );
+        }
+        let created = first_missing(out);
+        let anchor = match &created {
+            None => out.to_path_buf(),
+            Some(m) => match m.parent().filter(|p| !p.as_os_str().is_empty()) {
+                Some(p) => p.to_path_buf(),
+                None => PathBuf::from("."),
+            },
+        };
+        if !anchor.is_dir() {
+            bail!(
+                "-o {}: {} is not a directory",
+                out.display(),
+                anchor.display()
+            );
+        }
+        let stage = anchor.join(format!(
+            ".lcanet-staging-{}-{}",
+            std::process::id(),
+            STAGE_COUNTER.fetch_add(1, Ordering::Relaxed)
+        ));
+        std::fs::create_dir(&stage).with_context(|| {
+            format!(
+                "-o {}: creating a staging directory in {}",
+                out.display(),
+                anchor.display()
+            )
+        })?;
+        Ok(Staged {
+            out: out.to_path_buf(),
+            stage,
+            created,
+            committed: false,
+        })
+    }
+
+    /// Where to write the files now.
+    pub fn path(&self) -> &Path {
+        &self.stage
+    }
+
+    /// Moves the staged files into the output directory. An existing directory keeps
+    /// its other files; a staged file whose place is taken by a directory fails the
+    /// commit before anything moves.
+    pub fn commit(mut self) -> anyhow::Result<()> {
+        let out = self.out.clone();
+        self.repoint_save_files()?;
+        if self.created.is_some() {
+            if let Some(parent) = out.parent().filter(|p| !p.as_os_str().is_empty()) {
+                ensure_dir(parent)?;
+            }
+            std::fs::rename(&self.stage, &out)
+                .with_context(|| format!("moving the output into {}", out.display()))?;
+            self.committed = true;
+            return Ok(());
+        }
+        let entries: Vec<std::fs::DirEntry> = std::fs::read_dir(&self.stage)
+            .with_context(|| format!("reading {}", self.stage.display()))?
+            .collect::<Result<_, _>>()
+            .with_context(|| format!("reading {}", self.stage.display()))?;
+        for e in &entries {
+            let dest = out.join(e.file_name());
+            if dest.is_dir() && !e.path().is_dir() {
+                bail!(
+                    "{} is a directory where an output file goes; nothing was written",
+                    dest.display()
+                );
+            }
+        }
+        for e in &entries {
+            let dest = out.join(e.file_name());
+            std::fs::rename(e.path(), &dest)
+                .with_context(|| format!("moving the output into {}", dest.display()))?;
+        }
+        self.committed = true;
+        let _ = std::fs::remove_dir_all(&self.stage);
+        Ok(())
+    }
+}
+
+impl Staged {
+    /// GTKWave save files name their translate filters by absolute path: point those
+    /// written into the staging directory at the output directory instead.
+    fn repoint_save_files(&self) -> anyhow::Result<()> {
+        let Ok(stage) = std::fs::canonicalize(&self.stage) else {
+            return Ok(());
+        };
+        let anchor = stage.parent().unwrap_or(&stage).to_path_buf();
+        let rest = match &self.created {
+            None => PathBuf::new(),
+            Some(m) => {
+                let base = m.parent().filter(|p| !p.as_os_str().is_empty());
+                match base {
+                    Some(b) => self.out.strip_prefix(b).unwrap_or(&self.out).to_path_buf(),
+                    None => self.out.clone(),
+                }
+            }
+        };
+        let target = if self.created.is_none() {
+            std::fs::canonicalize(&self.out).unwrap_or_else(|_| self.out.clone())
+        } else {
+            anchor.join(rest)
+        };
+        let (from, to) = (stage.to_string_lossy(), target.to_string_lossy());
+        for e in std::fs::read_dir(&self.stage)?.flatten() {
+            let p = e.path();
+            if p.extension().is_some_and(|x| x == "gtkw") {
+                let text = std::fs::read_to_string(&p)
+                    .with_context(|| format!("reading {}", p.display()))?;
+                if text.contains(from.as_ref()) {
+                    std::fs::write(&p, text.replace(from.as_ref(), to.as_ref()))
+                        .with_context(|| format!("writing {}", p.display()))?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Staged {
+    fn drop(&mut self) {
+        if self.committed {
+            return;
+        }
+        let _ = std::fs::remove_dir_all(&self.stage);
+        if let Some(c) = &self.created {
+            let _ = std::fs::remove_dir_all(c);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn listing(dir: &Path) -> Vec<String> {
+        let mut v: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    }
+
+    /// Regression (hostile-input harness): writing onto a directory left `.NAME.tmp`
+    /// beside it.
+    #[test]
+    fn write_atomic_onto_a_directory_fails_and_leaves_nothing() {
+        let tmp = tempfile::tempdir().unwrap();
+        let target = tmp.path().join("x.pi");
+        std::fs::create_dir(&target).unwrap();
+        let err = format!("{:#}", write_atomic(&target, b"text").unwrap_err());
+        assert!(err.contains("is a directory"), "{err}");
+        assert_eq!(listing(tmp.path()), ["x.pi"]);
+    }
+
+    /// Regression: a failed write into missing nested directories left them behind.
+    #[test]
+    fn write_atomic_failure_removes_the_directories_it_created() {
+        let tmp = tempfile::tempdir().unwrap();
+        let target = tmp.path().join("a/b").join("y".repeat(300) + ".dot");
+        let err = format!("{:#}", write_atomic(&target, b"text").unwrap_err());
+        assert!(err.contains("too long"), "{err}");
+        assert!(listing(tmp.path()).is_empty(), "{:?}", listing(tmp.path()));
+        // And the ordinary case still creates them.
+        write_atomic(&tmp.path().join("a/b/c.dot"), b"text").unwrap();
+        assert_eq!(
+            std::fs::read(tmp.path().join("a/b/c.dot")).unwrap(),
+            b"text"
+        );
+    }
+
+    #[test]
+    fn staged_output_appears_only_on_commit() {
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path().join("a/b/out");
+        let staged = Staged::new(&out).unwrap();
+        std::fs::write(staged.path().join("f.v"), "module f; endmodule\n").unwrap();
+        assert!(!tmp.path().join("a").exists());
+        staged.commit().unwrap();
+        assert_eq!(listing(&out), ["f.v"]);
+        assert_eq!(listing(tmp.path()), ["a"]);
+    }
+
+    /// Regression: a refused or failed generator left its directories (and, in an
+    /// existing directory, the files written before the failure).
+    #[test]
+    fn staged_output_dropped_without_commit_leaves_nothing() {
+        let tmp = tempfile::tempdir().unwrap();
+        let staged = Staged::new(&tmp.path().join("a/b/out")).unwrap();
+        std::fs::write(staged.path().join("f.v"), "x").unwrap();
+        drop(staged);
+        assert!(listing(tmp.path()).is_empty());
+        // A name that is too long fails at the commit, and leaves nothing either.
+        let staged = Staged::new(&tmp.path().join("a").join("x".repeat(300))).unwrap();
+        std::fs::write(staged.path().join("f.v"), "x").unwrap();
+        let err = format!("{:#}", staged.commit().unwrap_err());
+        assert!(err.contains("too long"), "{err}");
+        assert!(listing(tmp.path()).is_empty(), "{:?}", listing(tmp.path()));
+    }
+
+    /// Regression: `generate min -o DIR` with a directory named `summary.json` in DIR
+    /// wrote every Verilog file and then failed.
+    #[test]
+    fn staged_commit_into_an_existing_directory_is_all_or_nothing() {
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path().join("out");
+        std::fs::create_dir_all(out.join("summary.json")).unwrap();
+        std::fs::write(out.join("keep.txt"), "keep").unwrap();
+        let staged = Staged::new(&out).unwrap();
+        std::fs::write(staged.path().join("a.v"), "a").unwrap();
+        std::fs::write(staged.path().join("summary.json"), "{}").unwrap();
+        let err = format!("{:#}", staged.commit().unwrap_err());
+        assert!(err.contains("summary.json is a directory"), "{err}");
+        assert_eq!(listing(&out), ["keep.txt", "summary.json"]);
+        assert_eq!(listing(tmp.path()), ["out"]);
+        // Without the obstacle the files join the existing ones.
+        std::fs::remove_dir(out.join("summary.json")).unwrap();
+        let staged = Staged::new(&out).unwrap();
+        std::fs::write(staged.path().join("a.v"), "a").unwrap();
+        staged.commit().unwrap();
+        assert_eq!(listing(&out), ["a.v", "keep.txt"]);
+    }
+
+    /// Regression: save files named their filters inside the staging directory.
+    #[test]
+    fn staged_save_files_name_the_output_directory() {
+        let tmp = tempfile::tempdir().unwrap();
+        for out in [tmp.path().join("new/dir"), tmp.path().to_path_buf()] {
+            let staged = Staged::new(&out).unwrap();
+            let stage = std::fs::canonicalize(staged.path()).unwrap();
+            let text = format!("{}\n@2024\n", stage.join("x_phase.txt").display());
+            std::fs::write(staged.path().join("x.gtkw"), text).unwrap();
+            staged.commit().unwrap();
+            let back = std::fs::read_to_string(out.join("x.gtkw")).unwrap();
+            let want = std::fs::canonicalize(&out).unwrap().join("x_phase.txt");
+            assert!(back.starts_with(&format!("{}\n", want.display())), "{back}");
+        }
+    }
+
+    #[test]
+    fn staged_refuses_a_file_in_place_of_the_directory() {
+        let tmp = tempfile::tempdir().unwrap();
+        let file = tmp.path().join("afile");
+        std::fs::write(&file, "x").unwrap();
+        let err = format!("{:#}", Staged::new(&file).unwrap_err());
+        assert!(err.contains("exists and is not a directory"), "{err}");
+        let err = format!("{:#}", Staged::new(&file.join("out")).unwrap_err());
+        assert!(err.contains("afile is not a directory"), "{err}");
+        assert_eq!(listing(tmp.path()), ["afile"]);
+    }
 }

@@ -12,6 +12,8 @@ pub mod common;
 pub mod diagram;
 pub mod export_tb;
 pub mod generate;
+#[cfg(test)]
+mod hostile;
 pub mod info;
 pub mod latin;
 pub mod schedule;

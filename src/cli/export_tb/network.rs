@@ -2,10 +2,10 @@
 //! holding the canonical run's stimulus and the golden model's expected outputs per
 //! bit-time (`docs/interface.md`), which runs in Icarus Verilog with no Rust.
 
-use crate::cli::common::{print_json, SeedArg};
+use crate::cli::common::{print_json, SeedArg, Staged};
 use crate::cli::generate::network::NetArgs;
 use crate::cli::Outcome;
-use anyhow::Context;
+use anyhow::{bail, Context};
 use lcanet_sim::lcan::workload::{generate, Generator};
 use lcanet_sim::lcan::Topology;
 use lcanet_sim::perm::PartialPermutation;
@@ -32,7 +32,7 @@ pub struct Args {
     /// Output directory (the network's Verilog, the test bench, its data and run.sh).
     #[arg(short = 'o', long = "out")]
     out: PathBuf,
-    /// Bit-times recorded after `done` rises.
+    /// Bit-times recorded after `done` rises (at most 1,000,000).
     #[arg(long, default_value_t = 4)]
     tail: u64,
     /// Give up if `done` has not risen after this many bit-times.
@@ -89,11 +89,33 @@ fn permutation(spec: &str, topo: &Topology, seed: u64) -> anyhow::Result<Partial
     Ok(generate(topo, gen, seed)?.to_partial())
 }
 
+/// Largest `--tail`: every recorded bit-time is a line of stimulus and expectations held
+/// in memory and written to the bench's data files.
+pub const MAX_TAIL: u64 = 1_000_000;
+
+/// `--tail` and `--max-bit-times` against their limits (the error names the flag).
+fn check_budget(tail: u64, max_bit_times: u64) -> anyhow::Result<()> {
+    if tail > MAX_TAIL {
+        bail!("--tail {tail} is larger than the limit {MAX_TAIL} bit-times");
+    }
+    if tail >= max_bit_times {
+        bail!(
+            "--tail {tail} must be smaller than --max-bit-times {max_bit_times} \
+(the budget covers the run and the tail after `done`)"
+        );
+    }
+    Ok(())
+}
+
 /// Runs `lcanet export-tb network`.
 pub fn run(args: Args) -> anyhow::Result<Outcome> {
+    check_budget(args.tail, args.max_bit_times)?;
     let spec = args.net.spec()?;
     let seed = args.seed.resolve();
     let perm = permutation(&args.perm, &spec.topo, seed)?;
+    // Written into a staging directory that becomes the output only once the whole
+    // bench is in it (run.sh is relocatable: it names the design files beside it).
+    let staged = Staged::new(&args.out)?;
     let ex = export_network(
         &spec,
         perm.as_slice(),
@@ -101,10 +123,10 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         None,
         args.tail,
         args.max_bit_times,
-        &args.out,
+        staged.path(),
     )?;
     let (bench, tb, top) = (&ex.bench, &ex.testbench, ex.top.clone());
-    let dir = tb.dir.clone();
+    let dir = args.out.clone();
     let icarus = if args.run {
         let outcome = run_testbench(tb).context("running the test bench in Icarus Verilog")?;
         Some(if outcome.passed() {
@@ -115,10 +137,14 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     } else {
         None
     };
+    staged.commit()?;
     let summary = Summary {
         top,
         dir: dir.clone(),
-        testbench: tb.testbench.clone(),
+        testbench: tb
+            .testbench
+            .file_name()
+            .map_or_else(|| tb.testbench.clone(), |f| args.out.join(f)),
         seed,
         perm: args.perm.clone(),
         destinations: perm.as_slice().to_vec(),
@@ -147,5 +173,36 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     match icarus {
         Some(v) if !v.starts_with("PASS") => Ok(Outcome::Mismatch),
         _ => Ok(Outcome::Success),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Regression (hostile-input harness): `--tail 18446744073709551615` overflowed
+    /// `done + tail` (a panic in debug builds), and `--tail 100000000` with a large
+    /// `--max-bit-times` ran out of memory; a tail past the budget blamed `done`.
+    #[test]
+    fn tail_and_budget_are_checked_naming_the_flag() {
+        let e = check_budget(u64::MAX, u64::MAX).unwrap_err().to_string();
+        assert!(
+            e.contains("--tail 18446744073709551615 is larger than the limit"),
+            "{e}"
+        );
+        let e = check_budget(100_000_000, 1_000_000_000)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("--tail 100000000 is larger than the limit 1000000"),
+            "{e}"
+        );
+        let e = check_budget(10, 10).unwrap_err().to_string();
+        assert!(
+            e.contains("--tail 10 must be smaller than --max-bit-times 10"),
+            "{e}"
+        );
+        check_budget(4, 5_000_000).unwrap();
+        check_budget(MAX_TAIL, u64::MAX).unwrap();
     }
 }

@@ -3,7 +3,7 @@
 //! plus `<top>.f`, and a GTKWave save file `<top>.gtkw` with its phase filter; optionally
 //! the node's iCE40 resources from Yosys.
 
-use crate::cli::common::{ensure_dir, print_json};
+use crate::cli::common::{print_json, Staged};
 use anyhow::Context;
 use lcanet_hdl::hypercube::cube::cube_design;
 use lcanet_hdl::hypercube::gtkw::cube_gtkw;
@@ -60,12 +60,14 @@ pub fn run(args: Args) -> anyhow::Result<crate::cli::Outcome> {
     let (design, p) = cube_design(args.k, args.payload_bits)?;
     let emitted = design.emit().context("emitting the cube's Verilog")?;
     let gtkw_files = cube_gtkw(&design, p)?;
-    ensure_dir(&args.out)?;
+    // Written into a staging directory that becomes the output only once every file
+    // (and the Yosys run, if asked for) succeeded.
+    let staged = Staged::new(&args.out)?;
     let written = emitted
-        .write_to(&args.out)
+        .write_to(staged.path())
         .with_context(|| format!("writing into {}", args.out.display()))?;
     let gtkw_path = gtkw_files
-        .write_to(&args.out, &emitted.top, None)
+        .write_to(staged.path(), &emitted.top, None)
         .with_context(|| format!("writing the GTKWave files into {}", args.out.display()))?;
     let gtkw = gtkw_path
         .file_name()
@@ -75,7 +77,7 @@ pub fn run(args: Args) -> anyhow::Result<crate::cli::Outcome> {
         let files: Vec<PathBuf> = emitted
             .modules
             .iter()
-            .map(|f| args.out.join(&f.name))
+            .map(|f| staged.path().join(&f.name))
             .collect();
         let s = lcanet_testbench::tools::yosys::synth_ice40(&files, &node_module)
             .context("synthesizing one node with Yosys")?;
@@ -87,6 +89,7 @@ pub fn run(args: Args) -> anyhow::Result<crate::cli::Outcome> {
     } else {
         None
     };
+    staged.commit()?;
     let report = Report {
         top: emitted.top.clone(),
         dir: args.out.clone(),

@@ -3,7 +3,7 @@
 //! Verilog-2005 (one file per module, `<top>.f`), a GTKWave save file `<top>.gtkw` and
 //! `summary.json` (docs/min.md §6).
 
-use crate::cli::common::{print_json, write_atomic};
+use crate::cli::common::{print_json, write_atomic, Staged};
 use crate::cli::latin::MinArgs;
 use anyhow::Context;
 use lcanet_hdl::min::gtkw::min_gtkw;
@@ -70,12 +70,18 @@ pub fn run(args: Args) -> anyhow::Result<crate::cli::Outcome> {
     let rtl = lcanet_hdl::min::build(&min, args.message_bits).context("generating the network")?;
     let gtkw_files = min_gtkw(&rtl.design, &min)?;
     let emitted = rtl.design.emit().context("emitting the network")?;
-    let files = emitted
-        .write_to(&args.out)
-        .with_context(|| format!("writing the Verilog files into {}", args.out.display()))?;
+    // Written into a staging directory that becomes the output only once every file
+    // is in it.
+    let staged = Staged::new(&args.out)?;
+    let files: Vec<PathBuf> = emitted
+        .write_to(staged.path())
+        .with_context(|| format!("writing the Verilog files into {}", args.out.display()))?
+        .iter()
+        .filter_map(|f| f.file_name().map(|name| args.out.join(name)))
+        .collect();
     let file_list = args.out.join(&emitted.file_list.name);
     gtkw_files
-        .write_to(&args.out, &rtl.top, None)
+        .write_to(staged.path(), &rtl.top, None)
         .with_context(|| format!("writing the GTKWave file into {}", args.out.display()))?;
     let gtkw = args.out.join(format!("{}.gtkw", rtl.top));
     let (modules, bytes) = (emitted.modules.len(), emitted.module_bytes());
@@ -101,9 +107,10 @@ pub fn run(args: Args) -> anyhow::Result<crate::cli::Outcome> {
     };
     let text = serde_json::to_string_pretty(&summary)?;
     write_atomic(
-        &args.out.join("summary.json"),
+        &staged.path().join("summary.json"),
         format!("{text}\n").as_bytes(),
     )?;
+    staged.commit()?;
     if args.json {
         print_json(&summary)?;
     } else {

@@ -1,7 +1,7 @@
 //! `lcanet generate network`: a whole LCA network (switch fabric, PE interface units,
 //! controller) as Verilog-2005, a GTKWave save file and a JSON summary.
 
-use crate::cli::common::{print_json, write_atomic};
+use crate::cli::common::{print_json, write_atomic, Staged};
 use crate::cli::generate::switch::PolicyArg;
 use crate::cli::topology_args::{describe, TopologyArgs};
 use crate::cli::Outcome;
@@ -142,13 +142,15 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let art = network_artifacts(&spec).context("generating the network")?;
     let generate_seconds = t0.elapsed().as_secs_f64();
     let emitted = &art.emitted;
-    // Everything is built in memory first; the files are written only once it all worked.
+    // Everything is built in memory first, then written into a staging directory that
+    // becomes the output only once every file is in it.
+    let staged = Staged::new(&args.out)?;
     let written = emitted
-        .write_to(&args.out)
+        .write_to(staged.path())
         .context("writing the Verilog files")?;
     let gtkw_path = art
         .gtkw
-        .write_to(&args.out, &emitted.top, None)
+        .write_to(staged.path(), &emitted.top, None)
         .with_context(|| format!("writing the GTKWave files into {}", args.out.display()))?;
     let gtkw = gtkw_path
         .file_name()
@@ -182,7 +184,8 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         ports: art.ports.clone(),
     };
     let text = serde_json::to_string_pretty(&summary).context("serializing the summary")?;
-    write_atomic(&args.out.join(&summary_name), text.as_bytes())?;
+    write_atomic(&staged.path().join(&summary_name), text.as_bytes())?;
+    staged.commit()?;
     if args.json {
         print_json(&summary)?;
     } else {

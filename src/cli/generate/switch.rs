@@ -1,7 +1,7 @@
 //! `lcanet generate switch`: one LCA switch as Verilog-2005 files, a GTKWave save file
 //! (with its translate filter) and a JSON summary.
 
-use crate::cli::common::{print_json, write_atomic};
+use crate::cli::common::{print_json, write_atomic, Staged};
 use crate::cli::Outcome;
 use anyhow::Context;
 use lcanet_hdl::lca::gtkw::switch_gtkw;
@@ -132,12 +132,14 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         .map(|p| (p.name.clone(), p.width))
         .collect();
     let gtkw_files = switch_gtkw(top)?;
-    // Everything is built in memory first; the files are written only once it all worked.
+    // Everything is built in memory first, then written into a staging directory that
+    // becomes the output only once every file is in it.
+    let staged = Staged::new(&args.out)?;
     let written = emitted
-        .write_to(&args.out)
+        .write_to(staged.path())
         .context("writing the Verilog files")?;
     let gtkw_path = gtkw_files
-        .write_to(&args.out, &emitted.top, None)
+        .write_to(staged.path(), &emitted.top, None)
         .with_context(|| format!("writing the GTKWave files into {}", args.out.display()))?;
     let gtkw = gtkw_path
         .file_name()
@@ -161,7 +163,8 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         ports,
     };
     let text = serde_json::to_string_pretty(&summary).context("serializing the summary")?;
-    write_atomic(&args.out.join(&summary_name), text.as_bytes())?;
+    write_atomic(&staged.path().join(&summary_name), text.as_bytes())?;
+    staged.commit()?;
     if args.json {
         print_json(&summary)?;
     } else {
