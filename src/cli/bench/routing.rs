@@ -82,7 +82,7 @@ pub struct Args {
     jobs: Option<usize>,
     /// Also synthesize every network's switch with Yosys (iCE40 LUTs and flip-flops) and
     /// plot bit-times per permutation against the switch fabric's size, Pareto front
-    /// marked (pareto.jsonl, pareto_n<N>.svg).
+    /// marked (`pareto.jsonl`, `pareto_n<N>.svg`).
     #[arg(long)]
     pareto: bool,
     /// A tiny sweep (for tests): see below.
