@@ -282,3 +282,83 @@ fn bad_input_is_rejected() {
         &["twice.perm", "both send to 1 (a permutation is one-to-one)"],
     );
 }
+
+#[test]
+fn sizes_and_trial_counts_past_the_limits_are_refused() {
+    // n = 2^15 > 16,384: refused before any routing (the hostile-input run found it unbounded).
+    rejects(
+        &[
+            "schedule",
+            "--topology",
+            "tree",
+            "--d",
+            "2",
+            "--u",
+            "1",
+            "--levels",
+            "15",
+            "--perm",
+            "random",
+            "--seed",
+            "1",
+        ],
+        &["n = 32768", "16384"],
+    );
+    rejects(
+        &[
+            "schedule",
+            "--topology",
+            "cb",
+            "--d",
+            "2",
+            "--u",
+            "2",
+            "--levels",
+            "3",
+            "--perm",
+            "random",
+            "--trials",
+            "100001",
+        ],
+        &["--trials", "100000", "100001"],
+    );
+    rejects(
+        &[
+            "schedule",
+            "--topology",
+            "cb",
+            "--d",
+            "2",
+            "--u",
+            "2",
+            "--levels",
+            "3",
+            "--perm",
+            "random",
+            "--trials",
+            "0",
+        ],
+        &["--trials", "got 0"],
+    );
+    // The largest accepted size still routes (CB(2,2) n = 16,384 in one R3 pass).
+    let v = json(&[
+        "schedule",
+        "--topology",
+        "cb",
+        "--d",
+        "2",
+        "--u",
+        "2",
+        "--levels",
+        "14",
+        "--perm",
+        "random",
+        "--seed",
+        "1",
+        "--algorithm",
+        "r3",
+        "--json",
+    ]);
+    assert_eq!(v["n"], 16384, "{v}");
+    assert_eq!(v["pass_count"], 1, "{v}");
+}

@@ -176,8 +176,27 @@ struct SingleReport<'a> {
 }
 
 /// Runs `lcanet schedule`.
+/// Largest network `schedule` routes: it simulates every pass, in time that grows like n²
+/// on trees (T(2,1) with n = 16,384: 16 s for R1 in a release build; n = 2²⁰ would take
+/// hours).
+pub const MAX_SCHEDULE_PES: usize = 16_384;
+/// Most trials one `--trials` run accepts.
+pub const MAX_TRIALS: u64 = 100_000;
+
 pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let topo = args.topology.build()?;
+    if topo.n() > MAX_SCHEDULE_PES {
+        bail!(
+            "schedule simulates every pass of the routing: n = {} is above the largest network it \
+             routes, n = {MAX_SCHEDULE_PES}",
+            topo.n()
+        );
+    }
+    if let Some(t) = args.trials {
+        if !(1..=MAX_TRIALS).contains(&t) {
+            bail!("--trials must be between 1 and {MAX_TRIALS} (got {t})");
+        }
+    }
     let source = perm_source(&args.perm, &topo)?;
     let seed = args.seed.resolve();
     let cfg = Config {
