@@ -145,6 +145,8 @@ struct Figures {
     ports: usize,
     cpp_bytes: u64,
     verilate_seconds: f64,
+    /// Warnings of `verilator -Wall`.
+    wall_warnings: usize,
 }
 
 fn measure(label: &str, files: &[(String, String)], top: &str) -> Figures {
@@ -157,21 +159,28 @@ fn measure(label: &str, files: &[(String, String)], top: &str) -> Figures {
         std::fs::write(dir.join(name), t).expect("write");
         paths.push(dir.join(name));
     }
-    let start = Instant::now();
-    let status = Command::new(locate(Tool::Verilator).expect("verilator: run scripts/setup"))
-        .args([
-            "--cc",
-            "--trace",
-            "-Wno-fatal",
-            "--top-module",
-            top,
-            "--Mdir",
-        ])
-        .arg(dir.join("obj"))
-        .args(&paths)
-        .output()
-        .expect("verilator runs");
-    let verilate_seconds = start.elapsed().as_secs_f64();
+    // Verilated with -Wall like every co-simulation build; the warnings are a figure of
+    // their own. A design that only builds with its warnings waived (rust-hdl's output) is
+    // verilated again with them non-fatal, so that its C++ can still be measured.
+    let verilate = |extra: &[&str]| {
+        let start = Instant::now();
+        let out = Command::new(locate(Tool::Verilator).expect("verilator: run scripts/setup"))
+            .args(["--cc", "--trace", "-Wall"])
+            .args(extra)
+            .args(["--top-module", top, "--Mdir"])
+            .arg(dir.join("obj"))
+            .args(&paths)
+            .output()
+            .expect("verilator runs");
+        (out, start.elapsed().as_secs_f64())
+    };
+    let (mut status, mut verilate_seconds) = verilate(&[]);
+    let wall_warnings = String::from_utf8_lossy(&status.stderr)
+        .matches("%Warning-")
+        .count();
+    if !status.status.success() && wall_warnings > 0 {
+        (status, verilate_seconds) = verilate(&["-Wno-fatal"]);
+    }
     assert!(
         status.status.success(),
         "{}",
@@ -185,6 +194,7 @@ fn measure(label: &str, files: &[(String, String)], top: &str) -> Figures {
         ports: port_count(&text, top),
         cpp_bytes: lcanet_testbench::bridge::cpp_bytes(&dir.join("obj")),
         verilate_seconds,
+        wall_warnings,
     }
 }
 
@@ -240,6 +250,11 @@ fn compare(d: usize, p: usize) {
         "derived clock nets (`x$clock = clock`)",
         a.clock_nets.to_string(),
         b.clock_nets.to_string(),
+    );
+    row(
+        "verilator -Wall warnings",
+        a.wall_warnings.to_string(),
+        b.wall_warnings.to_string(),
     );
     row(
         "Verilator C++ bytes (--trace)",
