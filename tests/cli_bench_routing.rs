@@ -308,7 +308,6 @@ fn bad_flags_are_rejected_naming_the_condition_and_write_nothing() {
 }
 
 #[test]
-#[ignore = "runs Yosys on two switches (about ten seconds): cargo test --test cli_bench_routing -- --ignored"]
 fn pareto_synthesizes_the_switches_and_marks_the_front() {
     let out = scratch("pareto");
     let s = quick(
