@@ -3,23 +3,10 @@
 //! and every trace is a signal of the run's VCD (path and range).
 
 mod common;
+use common::{lcanet, scratch};
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn lcanet(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_lcanet"))
-        .args(args)
-        .output()
-        .expect("lcanet runs")
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("cli_hypercube_{name}"));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use std::path::PathBuf;
+use std::process::Output;
 
 fn json(o: &Output) -> serde_json::Value {
     assert_eq!(

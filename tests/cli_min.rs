@@ -5,36 +5,9 @@
 //! file of `generate min` and, beside the VCD, of `sim ataape --vcd`.
 
 mod common;
+use common::{lcanet, rejects, scratch};
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn lcanet(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_lcanet"))
-        .args(args)
-        .output()
-        .expect("run lcanet")
-}
-
-/// A fresh, empty scratch directory for one test case (under the cargo target dir).
-fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("cli_min_{name}"));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-/// Runs `args`, expects exit code 1, stderr containing every one of `needles`, and
-/// nothing on stdout.
-fn rejects(args: &[&str], needles: &[&str]) {
-    let out = lcanet(args);
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
-    for n in needles {
-        assert!(err.contains(n), "{args:?}: stderr lacks {n:?}: {err}");
-    }
-    assert!(out.stdout.is_empty(), "{args:?} printed to stdout");
-}
+use std::path::Path;
 
 #[test]
 fn latin_json_is_l2_of_eq_15_for_omega_m3() {

@@ -4,15 +4,7 @@
 //! reports where its time went.
 
 mod common;
-
-use std::process::Command;
-
-fn lcanet(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_lcanet"))
-        .args(args)
-        .output()
-        .expect("lcanet runs")
-}
+use common::lcanet;
 
 #[test]
 fn bad_network_parameters_are_rejected_and_nothing_is_written() {

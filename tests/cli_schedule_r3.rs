@@ -2,48 +2,8 @@
 //! and the optimum), the JSON document (every pass's paths, valid, no set-up steps), the
 //! trials summary, `--help`, and bad input (exit 1, the violated condition, no stdout).
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
-
-fn lcanet(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_lcanet"))
-        .args(args)
-        .output()
-        .expect("lcanet runs")
-}
-
-fn ok(args: &[&str]) -> String {
-    let out = lcanet(args);
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
-
-fn json(args: &[&str]) -> serde_json::Value {
-    serde_json::from_str(&ok(args)).unwrap_or_else(|e| panic!("{args:?}: not JSON: {e}"))
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("cli_schedule_r3_{name}"));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-/// Runs `args`, expects exit code 1, stderr containing every one of `needles`, and
-/// nothing on stdout.
-fn rejects(args: &[&str], needles: &[&str]) {
-    let out = lcanet(args);
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
-    for n in needles {
-        assert!(err.contains(n), "{args:?}: stderr lacks {n:?}: {err}");
-    }
-    assert!(out.stdout.is_empty(), "{args:?} printed to stdout");
-}
+mod common;
+use common::{json, ok, rejects, scratch};
 
 #[test]
 fn cb22_human_report_is_one_pass_with_bound_and_optimum() {

@@ -1,12 +1,61 @@
-//! Helpers shared by the CLI tests: the signals a VCD declares, and the check that a
-//! GTKWave save file fits its VCD (every trace a signal of the VCD, path and range; every
-//! translate filter it references on disk).
+//! Helpers shared by the CLI tests: running the binary (`lcanet`, `ok`, `json`, `rejects`),
+//! a scratch directory per test, the signals a VCD declares, and the check that a GTKWave
+//! save file fits its VCD (every trace a signal of the VCD, path and range; every translate
+//! filter it references on disk).
 
 // Each test binary uses some of these.
 #![allow(dead_code)]
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// Runs the `lcanet` binary with `args`.
+pub fn lcanet(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_lcanet"))
+        .args(args)
+        .output()
+        .expect("lcanet runs")
+}
+
+/// Runs `args`, expects success, returns stdout.
+pub fn ok(args: &[&str]) -> String {
+    let out = lcanet(args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// Runs `args`, expects success and one JSON document on stdout.
+pub fn json(args: &[&str]) -> serde_json::Value {
+    serde_json::from_str(&ok(args)).unwrap_or_else(|e| panic!("{args:?}: not JSON: {e}"))
+}
+
+/// Runs `args`, expects exit code 1, stderr containing every one of `needles`, and
+/// nothing on stdout.
+pub fn rejects(args: &[&str], needles: &[&str]) {
+    let out = lcanet(args);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+    for n in needles {
+        assert!(err.contains(n), "{args:?}: stderr lacks {n:?}: {err}");
+    }
+    assert!(out.stdout.is_empty(), "{args:?} printed to stdout");
+}
+
+/// An empty directory `<test binary>_<name>` under Cargo's scratch directory.
+pub fn scratch(name: &str) -> PathBuf {
+    let exe = std::env::current_exe().expect("test binary path");
+    let stem = exe.file_stem().expect("file name").to_string_lossy();
+    let binary = stem.split('-').next().expect("binary name");
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("{binary}_{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
 
 /// Every variable the VCD at `vcd` declares, as GTKWave names it: `TOP.<scope>.<name>`,
 /// vectors with their range (`TOP.top.u0.xp[15:0]`).
