@@ -6,9 +6,54 @@ mod reference_tests;
 mod routing_tests;
 mod topology_tests;
 
-use crate::lcan::{Size, Topology};
+use crate::lcan::workload::{random_partial, worst_case};
+use crate::lcan::{Connection, Size, Topology};
+use crate::perm::{PartialPermutation, Permutation};
+use proptest::prelude::*;
 use rand::seq::SliceRandom;
 use rand::Rng;
+
+/// The connections of a (partial) permutation.
+pub(crate) fn conns(perm: &PartialPermutation) -> Vec<Connection> {
+    perm.pairs()
+        .map(|(src, dst)| Connection { src, dst })
+        .collect()
+}
+
+/// Random T-LCANs and CB-LCANs with at most `max_n` PEs, and general Π networks
+/// ([`random_pi`]), for proptests of the routing algorithms.
+pub(crate) fn any_topology(max_n: usize) -> impl Strategy<Value = Topology> {
+    prop_oneof![
+        (1usize..4, 1usize..3, 1usize..5).prop_filter_map("size", move |(k, u, l)| {
+            Topology::tree((k + 1) * u, u, Size::Levels(l))
+                .ok()
+                .filter(|t| t.n() <= max_n)
+        }),
+        (2usize..5, 1usize..5, 1usize..5).prop_filter_map("size", move |(d, u, l)| {
+            Topology::complete_bipartite(d, u, Size::Levels(l))
+                .ok()
+                .filter(|t| t.n() <= max_n)
+        }),
+        (any::<u64>(), 1usize..4).prop_map(|(seed, l)| random_pi(seed, l)),
+    ]
+}
+
+/// Workload `kind` of a proptest on `topo`: 0 a random permutation, 1 a random partial
+/// one (60 % of the PEs send), 2 a sample of 002's worst-case set (a random permutation
+/// where the network has none).
+pub(crate) fn some_permutation(
+    topo: &Topology,
+    kind: u32,
+    rng: &mut crate::rng::SimRng,
+) -> PartialPermutation {
+    match kind {
+        0 => Permutation::random(topo.n(), rng).to_partial(),
+        1 => random_partial(topo.n(), 60, rng),
+        _ => worst_case(topo, rng)
+            .map(|p| p.to_partial())
+            .unwrap_or_else(|_| Permutation::random(topo.n(), rng).to_partial()),
+    }
+}
 
 /// A random valid network with a general Π of `levels` levels and at most 64 PEs:
 /// switch counts of a CB-LCAN or a T-LCAN, every level wired by a random bijection,

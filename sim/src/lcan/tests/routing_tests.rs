@@ -1,12 +1,13 @@
 //! R1 and R2: hand-traced cases, validity of every schedule (property tests), identity,
 //! 003 Lemma 1, and the relations lower bound ≤ optimum ≤ passes.
 
+use super::{any_topology, conns, some_permutation};
 use crate::lcan::arbiter::Policy;
 use crate::lcan::bounds::lower_bound;
 use crate::lcan::optimal::{optimal, Outcome};
 use crate::lcan::routing::{route, Algorithm, Config, Conflict, Port};
 use crate::lcan::validate::validate;
-use crate::lcan::workload::{random_partial, worst_case};
+use crate::lcan::workload::worst_case;
 use crate::lcan::*;
 use crate::perm::{PartialPermutation, Permutation};
 use crate::rng::seeded;
@@ -21,12 +22,6 @@ fn cfg(algorithm: Algorithm, policy: Policy, conflict: Conflict, seed: u64) -> C
         conflict,
         seed,
     }
-}
-
-fn conns(perm: &PartialPermutation) -> Vec<Connection> {
-    perm.pairs()
-        .map(|(src, dst)| Connection { src, dst })
-        .collect()
 }
 
 fn w(dir: Dir, level: usize, switch: usize, upper: usize) -> Wire {
@@ -217,37 +212,15 @@ fn r1_is_optimal_on_one_lca_level() {
     }
 }
 
-fn any_topology() -> impl Strategy<Value = Topology> {
-    prop_oneof![
-        (1usize..3, 1usize..3, 1usize..4).prop_filter_map("size", |(k, u, l)| {
-            let d = (k + 1) * u;
-            Topology::tree(d, u, Size::Levels(l))
-                .ok()
-                .filter(|t| t.n() <= 64)
-        }),
-        (2usize..4, 1usize..4, 1usize..4).prop_filter_map("size", |(d, u, l)| {
-            Topology::complete_bipartite(d, u, Size::Levels(l))
-                .ok()
-                .filter(|t| t.n() <= 64)
-        }),
-        (any::<u64>(), 1usize..4).prop_map(|(seed, l)| super::random_pi(seed, l)),
-    ]
-}
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(48))]
 
     /// Every schedule of R1 and R2 passes the validator, under every policy and model;
     /// passes ≥ lower bound, and for n ≤ 16 lower bound ≤ optimum ≤ passes.
     #[test]
-    fn every_schedule_is_valid(topo in any_topology(), seed: u64, partial in 0u32..3) {
+    fn every_schedule_is_valid(topo in any_topology(64), seed: u64, partial in 0u32..3) {
         let mut rng = seeded(seed);
-        let perm = match partial {
-            0 => Permutation::random(topo.n(), &mut rng).to_partial(),
-            1 => random_partial(topo.n(), 60, &mut rng),
-            _ => worst_case(&topo, &mut rng).map(|p| p.to_partial())
-                .unwrap_or_else(|_| Permutation::random(topo.n(), &mut rng).to_partial()),
-        };
+        let perm = some_permutation(&topo, partial, &mut rng);
         let cs = conns(&perm);
         for conflict in [Conflict::Wire, Conflict::Switch] {
             let lb = lower_bound(&topo, &cs, conflict).value;

@@ -7,9 +7,10 @@ use crate::lcan::arbiter::Policy;
 use crate::lcan::bounds::lower_bound;
 use crate::lcan::optimal::{optimal, Outcome};
 use crate::lcan::routing::{route, Algorithm, Config, Conflict, Schedule};
+use crate::lcan::tests::{any_topology, conns, some_permutation};
 use crate::lcan::validate::validate;
 use crate::lcan::workload::{random_partial, worst_case};
-use crate::lcan::{Connection, Size, Topology};
+use crate::lcan::{Size, Topology};
 use crate::perm::{PartialPermutation, Permutation};
 use crate::rng::seeded;
 use proptest::prelude::*;
@@ -21,12 +22,6 @@ fn cfg(algorithm: Algorithm, conflict: Conflict, seed: u64) -> Config {
         conflict,
         seed,
     }
-}
-
-fn conns(perm: &PartialPermutation) -> Vec<Connection> {
-    perm.pairs()
-        .map(|(src, dst)| Connection { src, dst })
-        .collect()
 }
 
 /// Routes with R3 and checks the schedule with the validator and the pass fields.
@@ -203,36 +198,15 @@ fn equals_the_exact_optimum_on_small_networks() {
     }
 }
 
-fn any_topology() -> impl Strategy<Value = Topology> {
-    prop_oneof![
-        (1usize..4, 1usize..3, 1usize..5).prop_filter_map("size", |(k, u, l)| {
-            Topology::tree((k + 1) * u, u, Size::Levels(l))
-                .ok()
-                .filter(|t| t.n() <= 128)
-        }),
-        (2usize..5, 1usize..5, 1usize..5).prop_filter_map("size", |(d, u, l)| {
-            Topology::complete_bipartite(d, u, Size::Levels(l))
-                .ok()
-                .filter(|t| t.n() <= 128)
-        }),
-        (any::<u64>(), 1usize..4).prop_map(|(seed, l)| crate::lcan::tests::random_pi(seed, l)),
-    ]
-}
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
     /// Over random networks and (partial) permutations, both conflict models: the R3
     /// schedule is valid, lower bound ≤ passes ≤ R1's passes; one pass when rearrangeable.
     #[test]
-    fn valid_bounded_and_never_worse_than_r1(topo in any_topology(), seed: u64, kind in 0u32..3) {
+    fn valid_bounded_and_never_worse_than_r1(topo in any_topology(128), seed: u64, kind in 0u32..3) {
         let mut rng = seeded(seed);
-        let perm = match kind {
-            0 => Permutation::random(topo.n(), &mut rng).to_partial(),
-            1 => random_partial(topo.n(), 60, &mut rng),
-            _ => worst_case(&topo, &mut rng).map(|p| p.to_partial())
-                .unwrap_or_else(|_| Permutation::random(topo.n(), &mut rng).to_partial()),
-        };
+        let perm = some_permutation(&topo, kind, &mut rng);
         let cs = conns(&perm);
         for conflict in [Conflict::Wire, Conflict::Switch] {
             let s = r3(&topo, &perm, conflict, seed);
