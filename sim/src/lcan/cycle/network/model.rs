@@ -200,7 +200,7 @@ impl NetworkModel {
     ///
     /// R3: the load inputs `pass`, `route`, `npass` are the R3 schedule of the permutation
     /// (`routing::route` with `Algorithm::R3` and `seed`) converted by
-    /// [`r3_load`](super::r3_load); destinations that are not a partial permutation have no
+    /// [`r3_load`]; destinations that are not a partial permutation have no
     /// schedule and load `npass = 0`.
     pub fn new(
         topo: &Topology,
