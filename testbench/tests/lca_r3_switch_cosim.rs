@@ -9,7 +9,7 @@
 use lcanet_hdl::lca::r3::{add_r3_switch, r3_switch_module_name};
 use lcanet_hdl::netlist::Design as NetDesign;
 use lcanet_sim::lcan::cycle::{
-    ArbiterPolicy, Control, Mode, SwitchConsts, SwitchModel, SwitchParams, SwitchTopology,
+    ArbiterPolicy, Control, SwitchConsts, SwitchModel, SwitchParams, SwitchTopology,
 };
 use lcanet_sim::rng::seeded;
 use lcanet_testbench::artifact_dir;
