@@ -279,12 +279,13 @@ pub(super) const COMMANDS: &[&str] = &[
     "export-tb network",
     "bench cosim",
     "bench routing",
+    "sweep",
 ];
 
 /// Commands that build a model or run a tool: only ever given refused inputs.
 /// (`export-tb network` runs the golden model only; it is never given `--run`.)
 pub(super) fn builds(cmd: &str) -> bool {
-    cmd.starts_with("sim ") || cmd.starts_with("bench")
+    cmd.starts_with("sim ") || cmd.starts_with("bench") || cmd == "sweep"
 }
 
 pub(super) fn cli_case(g: &mut Gen, s: &Scratch, case_dir: &Path, seeds: &[String]) -> CliCase {
@@ -481,6 +482,7 @@ pub(super) fn cli_case(g: &mut Gen, s: &Scratch, case_dir: &Path, seeds: &[Strin
             }
         }
         "bench routing" => bench_routing_args(&mut b, s, case_dir, &mut out),
+        "sweep" => sweep_args(&mut b, s, case_dir, &mut out),
         "generate hypercube" | "sim hypercube" => {
             b.number("--k", "2", |v| (1..=12).contains(&v), &["k", "--k"]);
             b.number(
@@ -618,6 +620,44 @@ fn bench_routing_args(b: &mut Builder, s: &Scratch, case_dir: &Path, out: &mut O
         b.flag("--quick");
     }
     let o = out_dir(b, s, "bench routing", case_dir);
+    b.arg("--out", &o.path);
+    *out = Some(o);
+}
+
+/// `sweep`: size bounds, sample counts, selections, shards and the output file (the sweep
+/// itself never runs: the command is in [`builds`]).
+fn sweep_args(b: &mut Builder, s: &Scratch, case_dir: &Path, out: &mut Option<OutPath>) {
+    b.number("--max-n", "4", |v| (2..=1024).contains(&v), &["--max-n"]);
+    b.number("--perms", "2", |v| (1..=100_000).contains(&v), &["--perms"]);
+    if b.g.chance(30) {
+        let any = |v| (1..=u128::from(u64::MAX)).contains(&v);
+        b.number("--max-switches", "64", any, &["--max-switches"]);
+    }
+    if b.hit(b.rate / 4) {
+        let v = b.g.pick_str(&["r9", "r1,,r2", "", "R 1"]);
+        b.arg("--algorithms", v);
+        b.defect(&["--algorithms", "algorithm"]);
+    }
+    b.choice(
+        "--arbiters",
+        &["fixed", "round-robin", "random", "fixed,random"],
+    );
+    if b.hit(b.rate / 3) {
+        let v =
+            b.g.pick_str(&["3/3", "0/0", "1", "a/b", "-1/2", "18446744073709551616/2"]);
+        b.arg("--shard", v);
+        b.defect(&["--shard", "shard", "unexpected argument"]);
+    } else if b.g.chance(30) {
+        b.arg("--shard", "1/7");
+    }
+    b.number("--width", "1", |v| (1..=16).contains(&v), &["--width"]);
+    b.number(
+        "--message-bits",
+        "8",
+        |v| (1..=64).contains(&v),
+        &["--message-bits"],
+    );
+    let o = out_file(b, s, case_dir, "jsonl");
     b.arg("--out", &o.path);
     *out = Some(o);
 }

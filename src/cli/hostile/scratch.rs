@@ -94,7 +94,13 @@ impl Scratch {
         std::fs::write(e.join(SENTINEL), "existing output\n").unwrap();
         // Directories named like output files: that write must fail.
         for blocked in [
-            "dir.dot", "dir.pi", "dir.png", "dir.txt", "dir.", "dir.DOT ",
+            "dir.dot",
+            "dir.pi",
+            "dir.png",
+            "dir.txt",
+            "dir.",
+            "dir.DOT ",
+            "dir.jsonl",
         ] {
             std::fs::create_dir_all(e.join("blocked").join(blocked)).unwrap();
         }
