@@ -18,6 +18,7 @@ pub mod info;
 pub mod latin;
 pub mod schedule;
 pub mod sim;
+pub mod sweep;
 pub mod topology_args;
 
 use clap::{Parser, Subcommand};
@@ -67,6 +68,8 @@ enum Command {
     /// Measure speed and size side by side (figures and ratios; nothing is asserted).
     #[command(subcommand)]
     Bench(bench::Command),
+    /// Co-simulate every valid T-LCAN/CB-LCAN configuration up to a size (shardable).
+    Sweep(sweep::Args),
 }
 
 /// Runs the parsed command line.
@@ -80,5 +83,6 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
         Command::ExportTb(c) => export_tb::run(c),
         Command::Latin(a) => latin::run(a),
         Command::Bench(c) => bench::run(c),
+        Command::Sweep(a) => sweep::run(a),
     }
 }
