@@ -340,8 +340,15 @@ fn pareto_synthesizes_the_switches_and_marks_the_front() {
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
-    assert_eq!(points.len(), 2 * 2, "T(2,1), T(4,2) at n = 16 × r1, r2");
+    assert_eq!(points.len(), 2 * 3, "T(2,1), T(4,2) at n = 16 × r1, r2, r3");
     for p in &points {
+        // R3 is priced with its own arbiter-free switch, R1/R2 with the arbitrated one.
+        let module = p["switch_module"].as_str().unwrap();
+        assert_eq!(
+            module.starts_with("lca_switch_r3_"),
+            p["algorithm"] == "r3",
+            "{p}"
+        );
         assert!(p["switch_luts"].as_u64().unwrap() > 0, "{p}");
         assert!(p["switch_ffs"].as_u64().unwrap() > 0, "{p}");
         assert_eq!(

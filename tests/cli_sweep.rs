@@ -52,6 +52,10 @@ fn shards_partition_the_configuration_list() {
         .map(|c| c["algorithm"].as_str().unwrap())
         .collect();
     assert!(algs.contains("r1") && algs.contains("r2"), "{algs:?}");
+    // R3's hardware has no arbiter: one configuration per network, arbiter "none".
+    for c in all["listed"].as_array().unwrap() {
+        assert_eq!(c["algorithm"] == "r3", c["arbiter"] == "none", "{c}");
+    }
 }
 
 #[test]

@@ -1,7 +1,7 @@
 //! `lcanet bench routing --pareto`: which network for a given `n` (003's open question,
 //! "finding LCA networks that minimize p"). Every distinct switch of the sweep (kind, d,
-//! u, l, link width, policy) is generated (`lcanet_hdl::lca::generate::emit_switch`) and
-//! synthesized for iCE40 with Yosys (`synth_ice40`: `SB_LUT4` and `SB_DFF*` counts); a
+//! u, l, link width, policy for R1/R2, `emit_switch`; d, u, link width for R3's
+//! arbiter-free switch, `lca::r3`) is generated and synthesized for iCE40 with Yosys (`synth_ice40`: `SB_LUT4` and `SB_DFF*` counts); a
 //! network's hardware cost is its switch fabric, `switches × (LUTs + flip-flops)` of its
 //! switch (the PE interfaces and the controller are left out: one per PE or one per
 //! network whatever the topology). Against it: the mean bit-times per random permutation.
@@ -11,8 +11,12 @@
 use super::routing_sweep::{Plan, Record};
 use super::svg::{Dash, Marker, Plot, Point, Scale, Series};
 use anyhow::Context;
-use lcanet_hdl::lca::generate::emit_switch;
+use lcanet_hdl::lca::generate::{emit_switch, switch_module_name};
+use lcanet_hdl::lca::r3::{add_r3_switch, r3_switch_module_name};
+use lcanet_hdl::netlist::{Design, Emitted};
+use lcanet_sim::lcan::cycle::network::NetParams;
 use lcanet_sim::lcan::cycle::SwitchParams;
+use lcanet_sim::lcan::routing::Algorithm;
 use lcanet_testbench::tools::yosys;
 use serde::Serialize;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -56,10 +60,62 @@ impl ParetoPoint {
 /// `(LUTs, FFs)` of one switch, or why not.
 type Synth = anyhow::Result<(u64, u64)>;
 
+/// The switch a network's hardware is built from: the R1/R2 switch with its parameters,
+/// or R3's arbiter-free switch (`docs/protocol.md` §12), which depends on d, u, W only.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Switch {
+    /// The arbitrated switch of R1/R2.
+    Arbitrated(SwitchParams),
+    /// The R3 switch.
+    R3 {
+        /// Downers.
+        d: usize,
+        /// Uppers.
+        u: usize,
+        /// Link width.
+        w: usize,
+    },
+}
+
+impl Switch {
+    /// The switch of a network's hardware parameters.
+    pub fn of(np: &NetParams) -> Self {
+        if np.algorithm == Algorithm::R3 {
+            Switch::R3 {
+                d: np.switch.d,
+                u: np.switch.u,
+                w: np.switch.width,
+            }
+        } else {
+            Switch::Arbitrated(np.switch)
+        }
+    }
+
+    /// Its module name.
+    pub fn module_name(&self) -> String {
+        match self {
+            Switch::Arbitrated(p) => switch_module_name(p),
+            Switch::R3 { d, u, w } => r3_switch_module_name(*d, *u, *w),
+        }
+    }
+
+    fn emit(&self) -> anyhow::Result<Emitted> {
+        Ok(match *self {
+            Switch::Arbitrated(p) => emit_switch(p)?,
+            Switch::R3 { d, u, w } => {
+                let mut design = Design::new(r3_switch_module_name(d, u, w));
+                design.param("d", d).param("u", u).param("width", w);
+                add_r3_switch(&mut design, d, u, w)?;
+                design.emit()?
+            }
+        })
+    }
+}
+
 /// Synthesizes every distinct switch of the plan on `threads` threads: `(LUTs, FFs)` per
 /// switch parameter set, in the order of `switches`.
 fn synthesize(
-    switches: &[SwitchParams],
+    switches: &[Switch],
     threads: usize,
     tick: &(dyn Fn() + Sync),
 ) -> anyhow::Result<Vec<(u64, u64)>> {
@@ -71,7 +127,7 @@ fn synthesize(
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 let Some(p) = switches.get(i) else { break };
                 let r = (|| {
-                    let emitted = emit_switch(*p)?;
+                    let emitted = p.emit()?;
                     let dir = tempfile::tempdir().context("creating a temporary directory")?;
                     let files = emitted.write_to(dir.path())?;
                     let s = yosys::synth_ice40(&files, &emitted.top)
@@ -91,12 +147,13 @@ fn synthesize(
 }
 
 /// The distinct switches of the plan (in first-use order).
-pub fn switches(plan: &Plan) -> anyhow::Result<Vec<SwitchParams>> {
-    let mut v: Vec<SwitchParams> = Vec::new();
+pub fn switches(plan: &Plan) -> anyhow::Result<Vec<Switch>> {
+    let mut v: Vec<Switch> = Vec::new();
     for row in plan.net_params()? {
         for np in row.iter().flatten() {
-            if !v.contains(&np.switch) {
-                v.push(np.switch);
+            let s = Switch::of(np);
+            if !v.contains(&s) {
+                v.push(s);
             }
         }
     }
@@ -118,9 +175,10 @@ pub fn pareto(
         for (ai, alg) in plan.algorithms.iter().enumerate() {
             // An algorithm without hardware has neither a switch nor bit-times: no point.
             let Ok(np) = &nps[ni][ai] else { continue };
+            let switch = Switch::of(np);
             let k = list
                 .iter()
-                .position(|s| *s == np.switch)
+                .position(|s| *s == switch)
                 .context("internal error: switch not synthesized")?;
             let (luts, ffs) = costs[k];
             let r = records
@@ -138,7 +196,7 @@ pub fn pareto(
                 n: net.topo.n(),
                 levels: net.topo.levels(),
                 algorithm: alg.name(),
-                switch_module: lcanet_hdl::lca::generate::switch_module_name(&np.switch),
+                switch_module: switch.module_name(),
                 switches,
                 switch_luts: luts,
                 switch_ffs: ffs,

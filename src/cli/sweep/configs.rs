@@ -60,8 +60,17 @@ pub struct Config {
     pub shape: Shape,
     /// Routing algorithm of the generated hardware.
     pub algorithm: Algorithm,
-    /// Arbiter policy of every switch.
-    pub policy: ArbiterPolicy,
+    /// Arbiter policy of every switch (`None`: the algorithm's hardware has no arbiter,
+    /// R3).
+    pub policy: Option<ArbiterPolicy>,
+}
+
+impl Config {
+    /// The policy as the records name it (`none` without an arbiter).
+    pub fn policy_name(&self) -> String {
+        self.policy
+            .map_or_else(|| "none".to_string(), |p| p.to_string())
+    }
 }
 
 /// The shapes of a sweep: those kept, with their topologies, and those skipped for their
@@ -134,7 +143,14 @@ pub fn hardware_algorithms() -> Vec<Algorithm> {
         .collect()
 }
 
-/// The full list: shapes × algorithms × policies, numbered.
+/// Whether the hardware of `algorithm` has arbiters (R3's switch has none: its set-up is
+/// source-routed, `docs/protocol.md` §12).
+pub fn arbitrated(algorithm: Algorithm) -> bool {
+    algorithm != Algorithm::R3
+}
+
+/// The full list: shapes × algorithms × policies (one configuration, policy `None`, for an
+/// algorithm without arbiters), numbered.
 pub fn configs(
     shapes: &[(Shape, Topology)],
     algorithms: &[Algorithm],
@@ -143,7 +159,12 @@ pub fn configs(
     let mut out = Vec::new();
     for (shape, _) in shapes {
         for &algorithm in algorithms {
-            for &policy in policies {
+            let policies: Vec<Option<ArbiterPolicy>> = if arbitrated(algorithm) {
+                policies.iter().copied().map(Some).collect()
+            } else {
+                vec![None]
+            };
+            for policy in policies {
                 out.push(Config {
                     index: out.len(),
                     shape: *shape,
@@ -262,12 +283,16 @@ mod tests {
     #[test]
     fn configs_are_numbered_in_order() {
         let keep = shapes(4, usize::MAX, 1, 8).keep;
-        let algs = [Algorithm::R1, Algorithm::R2];
+        let algs = [Algorithm::R1, Algorithm::R2, Algorithm::R3];
         let pols = [ArbiterPolicy::Fixed, ArbiterPolicy::Random];
         let c = configs(&keep, &algs, &pols);
-        assert_eq!(c.len(), keep.len() * 4);
+        // R1 and R2 with each policy, R3 once (it has no arbiter).
+        assert_eq!(c.len(), keep.len() * 5);
         assert!(c.iter().enumerate().all(|(i, c)| c.index == i));
-        assert_eq!(c[1].policy, ArbiterPolicy::Random);
+        assert_eq!(c[1].policy, Some(ArbiterPolicy::Random));
         assert_eq!(c[2].algorithm, Algorithm::R2);
+        assert_eq!(c[4].algorithm, Algorithm::R3);
+        assert_eq!(c[4].policy_name(), "none");
+        assert_eq!(c[5].shape, keep[1].0);
     }
 }

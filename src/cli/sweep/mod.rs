@@ -41,7 +41,8 @@ Configurations (in a fixed order, numbered across shards): T-LCAN(d,u) with u | 
 and CB-LCAN(d,u), 2 ≤ d ≤ 16, 1 ≤ u ≤ 16, every level count l ≤ 16 with n ≤ --max-n that
 the generator accepts; networks with more than --max-switches switches are listed as
 skipped. Each is crossed with every algorithm the hardware runs (--algorithms) and every
-arbiter policy (--arbiters). Shard I/N takes configurations I, I+N, I+2N, …
+arbiter policy (--arbiters; R3's hardware has no arbiter: one configuration, arbiter
+\"none\"). Shard I/N takes configurations I, I+N, I+2N, …
 
 Each configuration is built once (cached by content; the Verilator build runs -Wall with
 warnings fatal, so it is also the lint) and co-simulated on --perms random permutations;
@@ -284,7 +285,7 @@ pub fn run(a: Args) -> anyhow::Result<Outcome> {
                     n: t.n(),
                     switches: t.total_switches(),
                     algorithm: c.algorithm.name(),
-                    arbiter: c.policy.to_string(),
+                    arbiter: c.policy_name(),
                 }
             })
             .collect();
@@ -311,13 +312,20 @@ pub fn run(a: Args) -> anyhow::Result<Outcome> {
                 );
             }
             println!(
-                "{} configurations{} of {total} ({} networks × {} algorithms × {} policies, n ≤ {}); {} networks above --max-switches {} skipped",
+                "{} configurations{} of {total} ({} networks with n ≤ {} × {}); {} networks above --max-switches {} skipped",
                 listed.len(),
                 shard_text.as_deref().map(|s| format!(" in shard {s}")).unwrap_or_default(),
                 nets.len(),
-                algorithms.len(),
-                policies.len(),
                 a.max_n,
+                algorithms
+                    .iter()
+                    .map(|&alg| if configs::arbitrated(alg) {
+                        format!("{} with {} policies", alg.name(), policies.len())
+                    } else {
+                        format!("{} (no arbiter)", alg.name())
+                    })
+                    .collect::<Vec<_>>()
+                    .join(", "),
                 skipped_nets.len(),
                 a.max_switches
             );
@@ -365,7 +373,7 @@ pub fn run(a: Args) -> anyhow::Result<Outcome> {
             "{} {} {}",
             c.shape.label(),
             c.algorithm.name(),
-            c.policy
+            c.policy_name()
         ));
         // All or nothing: an error drops `records`, which removes the partial file.
         let r = run_config(c, topo_of(c), &a, seed)?;
@@ -379,7 +387,7 @@ pub fn run(a: Args) -> anyhow::Result<Outcome> {
                     c.index,
                     c.shape.label(),
                     c.algorithm.name(),
-                    c.policy,
+                    c.policy_name(),
                     r.failure.as_ref().map_or("", |f| f.what.as_str())
                 )
             });
@@ -446,7 +454,8 @@ fn run_config(
     a: &Args,
     seed: u64,
 ) -> anyhow::Result<Record> {
-    let spec = NetSpec::new(topo.clone(), c.algorithm, c.policy, a.width, a.message_bits)
+    let policy = c.policy.unwrap_or(ArbiterPolicy::Fixed);
+    let spec = NetSpec::new(topo.clone(), c.algorithm, policy, a.width, a.message_bits)
         .with_context(|| format!("configuration #{} {}", c.index, c.shape.label()))?;
     let top = spec.network_name();
     let dir =
@@ -490,7 +499,7 @@ fn run_config(
         n: topo.n(),
         switches: topo.total_switches(),
         algorithm: c.algorithm.name(),
-        arbiter: c.policy.to_string(),
+        arbiter: c.policy_name(),
         top,
         width: a.width,
         message_bits: a.message_bits,
