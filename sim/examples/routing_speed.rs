@@ -10,8 +10,11 @@
 //! seed `derive(seed, "<w> <i>")` for its permutation and arbiters, as `lcanet bench
 //! routing` does (round-robin arbiters, `wire` model). Every schedule is checked by the
 //! validator, and R3 ≤ R1 on every permutation when both run. Per network and algorithm
-//! it prints the mean and max routing time (validation excluded), passes ÷ lower bound
-//! (mean, max), and the combined digest of the schedules ([`Schedule::digest`]).
+//! it prints the mean and max routing time (CPU time of the routing thread, read from
+//! `/proc/thread-self/schedstat`, so that a shared machine does not inflate it; wall time
+//! where that is unavailable; validation excluded), the max wall time, passes ÷ lower bound
+//! (mean, max), and the combined digest of the schedules ([`Schedule::digest`]);
+//! `verbose=1` also prints each permutation's time and passes.
 
 use lcanet_sim::lcan::arbiter::Policy;
 use lcanet_sim::lcan::bounds::lower_bound;
@@ -23,6 +26,14 @@ use lcanet_sim::lcan::{Connection, Size, Topology};
 use lcanet_sim::perm::{PartialPermutation, Permutation};
 use lcanet_sim::rng::{derive, splitmix64};
 use std::time::Instant;
+
+/// CPU time of this thread in seconds (Linux `/proc/thread-self/schedstat`), so that the
+/// figures do not depend on what else the machine runs; `None` where unavailable.
+fn cpu_secs() -> Option<f64> {
+    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let ns: f64 = s.split_whitespace().next()?.parse().ok()?;
+    Some(ns * 1e-9)
+}
 
 fn network(name: &str, n: usize) -> Topology {
     let (tree, d, u) = match name {
@@ -86,6 +97,7 @@ fn main() {
     let mut n = 4096;
     let mut seed = 1u64;
     let (mut random, mut worst) = (10, 9);
+    let mut verbose = false;
     let mut algs = vec![Algorithm::R1, Algorithm::R2, Algorithm::R3];
     let mut nets: Vec<String> = ["T21", "T42", "T41", "CB22", "CB42", "CB44"]
         .iter()
@@ -109,6 +121,7 @@ fn main() {
                     })
                     .collect()
             }
+            "verbose" => verbose = v == "1",
             "nets" => nets = v.split(',').map(str::to_string).collect(),
             _ => panic!("unknown key {k}"),
         }
@@ -116,7 +129,15 @@ fn main() {
     println!(
         "n = {n}, seed {seed}: {random} random + {worst} worst-case + transpose, round-robin, wire"
     );
-    println!("network  alg  route s: mean    max   passes/LB: mean    max   digest");
+    println!(
+        "route s: CPU time of the routing thread{} (wall max in brackets)",
+        if cpu_secs().is_some() {
+            ""
+        } else {
+            " (unavailable here: wall time)"
+        }
+    );
+    println!("network  alg  route s: mean    max  (wall)  passes/LB: mean    max   digest");
     for name in &nets {
         let t = network(name, n);
         let perms = sample(&t, seed, random, worst);
@@ -132,7 +153,8 @@ fn main() {
             .collect();
         let mut r1_passes: Option<Vec<usize>> = None;
         for &alg in &algs {
-            let (mut secs, mut ratio, mut digest) = (Stat::default(), Stat::default(), 0u64);
+            let (mut secs, mut wall) = (Stat::default(), Stat::default());
+            let (mut ratio, mut digest) = (Stat::default(), 0u64);
             let mut passes = Vec::new();
             for ((label, s, perm), &lb) in perms.iter().zip(&lbs) {
                 let cfg = Config {
@@ -141,9 +163,22 @@ fn main() {
                     conflict: Conflict::Wire,
                     seed: *s,
                 };
-                let start = Instant::now();
+                let (start, cpu) = (Instant::now(), cpu_secs());
                 let sched: Schedule = route(&t, perm, &cfg).unwrap();
-                secs.add(start.elapsed().as_secs_f64());
+                let wall_s = start.elapsed().as_secs_f64();
+                let took = match (cpu, cpu_secs()) {
+                    (Some(a), Some(b)) => b - a,
+                    _ => wall_s,
+                };
+                secs.add(took);
+                wall.add(wall_s);
+                if verbose {
+                    println!(
+                        "  {name} {} {label}: {took:.3} s CPU ({wall_s:.3} s wall), {} passes, lower bound {lb}",
+                        alg.name(),
+                        sched.passes.len()
+                    );
+                }
                 validate(&t, perm, &sched.pass_lists(), Conflict::Wire)
                     .unwrap_or_else(|e| panic!("{name} {} {label}: {e}", alg.name()));
                 ratio.add(sched.passes.len() as f64 / lb as f64);
@@ -159,11 +194,12 @@ fn main() {
                 }
             }
             println!(
-                "{:<8} {:<4} {:>13.3} {:>6.3} {:>16.4} {:>6.4}   {:016x}",
+                "{:<8} {:<4} {:>13.3} {:>6.3} ({:>5.3}) {:>16.4} {:>6.4}   {:016x}",
                 name,
                 alg.name(),
                 secs.mean,
                 secs.max,
+                wall.max,
                 ratio.mean,
                 ratio.max,
                 digest
