@@ -166,7 +166,9 @@ impl Requests {
             r.tier = tier;
             r.key = key;
             r.needs.clear();
-            r.needs.extend_from_slice(needs);
+            for &need in needs {
+                r.needs.push(need);
+            }
             r.eligible = eligible;
         }
         self.len += 1;
@@ -256,11 +258,14 @@ impl<'t> PassState<'t> {
                 free: [d, d, u],
                 owner: None,
             });
-            let len = self.xp.len() + self.ports;
-            self.xp.resize(len, NONE);
-            self.rev.resize(len, NONE);
+            for _ in 0..self.ports {
+                self.xp.push(NONE);
+                self.rev.push(NONE);
+            }
             if self.conflict == Conflict::Switch {
-                self.closer.resize(len, NONE);
+                for _ in 0..self.ports {
+                    self.closer.push(NONE);
+                }
             }
         }
         self.slot[g] as usize
