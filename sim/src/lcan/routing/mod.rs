@@ -9,6 +9,7 @@
 //! crosspoints every switch closed (including those of circuits that did not complete),
 //! which the cycle-level and RTL models are compared against.
 
+mod arbitrate;
 mod digest;
 mod phase3;
 mod r1;

@@ -10,7 +10,8 @@
 //!   claims die.
 //! - Phase 3: senders (PEs that received an S-claim) send; acknowledged ones are delivered.
 
-use super::state::{Arbiters, PassState, Port, Requests, CLASS_A, CLASS_C};
+use super::arbitrate::Requests;
+use super::state::{Arbiters, PassState, Port, CLASS_A, CLASS_C};
 use super::{Conflict, Pass, RoutingError};
 use crate::lcan::arbiter::Need;
 use crate::lcan::paths::Connection;
@@ -101,7 +102,7 @@ pub(super) fn pass(
                 continue;
             }
             let mut free = [topo.all_uppers()];
-            let grants = arb.up(g).arbitrate(reqs.get(), &mut free, one);
+            let grants = reqs.arbitrate(arb.up(g), &mut free, one);
             for (p, grant) in who.iter().zip(grants) {
                 if let Some(w) = grant {
                     let (parent, x) = topo
@@ -203,14 +204,14 @@ pub(super) fn pass(
                 let f = st.free(g);
                 [f[CLASS_C], f[CLASS_A]]
             };
-            let grants = arb.down(g).arbitrate(reqs.get(), &mut free, max);
+            let grants = reqs.arbitrate(arb.down(g), &mut free, max);
             {
                 let f = st.free(g);
                 f[CLASS_C] = free[0];
                 f[CLASS_A] = free[1];
             }
             let n_in = incoming.len();
-            for (r, grant) in grants.into_iter().enumerate() {
+            for (r, grant) in grants.iter().enumerate() {
                 let Some(w) = grant else { continue };
                 if r < n_in {
                     let c = incoming[r];

@@ -8,7 +8,8 @@
 //! climbing probes, which need an upper from `up(X, c)`. Rejected probes die (their
 //! claims stay). Phase 3 is R1's.
 
-use super::state::{Arbiters, PassState, Port, Requests, CLASS_C};
+use super::arbitrate::Requests;
+use super::state::{Arbiters, PassState, Port, CLASS_C};
 use super::{Conflict, Pass, RoutingError};
 use crate::lcan::arbiter::Need;
 use crate::lcan::paths::Connection;
@@ -106,7 +107,7 @@ pub(super) fn pass(
                     );
                 }
                 let mut free = [st.free(g)[CLASS_C]];
-                let grants = arb.down(g).arbitrate(reqs.get(), &mut free, max);
+                let grants = reqs.arbitrate(arb.down(g), &mut free, max);
                 st.free(g)[CLASS_C] = free[0];
                 for (p, grant) in downs.iter().zip(grants) {
                     let Some(w) = grant else { continue };
@@ -147,7 +148,7 @@ pub(super) fn pass(
                     );
                 }
                 let mut free = [st.free(g)[FREE_D]];
-                let grants = arb.up(g).arbitrate(reqs.get(), &mut free, max);
+                let grants = reqs.arbitrate(arb.up(g), &mut free, max);
                 st.free(g)[FREE_D] = free[0];
                 for (p, grant) in ups.iter().zip(grants) {
                     let Some(w) = grant else { continue };

@@ -2,8 +2,9 @@
 //! the wire claims, crosspoints and switch ownership of one pass (phase 3, which reads
 //! the crosspoints, is in `phase3`).
 
+use super::arbitrate::Arb;
 use super::{Conflict, RoutingError};
-use crate::lcan::arbiter::{seed16, Arbiter, Need, Policy, Request, Role};
+use crate::lcan::arbiter::{seed16, Policy, Role};
 use crate::lcan::paths::Connection;
 use crate::lcan::topology::Topology;
 
@@ -68,7 +69,7 @@ pub(crate) struct Arbiters {
     u: usize,
     /// Per switch: `[up, down]` index into `pool`, `NONE` if not created yet.
     slot: Vec<[u32; 2]>,
-    pool: Vec<Arbiter>,
+    pool: Vec<Arb>,
 }
 
 /// No slot.
@@ -98,7 +99,7 @@ impl Arbiters {
         }
     }
 
-    fn get(&mut self, g: usize, role: Role) -> &mut Arbiter {
+    fn get(&mut self, g: usize, role: Role) -> &mut Arb {
         let r = role as usize;
         if self.slot[g][r] == NONE {
             let (requesters, wires) = match role {
@@ -106,7 +107,7 @@ impl Arbiters {
                 Role::Down => (self.u + self.d, self.d),
             };
             self.slot[g][r] = self.pool.len() as u32;
-            self.pool.push(Arbiter::new(
+            self.pool.push(Arb::new(
                 self.policy,
                 role,
                 requesters,
@@ -119,64 +120,13 @@ impl Arbiters {
     }
 
     /// The UP arbiter of switch `g` (`R = d`, `W = u`).
-    pub(crate) fn up(&mut self, g: usize) -> &mut Arbiter {
+    pub(crate) fn up(&mut self, g: usize) -> &mut Arb {
         self.get(g, Role::Up)
     }
 
     /// The DOWN arbiter of switch `g` (`R = u + d`, `W = d`).
-    pub(crate) fn down(&mut self, g: usize) -> &mut Arbiter {
+    pub(crate) fn down(&mut self, g: usize) -> &mut Arb {
         self.get(g, Role::Down)
-    }
-}
-
-/// The requests of one arbitration, kept from one arbitration to the next so that their
-/// need lists are not allocated again.
-#[derive(Default)]
-pub(crate) struct Requests {
-    list: Vec<Request>,
-    len: usize,
-}
-
-impl Requests {
-    /// Empties the list.
-    pub(crate) fn clear(&mut self) {
-        self.len = 0;
-    }
-
-    /// Appends a request.
-    pub(crate) fn push(
-        &mut self,
-        requester: usize,
-        tier: u8,
-        key: u64,
-        needs: &[Need],
-        eligible: bool,
-    ) {
-        if self.len == self.list.len() {
-            self.list.push(Request {
-                requester,
-                tier,
-                key,
-                needs: needs.to_vec(),
-                eligible,
-            });
-        } else {
-            let r = &mut self.list[self.len];
-            r.requester = requester;
-            r.tier = tier;
-            r.key = key;
-            r.needs.clear();
-            for &need in needs {
-                r.needs.push(need);
-            }
-            r.eligible = eligible;
-        }
-        self.len += 1;
-    }
-
-    /// The requests pushed since the last [`Requests::clear`].
-    pub(crate) fn get(&self) -> &[Request] {
-        &self.list[..self.len]
     }
 }
 
