@@ -57,7 +57,7 @@ fn network(name: &str, n: usize) -> Topology {
 fn transpose(n: usize) -> Permutation {
     let r = (1..=n)
         .take_while(|r| r * r <= n)
-        .filter(|r| n % r == 0)
+        .filter(|r| n.is_multiple_of(*r))
         .last()
         .unwrap_or(1);
     let c = n / r;

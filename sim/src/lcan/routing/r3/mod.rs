@@ -34,7 +34,7 @@ use crate::rng::{derive, seeded};
 use model::Model;
 use std::collections::HashMap;
 
-/// Resource checks the shrink from first fit may spend (about 0.5 s at n = 4096; a
+/// Resource checks the shrink from first fit may spend (a fraction of a second at n = 4096; a
 /// quarter of it for the shrink from R1's schedule).
 const WORK_BUDGET: u64 = 60_000_000;
 /// Iterations per attempt at one pass less.
