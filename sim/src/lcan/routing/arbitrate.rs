@@ -69,7 +69,7 @@ struct Req {
 #[derive(Default)]
 pub(crate) struct Requests {
     list: Vec<Req>,
-    order: Vec<usize>,
+    order: Vec<(u128, usize)>,
     grants: Vec<Option<[usize; 2]>>,
 }
 
@@ -124,16 +124,21 @@ impl Requests {
         }
         let (p, q) = arb.pointers();
         let r_mod = usize::from(arb.requesters).max(1);
+        // Service order: by (tier, key, (r − p) mod R), ties in push order — one packed
+        // sort key per request (R ≤ 255: the rotation fits in 8 bits), then the index.
         self.order.clear();
-        self.order.extend(0..self.list.len());
-        let list = &self.list;
-        self.order.sort_by_key(|&i| {
-            let r = &list[i];
-            (r.tier, r.key, (r.requester + r_mod - p % r_mod) % r_mod)
-        });
+        let p_mod = p % r_mod;
+        for (i, r) in self.list.iter().enumerate() {
+            let rot = (r.requester + r_mod - p_mod) % r_mod;
+            let packed = (u128::from(r.tier) << 72) | (u128::from(r.key) << 8) | rot as u128;
+            self.order.push((packed, i));
+        }
+        if self.order.len() > 1 {
+            self.order.sort_unstable();
+        }
         let mut granted = 0;
         let mut last = None;
-        for &i in &self.order {
+        for &(_, i) in &self.order {
             let req = &self.list[i];
             if !req.eligible || granted >= max_grants {
                 continue;
