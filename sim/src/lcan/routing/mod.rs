@@ -9,11 +9,16 @@
 //! crosspoints every switch closed (including those of circuits that did not complete),
 //! which the cycle-level and RTL models are compared against.
 
+mod arbitrate;
+mod digest;
 mod phase3;
 mod r1;
 mod r2;
 mod r3;
 mod state;
+
+#[cfg(test)]
+mod digest_tests;
 
 pub use r3::rearrangeable;
 
@@ -23,7 +28,7 @@ use super::arbiter::Policy;
 use super::paths::{Connection, Path};
 use super::topology::Topology;
 use crate::perm::PartialPermutation;
-use state::Arbiters;
+use state::{Arbiters, PassState};
 
 /// The routing algorithm.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
@@ -187,10 +192,12 @@ type PassFn = fn(
     &[usize],
     &[usize],
     &mut Arbiters,
-    Conflict,
+    &mut PassState,
+    &[u32],
 ) -> Result<Pass, RoutingError>;
 
-/// R1 or R2: passes until every connection is delivered.
+/// R1 or R2: passes until every connection is delivered. Each pass simulates only the
+/// connections still pending; the pass state is reused (reset costs what a pass touched).
 fn online(
     topo: &Topology,
     conns: &[Connection],
@@ -207,10 +214,14 @@ fn online(
         }
     };
     let mut arbiters = Arbiters::new(topo, cfg.policy, cfg.seed);
+    let mut st = PassState::new(topo, cfg.conflict);
+    let index = state::by_src(topo.n(), conns);
     let mut pending: Vec<usize> = (0..conns.len()).collect();
+    let mut done = vec![false; conns.len()];
     let mut passes = Vec::new();
     while !pending.is_empty() {
-        let pass = pass_fn(topo, conns, lca, &pending, &mut arbiters, cfg.conflict)?;
+        st.reset();
+        let pass = pass_fn(topo, conns, lca, &pending, &mut arbiters, &mut st, &index)?;
         if pass.delivered.is_empty() {
             return Err(RoutingError::Internal(format!(
                 "pass {} delivered no connection ({} pending); docs/routing.md guarantees progress",
@@ -218,8 +229,10 @@ fn online(
                 pending.len()
             )));
         }
-        let done: std::collections::HashSet<usize> = pass.delivered.iter().map(|c| c.src).collect();
-        pending.retain(|&i| !done.contains(&conns[i].src));
+        for c in &pass.delivered {
+            done[index[c.src] as usize] = true;
+        }
+        pending.retain(|&i| !done[i]);
         passes.push(pass);
     }
     Ok(Schedule { passes })

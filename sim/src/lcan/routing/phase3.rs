@@ -4,11 +4,10 @@
 //! conducts from the partner of `out` to the partner of `in`). Acknowledged sources are
 //! delivered, and their paths are the wires the data crossed.
 
-use super::state::{PassState, Port};
+use super::state::{PassState, Port, NO_CONN};
 use super::{RoutedConnection, RoutingError};
 use crate::lcan::paths::{Connection, Dir, Wire};
 use crate::lcan::topology::DownEnd;
-use std::collections::HashMap;
 
 impl PassState<'_> {
     /// Phase 3: data from every sender along closed crosspoints, then the
@@ -17,7 +16,7 @@ impl PassState<'_> {
         &self,
         conns: &[Connection],
         lca: &[usize],
-        by_src: &HashMap<usize, usize>,
+        by_src: &[u32],
         senders: &[usize],
     ) -> Result<Vec<RoutedConnection>, RoutingError> {
         let mut out = Vec::new();
@@ -25,11 +24,13 @@ impl PassState<'_> {
             let Some((t, wires)) = self.forward(s)? else {
                 continue;
             };
-            let Some(&ci) = by_src.get(&s) else {
+            let ci = by_src[s];
+            if ci == NO_CONN {
                 return Err(RoutingError::Internal(format!(
                     "PE {s} sent without a connection"
                 )));
-            };
+            }
+            let ci = ci as usize;
             if conns[ci].dst != t {
                 return Err(RoutingError::Internal(format!(
                     "data of PE {s} reached PE {t}, not its destination {}",
@@ -59,7 +60,7 @@ impl PassState<'_> {
         let mut wires = Vec::new();
         for _ in 0..=2 * topo.levels() {
             let g = topo.global_index(level, sw);
-            let Some(&out) = self.xp.get(&(g, input)) else {
+            let Some(out) = self.driven(g, input) else {
                 return Ok(None);
             };
             match out {
@@ -101,7 +102,7 @@ impl PassState<'_> {
         let mut arriving = Port::A(t % topo.d());
         for _ in 0..=2 * topo.levels() {
             let g = topo.global_index(level, sw);
-            let Some(&input) = self.rev.get(&(g, arriving.partner())) else {
+            let Some(input) = self.driver(g, arriving.partner()) else {
                 return Ok(None);
             };
             match input.partner() {

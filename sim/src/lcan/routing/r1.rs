@@ -10,12 +10,12 @@
 //!   claims die.
 //! - Phase 3: senders (PEs that received an S-claim) send; acknowledged ones are delivered.
 
+use super::arbitrate::Requests;
 use super::state::{Arbiters, PassState, Port, CLASS_A, CLASS_C};
 use super::{Conflict, Pass, RoutingError};
-use crate::lcan::arbiter::{Need, Request};
+use crate::lcan::arbiter::Need;
 use crate::lcan::paths::Connection;
 use crate::lcan::topology::{DownEnd, Topology};
-use std::collections::{BTreeMap, HashMap};
 
 /// A phase-1 packet (or a waiting winner) at a switch, arrived on `A(x)`.
 #[derive(Clone, Copy)]
@@ -34,79 +34,93 @@ struct Claim {
     src_side: bool,
 }
 
-/// Runs one pass over the `pending` connections.
+/// Runs one pass over the `pending` connections (`st` reset, `by_src` the connection of
+/// each source PE).
 pub(super) fn pass(
     topo: &Topology,
     conns: &[Connection],
     lca: &[usize],
     pending: &[usize],
     arb: &mut Arbiters,
-    conflict: Conflict,
+    st: &mut PassState,
+    by_src: &[u32],
 ) -> Result<Pass, RoutingError> {
+    let conflict = st.conflict();
     let h_top = pending.iter().map(|&i| lca[i]).max().unwrap_or(0);
-    let mut st = PassState::new(topo, conflict);
     let one = if conflict == Conflict::Switch {
         1
     } else {
         usize::MAX
     };
+    let mut reqs = Requests::default();
 
     // Phase 1. `moving` holds the packets that won an upper and arrive one level
-    // higher next step, by global switch index.
+    // higher next step, with the global index of that switch and its level. Packets are
+    // processed by switch in ascending global index, in arrival order within a switch.
+    let mut by_level: Vec<Vec<usize>> = vec![Vec::new(); h_top + 1];
+    for &i in pending {
+        by_level[lca[i]].push(i);
+    }
     let mut waiting: Vec<Vec<Packet>> = vec![Vec::new(); h_top + 1];
-    let mut moving: BTreeMap<usize, Vec<Packet>> = BTreeMap::new();
+    let mut moving: Vec<(usize, usize, Packet)> = Vec::new();
+    let mut at: Vec<(usize, usize, Packet)> = Vec::new();
+    let mut who: Vec<Packet> = Vec::new();
     for step in 0..=h_top {
         // Packets injected now arrive at level 0; those moved last step are one higher.
-        let mut at: BTreeMap<usize, Vec<Packet>> = std::mem::take(&mut moving);
-        for &i in pending.iter().filter(|&&i| lca[i] == h_top - step) {
+        std::mem::swap(&mut at, &mut moving);
+        moving.clear();
+        for &i in &by_level[h_top - step] {
             let (sw, x) = topo.pe_port(conns[i].src);
-            at.entry(topo.global_index(0, sw))
-                .or_default()
-                .push(Packet {
+            at.push((
+                topo.global_index(0, sw),
+                0,
+                Packet {
                     conn: i,
                     switch: sw,
                     x,
-                });
+                },
+            ));
         }
-        for (g, packets) in at {
-            let (level, sw) = topo.from_global(g);
-            let mut reqs = Vec::new();
-            let mut who = Vec::new();
-            for p in packets {
-                let c = conns[p.conn];
+        at.sort_by_key(|e| e.0);
+        let mut lo = 0;
+        while lo < at.len() {
+            let (g, level) = (at[lo].0, at[lo].1);
+            let hi = lo + at[lo..].iter().take_while(|e| e.0 == g).count();
+            reqs.clear();
+            who.clear();
+            for &(_, _, p) in &at[lo..hi] {
                 if lca[p.conn] == level {
                     waiting[level].push(p);
                     continue;
                 }
-                reqs.push(Request {
-                    requester: p.x,
-                    tier: 0,
-                    key: 0,
-                    needs: vec![Need {
-                        class: 0,
-                        allowed: topo.up(level, sw, c.src, c.dst),
-                    }],
-                    eligible: true,
-                });
+                let allowed = topo.up_towards(level, p.switch, conns[p.conn].dst, lca[p.conn]);
+                reqs.push(p.x, 0, 0, &[Need { class: 0, allowed }], true);
                 who.push(p);
             }
+            lo = hi;
+            if who.is_empty() {
+                continue;
+            }
             let mut free = [topo.all_uppers()];
-            for (p, grant) in who.iter().zip(arb.up(g).arbitrate(&reqs, &mut free, one)) {
+            let grants = reqs.arbitrate(arb.up(g), &mut free, one);
+            for (p, grant) in who.iter().zip(grants) {
                 if let Some(w) = grant {
                     let (parent, x) = topo
-                        .up_link(level, sw, w[0])
+                        .up_link(level, p.switch, w[0])
                         .ok_or_else(|| RoutingError::Internal("phase 1 above the top".into()))?;
-                    moving
-                        .entry(topo.global_index(level + 1, parent))
-                        .or_default()
-                        .push(Packet {
+                    moving.push((
+                        topo.global_index(level + 1, parent),
+                        level + 1,
+                        Packet {
                             conn: p.conn,
                             switch: parent,
                             x,
-                        });
+                        },
+                    ));
                 }
             }
         }
+        at.clear();
     }
     if !moving.is_empty() {
         return Err(RoutingError::Internal(
@@ -114,28 +128,40 @@ pub(super) fn pass(
         ));
     }
 
-    // Phase 2: level H down to 0.
-    let by_src: HashMap<usize, usize> = pending.iter().map(|&i| (conns[i].src, i)).collect();
+    // Phase 2: level H down to 0. At each switch (ascending global index) the incoming
+    // claims in arrival order, then the waiting winners in the order they arrived.
     let mut claims: Vec<Claim> = Vec::new();
     let mut senders = Vec::new();
     let levels = topo.levels();
+    let mut here: Vec<(usize, Arrival)> = Vec::new();
+    let mut incoming: Vec<Claim> = Vec::new();
+    let mut winners: Vec<Packet> = Vec::new();
     for level in (0..=h_top).rev() {
-        let mut at: BTreeMap<usize, (Vec<Claim>, Vec<Packet>)> = BTreeMap::new();
-        for c in claims.drain(..) {
-            at.entry(topo.global_index(level, c.switch))
-                .or_default()
-                .0
-                .push(c);
+        here.clear();
+        let arrived = std::mem::take(&mut claims);
+        for (i, c) in arrived.iter().enumerate() {
+            here.push((topo.global_index(level, c.switch), Arrival::Claim(i)));
         }
-        for p in waiting[level].drain(..) {
-            at.entry(topo.global_index(level, p.switch))
-                .or_default()
-                .1
-                .push(p);
+        for (i, p) in waiting[level].iter().enumerate() {
+            here.push((topo.global_index(level, p.switch), Arrival::Winner(i)));
         }
-        for (g, (incoming, winners)) in at {
-            let sw = g - topo.global_index(level, 0);
-            let mut reqs = Vec::new();
+        here.sort_by_key(|e| e.0);
+        let base = topo.global_index(level, 0);
+        let mut lo = 0;
+        while lo < here.len() {
+            let g = here[lo].0;
+            let hi = lo + here[lo..].iter().take_while(|e| e.0 == g).count();
+            incoming.clear();
+            winners.clear();
+            for &(_, a) in &here[lo..hi] {
+                match a {
+                    Arrival::Claim(i) => incoming.push(arrived[i]),
+                    Arrival::Winner(i) => winners.push(waiting[level][i]),
+                }
+            }
+            lo = hi;
+            let sw = g - base;
+            reqs.clear();
             for c in &incoming {
                 let conn = conns[c.conn];
                 let (class, pe) = if c.src_side {
@@ -143,24 +169,24 @@ pub(super) fn pass(
                 } else {
                     (CLASS_C, conn.dst)
                 };
-                reqs.push(Request {
-                    requester: c.k,
-                    tier: 0,
-                    key: (((levels - 1 - lca[c.conn]) as u64) << 32) | conn.src as u64,
-                    needs: vec![Need {
+                reqs.push(
+                    c.k,
+                    0,
+                    (((levels - 1 - lca[c.conn]) as u64) << 32) | conn.src as u64,
+                    &[Need {
                         class,
                         allowed: topo.down(level, sw, pe),
                     }],
-                    eligible: st.eligible(g, c.conn),
-                });
+                    st.eligible(g, c.conn),
+                );
             }
             for p in &winners {
                 let conn = conns[p.conn];
-                reqs.push(Request {
-                    requester: topo.u() + p.x,
-                    tier: 1,
-                    key: 0,
-                    needs: vec![
+                reqs.push(
+                    topo.u() + p.x,
+                    1,
+                    0,
+                    &[
                         Need {
                             class: CLASS_A,
                             allowed: topo.down(level, sw, conn.src),
@@ -170,22 +196,22 @@ pub(super) fn pass(
                             allowed: topo.down(level, sw, conn.dst),
                         },
                     ],
-                    eligible: st.eligible(g, p.conn),
-                });
+                    st.eligible(g, p.conn),
+                );
             }
             let max = st.max_grants();
             let mut free = {
                 let f = st.free(g);
                 [f[CLASS_C], f[CLASS_A]]
             };
-            let grants = arb.down(g).arbitrate(&reqs, &mut free, max);
+            let grants = reqs.arbitrate(arb.down(g), &mut free, max);
             {
                 let f = st.free(g);
                 f[CLASS_C] = free[0];
                 f[CLASS_A] = free[1];
             }
             let n_in = incoming.len();
-            for (r, grant) in grants.into_iter().enumerate() {
+            for (r, grant) in grants.iter().enumerate() {
                 let Some(w) = grant else { continue };
                 if r < n_in {
                     let c = incoming[r];
@@ -228,7 +254,7 @@ pub(super) fn pass(
     }
     senders.sort_unstable();
     let senders: Vec<usize> = senders.into_iter().map(|i| conns[i].src).collect();
-    let delivered = st.deliver(conns, lca, &by_src, &senders)?;
+    let delivered = st.deliver(conns, lca, by_src, &senders)?;
     Ok(Pass {
         delivered,
         steps: 2 * h_top + 2,
@@ -237,6 +263,14 @@ pub(super) fn pass(
         senders,
         crosspoints: st.crosspoints(),
     })
+}
+
+/// What arrived at a switch in a phase-2 step: an incoming claim or a waiting winner
+/// (index into this step's list of each).
+#[derive(Clone, Copy)]
+enum Arrival {
+    Claim(usize),
+    Winner(usize),
 }
 
 /// Sends a granted claim one level down through downer `x` (or to the PE at level 0).

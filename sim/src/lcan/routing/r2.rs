@@ -8,12 +8,12 @@
 //! climbing probes, which need an upper from `up(X, c)`. Rejected probes die (their
 //! claims stay). Phase 3 is R1's.
 
+use super::arbitrate::Requests;
 use super::state::{Arbiters, PassState, Port, CLASS_C};
 use super::{Conflict, Pass, RoutingError};
-use crate::lcan::arbiter::{Need, Request};
+use crate::lcan::arbiter::Need;
 use crate::lcan::paths::Connection;
 use crate::lcan::topology::{DownEnd, Topology};
-use std::collections::{BTreeMap, HashMap};
 
 /// Index of the uppers' up-wires `D(k)` in [`PassState::free`].
 const FREE_D: usize = 2;
@@ -31,17 +31,25 @@ pub(super) fn pass(
     lca: &[usize],
     pending: &[usize],
     arb: &mut Arbiters,
-    conflict: Conflict,
+    st: &mut PassState,
+    by_src: &[u32],
 ) -> Result<Pass, RoutingError> {
+    let conflict = st.conflict();
     let h_top = pending.iter().map(|&i| lca[i]).max().unwrap_or(0);
-    let mut st = PassState::new(topo, conflict);
-    let mut at: BTreeMap<usize, Vec<Probe>> = BTreeMap::new();
+    // Probes by the switch they are at (global index, level, switch), processed by switch
+    // in ascending global index, in arrival order within a switch.
+    let mut at: Vec<(usize, usize, usize, Probe)> = Vec::with_capacity(pending.len());
     for &i in pending {
         let (sw, x) = topo.pe_port(conns[i].src);
-        at.entry(topo.global_index(0, sw)).or_default().push(Probe {
-            conn: i,
-            arrived: Port::A(x),
-        });
+        at.push((
+            topo.global_index(0, sw),
+            0,
+            sw,
+            Probe {
+                conn: i,
+                arrived: Port::A(x),
+            },
+        ));
     }
     // Switch model: priority key (l − 1 − h, s), as R1's claims (docs/routing.md §5).
     let levels = topo.levels();
@@ -49,6 +57,9 @@ pub(super) fn pass(
         Conflict::Wire => 0,
         Conflict::Switch => (((levels - 1 - lca[i]) as u64) << 32) | conns[i].src as u64,
     };
+    let mut reqs = Requests::default();
+    let (mut downs, mut ups) = (Vec::new(), Vec::new());
+    let mut next: Vec<(usize, usize, usize, Probe)> = Vec::new();
     let mut steps_run = 0;
     while !at.is_empty() {
         steps_run += 1;
@@ -57,101 +68,112 @@ pub(super) fn pass(
                 "an R2 probe outlived its pass".into(),
             ));
         }
-        let mut next: BTreeMap<usize, Vec<Probe>> = BTreeMap::new();
-        for (g, probes) in std::mem::take(&mut at) {
-            let (level, sw) = topo.from_global(g);
-            let (mut downs, mut ups) = (Vec::new(), Vec::new());
-            for p in probes {
+        next.clear();
+        at.sort_by_key(|e| e.0);
+        let mut lo = 0;
+        while lo < at.len() {
+            let (g, level, sw) = (at[lo].0, at[lo].1, at[lo].2);
+            let hi = lo + at[lo..].iter().take_while(|e| e.0 == g).count();
+            downs.clear();
+            ups.clear();
+            for &(_, _, _, p) in &at[lo..hi] {
                 match p.arrived {
                     Port::A(_) if lca[p.conn] > level => ups.push(p),
                     _ => downs.push(p),
                 }
             }
+            lo = hi;
+            let max = st.max_grants();
             // DOWN arbitration: turning and descending probes.
-            if let Some(best) = downs.iter().map(|p| key(p.conn)).min() {
-                st.preempt(g, best);
-            }
-            let reqs: Vec<Request> = downs
-                .iter()
-                .map(|p| Request {
-                    requester: match p.arrived {
+            if !downs.is_empty() {
+                if let Some(best) = downs.iter().map(|p| key(p.conn)).min() {
+                    st.preempt(g, best);
+                }
+                reqs.clear();
+                for p in &downs {
+                    let requester = match p.arrived {
                         Port::B(k) => k,
                         Port::A(x) => topo.u() + x,
                         _ => 0,
-                    },
-                    tier: 0,
-                    key: key(p.conn),
-                    needs: vec![Need {
-                        class: 0,
-                        allowed: topo.down(level, sw, conns[p.conn].dst),
-                    }],
-                    eligible: st.eligible(g, p.conn),
-                })
-                .collect();
-            let max = st.max_grants();
-            let mut free = [st.free(g)[CLASS_C]];
-            let grants = arb.down(g).arbitrate(&reqs, &mut free, max);
-            st.free(g)[CLASS_C] = free[0];
-            for (p, grant) in downs.iter().zip(grants) {
-                let Some(w) = grant else { continue };
-                st.own(g, p.conn, key(p.conn));
-                st.close(g, p.conn, p.arrived, Port::C(w[0]))?;
-                if let DownEnd::Switch { switch, upper } = topo.down_link(level, sw, w[0]) {
-                    next.entry(topo.global_index(level - 1, switch))
-                        .or_default()
-                        .push(Probe {
-                            conn: p.conn,
-                            arrived: Port::B(upper),
-                        });
+                    };
+                    let allowed = topo.down(level, sw, conns[p.conn].dst);
+                    let eligible = st.eligible(g, p.conn);
+                    reqs.push(
+                        requester,
+                        0,
+                        key(p.conn),
+                        &[Need { class: 0, allowed }],
+                        eligible,
+                    );
+                }
+                let mut free = [st.free(g)[CLASS_C]];
+                let grants = reqs.arbitrate(arb.down(g), &mut free, max);
+                st.free(g)[CLASS_C] = free[0];
+                for (p, grant) in downs.iter().zip(grants) {
+                    let Some(w) = grant else { continue };
+                    st.own(g, p.conn, key(p.conn));
+                    st.close(g, p.conn, p.arrived, Port::C(w[0]))?;
+                    if let DownEnd::Switch { switch, upper } = topo.down_link(level, sw, w[0]) {
+                        next.push((
+                            topo.global_index(level - 1, switch),
+                            level - 1,
+                            switch,
+                            Probe {
+                                conn: p.conn,
+                                arrived: Port::B(upper),
+                            },
+                        ));
+                    }
                 }
             }
             // UP arbitration: climbing probes.
-            if let Some(best) = ups.iter().map(|p| key(p.conn)).min() {
-                st.preempt(g, best);
-            }
-            let reqs: Vec<Request> = ups
-                .iter()
-                .map(|p| {
-                    let c = conns[p.conn];
-                    Request {
-                        requester: match p.arrived {
-                            Port::A(x) => x,
-                            _ => 0,
+            if !ups.is_empty() {
+                if let Some(best) = ups.iter().map(|p| key(p.conn)).min() {
+                    st.preempt(g, best);
+                }
+                reqs.clear();
+                for p in &ups {
+                    let requester = match p.arrived {
+                        Port::A(x) => x,
+                        _ => 0,
+                    };
+                    let allowed = topo.up_towards(level, sw, conns[p.conn].dst, lca[p.conn]);
+                    let eligible = st.eligible(g, p.conn);
+                    reqs.push(
+                        requester,
+                        0,
+                        key(p.conn),
+                        &[Need { class: 0, allowed }],
+                        eligible,
+                    );
+                }
+                let mut free = [st.free(g)[FREE_D]];
+                let grants = reqs.arbitrate(arb.up(g), &mut free, max);
+                st.free(g)[FREE_D] = free[0];
+                for (p, grant) in ups.iter().zip(grants) {
+                    let Some(w) = grant else { continue };
+                    st.own(g, p.conn, key(p.conn));
+                    st.close(g, p.conn, p.arrived, Port::D(w[0]))?;
+                    let (parent, x) = topo
+                        .up_link(level, sw, w[0])
+                        .ok_or_else(|| RoutingError::Internal("R2 probe above the top".into()))?;
+                    next.push((
+                        topo.global_index(level + 1, parent),
+                        level + 1,
+                        parent,
+                        Probe {
+                            conn: p.conn,
+                            arrived: Port::A(x),
                         },
-                        tier: 0,
-                        key: key(p.conn),
-                        needs: vec![Need {
-                            class: 0,
-                            allowed: topo.up(level, sw, c.src, c.dst),
-                        }],
-                        eligible: st.eligible(g, p.conn),
-                    }
-                })
-                .collect();
-            let mut free = [st.free(g)[FREE_D]];
-            let grants = arb.up(g).arbitrate(&reqs, &mut free, max);
-            st.free(g)[FREE_D] = free[0];
-            for (p, grant) in ups.iter().zip(grants) {
-                let Some(w) = grant else { continue };
-                st.own(g, p.conn, key(p.conn));
-                st.close(g, p.conn, p.arrived, Port::D(w[0]))?;
-                let (parent, x) = topo
-                    .up_link(level, sw, w[0])
-                    .ok_or_else(|| RoutingError::Internal("R2 probe above the top".into()))?;
-                next.entry(topo.global_index(level + 1, parent))
-                    .or_default()
-                    .push(Probe {
-                        conn: p.conn,
-                        arrived: Port::A(x),
-                    });
+                    ));
+                }
             }
         }
-        at = next;
+        std::mem::swap(&mut at, &mut next);
     }
-    let by_src: HashMap<usize, usize> = pending.iter().map(|&i| (conns[i].src, i)).collect();
     let mut senders: Vec<usize> = pending.iter().map(|&i| conns[i].src).collect();
     senders.sort_unstable();
-    let delivered = st.deliver(conns, lca, &by_src, &senders)?;
+    let delivered = st.deliver(conns, lca, by_src, &senders)?;
     Ok(Pass {
         delivered,
         steps: 2 * h_top + 2,

@@ -2,10 +2,11 @@
 //! the wire claims, crosspoints and switch ownership of one pass (phase 3, which reads
 //! the crosspoints, is in `phase3`).
 
+use super::arbitrate::Arb;
 use super::{Conflict, RoutingError};
-use crate::lcan::arbiter::{seed16, Arbiter, Policy, Role};
+use crate::lcan::arbiter::{seed16, Policy, Role};
+use crate::lcan::paths::Connection;
 use crate::lcan::topology::Topology;
-use std::collections::HashMap;
 
 /// A port of a switch: inputs `A(x)` (from downer `x`) and `B(k)` (from upper `k`),
 /// outputs `C(x)` (to downer `x`) and `D(k)` (to upper `k`).
@@ -58,14 +59,32 @@ pub struct SwitchCrosspoints {
     pub closed: Vec<(Port, Port)>,
 }
 
-/// UP and DOWN arbiters of every switch, created lazily (reset state) on first use.
+/// UP and DOWN arbiters of every switch, created lazily (reset state) on first use
+/// (indexed by global switch index through a table of slots, so that a route costs
+/// memory for the switches it uses, not for the whole network).
 pub(crate) struct Arbiters {
     policy: Policy,
     seed16: u16,
     d: usize,
     u: usize,
-    up: HashMap<usize, Arbiter>,
-    down: HashMap<usize, Arbiter>,
+    /// Per switch: `[up, down]` index into `pool`, `NONE` if not created yet.
+    slot: Vec<[u32; 2]>,
+    pool: Vec<Arb>,
+}
+
+/// No slot.
+const NONE: u32 = u32::MAX;
+
+/// No connection (in [`by_src`]).
+pub(crate) const NO_CONN: u32 = u32::MAX;
+
+/// The connection index of each source PE (`NO_CONN` for a PE that sends nothing).
+pub(crate) fn by_src(n: usize, conns: &[Connection]) -> Vec<u32> {
+    let mut v = vec![NO_CONN; n];
+    for (i, c) in conns.iter().enumerate() {
+        v[c.src] = i as u32;
+    }
+    v
 }
 
 impl Arbiters {
@@ -75,25 +94,39 @@ impl Arbiters {
             seed16: seed16(seed),
             d: topo.d(),
             u: topo.u(),
-            up: HashMap::new(),
-            down: HashMap::new(),
+            slot: vec![[NONE; 2]; topo.total_switches()],
+            pool: Vec::new(),
         }
     }
 
+    fn get(&mut self, g: usize, role: Role) -> &mut Arb {
+        let r = role as usize;
+        if self.slot[g][r] == NONE {
+            let (requesters, wires) = match role {
+                Role::Up => (self.d, self.u),
+                Role::Down => (self.u + self.d, self.d),
+            };
+            self.slot[g][r] = self.pool.len() as u32;
+            self.pool.push(Arb::new(
+                self.policy,
+                role,
+                requesters,
+                wires,
+                g,
+                self.seed16,
+            ));
+        }
+        &mut self.pool[self.slot[g][r] as usize]
+    }
+
     /// The UP arbiter of switch `g` (`R = d`, `W = u`).
-    pub(crate) fn up(&mut self, g: usize) -> &mut Arbiter {
-        let (p, s, d, u) = (self.policy, self.seed16, self.d, self.u);
-        self.up
-            .entry(g)
-            .or_insert_with(|| Arbiter::new(p, Role::Up, d, u, g, s))
+    pub(crate) fn up(&mut self, g: usize) -> &mut Arb {
+        self.get(g, Role::Up)
     }
 
     /// The DOWN arbiter of switch `g` (`R = u + d`, `W = d`).
-    pub(crate) fn down(&mut self, g: usize) -> &mut Arbiter {
-        let (p, s, d, u) = (self.policy, self.seed16, self.d, self.u);
-        self.down
-            .entry(g)
-            .or_insert_with(|| Arbiter::new(p, Role::Down, u + d, d, g, s))
+    pub(crate) fn down(&mut self, g: usize) -> &mut Arb {
+        self.get(g, Role::Down)
     }
 }
 
@@ -102,18 +135,36 @@ pub(crate) const CLASS_C: usize = 0;
 /// The up-wire class `A(x)` of the DOWN arbiter.
 pub(crate) const CLASS_A: usize = 1;
 
-/// Claims, crosspoints and ownership of one pass.
+/// The state of one switch touched in a pass.
+#[derive(Clone)]
+struct SwitchState {
+    /// Global index.
+    g: usize,
+    /// Free masks `[C, A, D]` (bit set = free).
+    free: [u64; 3],
+    /// Owner (switch model): connection and its priority key.
+    owner: Option<(usize, u64)>,
+}
+
+/// Claims, crosspoints and ownership of one pass, kept per switch touched in the pass.
+/// One `PassState` serves pass after pass: [`PassState::reset`] costs what the last pass
+/// touched, not the size of the network.
 pub(crate) struct PassState<'t> {
     pub(super) topo: &'t Topology,
     conflict: Conflict,
-    /// Free masks per switch: `[C, A, D]` (bit set = free).
-    free: HashMap<usize, [u64; 3]>,
-    pub(super) xp: HashMap<(usize, Port), Port>,
-    pub(super) rev: HashMap<(usize, Port), Port>,
-    /// Owner of each switch (switch model): connection and its priority key.
-    owner: HashMap<usize, (usize, u64)>,
-    /// Which connection closed each crosspoint, by input (switch model only).
-    closer: HashMap<(usize, Port), usize>,
+    d: usize,
+    /// Ports per direction `d + u`: inputs `A(0..d)`, `B(0..u)`; outputs `C(0..d)`,
+    /// `D(0..u)`.
+    ports: usize,
+    /// Per switch: index into `sw` (and block `· ports` of the port tables), or `NONE`.
+    slot: Vec<u32>,
+    sw: Vec<SwitchState>,
+    /// Per touched switch and input port: the output port it drives, or `NONE`.
+    xp: Vec<u32>,
+    /// Per touched switch and output port: the input port driving it, or `NONE`.
+    rev: Vec<u32>,
+    /// Per touched switch and input port: the connection that closed it (switch model).
+    closer: Vec<u32>,
 }
 
 impl<'t> PassState<'t> {
@@ -121,24 +172,115 @@ impl<'t> PassState<'t> {
         PassState {
             topo,
             conflict,
-            free: HashMap::new(),
-            xp: HashMap::new(),
-            rev: HashMap::new(),
-            owner: HashMap::new(),
-            closer: HashMap::new(),
+            d: topo.d(),
+            ports: topo.d() + topo.u(),
+            slot: vec![NONE; topo.total_switches()],
+            sw: Vec::new(),
+            xp: Vec::new(),
+            rev: Vec::new(),
+            closer: Vec::new(),
         }
+    }
+
+    /// The conflict model.
+    pub(crate) fn conflict(&self) -> Conflict {
+        self.conflict
+    }
+
+    /// Forgets the last pass (every switch back to free, unowned, open).
+    pub(crate) fn reset(&mut self) {
+        for s in &self.sw {
+            self.slot[s.g] = NONE;
+        }
+        self.sw.clear();
+        self.xp.clear();
+        self.rev.clear();
+        self.closer.clear();
+    }
+
+    /// The index of switch `g` in `sw`, created (free, unowned, open) if untouched.
+    fn touch(&mut self, g: usize) -> usize {
+        if self.slot[g] == NONE {
+            self.slot[g] = self.sw.len() as u32;
+            let (d, u) = (self.topo.all_downers(), self.topo.all_uppers());
+            self.sw.push(SwitchState {
+                g,
+                free: [d, d, u],
+                owner: None,
+            });
+            for _ in 0..self.ports {
+                self.xp.push(NONE);
+                self.rev.push(NONE);
+            }
+            if self.conflict == Conflict::Switch {
+                for _ in 0..self.ports {
+                    self.closer.push(NONE);
+                }
+            }
+        }
+        self.slot[g] as usize
+    }
+
+    /// Port index of an input (`A(x)` → `x`, `B(k)` → `d + k`) or an output (`C(x)` → `x`,
+    /// `D(k)` → `d + k`).
+    fn index(&self, p: Port) -> usize {
+        match p {
+            Port::A(x) | Port::C(x) => x,
+            Port::B(k) | Port::D(k) => self.d + k,
+        }
+    }
+
+    fn input(&self, i: usize) -> Port {
+        if i < self.d {
+            Port::A(i)
+        } else {
+            Port::B(i - self.d)
+        }
+    }
+
+    fn output(&self, i: usize) -> Port {
+        if i < self.d {
+            Port::C(i)
+        } else {
+            Port::D(i - self.d)
+        }
+    }
+
+    /// The output input `input` of switch `g` drives, if its crosspoint is closed.
+    pub(super) fn driven(&self, g: usize, input: Port) -> Option<Port> {
+        let s = self.slot[g];
+        if s == NONE {
+            return None;
+        }
+        let o = self.xp[s as usize * self.ports + self.index(input)];
+        (o != NONE).then(|| self.output(o as usize))
+    }
+
+    /// The input driving output `output` of switch `g`, if any.
+    pub(super) fn driver(&self, g: usize, output: Port) -> Option<Port> {
+        let s = self.slot[g];
+        if s == NONE {
+            return None;
+        }
+        let i = self.rev[s as usize * self.ports + self.index(output)];
+        (i != NONE).then(|| self.input(i as usize))
     }
 
     /// The free masks `[C, A, D]` of switch `g`.
     pub(crate) fn free(&mut self, g: usize) -> &mut [u64; 3] {
-        let (d, u) = (self.topo.all_downers(), self.topo.all_uppers());
-        self.free.entry(g).or_insert([d, d, u])
+        let s = self.touch(g);
+        &mut self.sw[s].free
     }
 
     /// May connection `c` be granted something at switch `g` (switch model ownership:
     /// only if `g` is unowned or owned by `c`)?
     pub(crate) fn eligible(&self, g: usize, c: usize) -> bool {
-        self.conflict == Conflict::Wire || self.owner.get(&g).is_none_or(|&(o, _)| o == c)
+        if self.conflict == Conflict::Wire || self.slot[g] == NONE {
+            return true;
+        }
+        self.sw[self.slot[g] as usize]
+            .owner
+            .is_none_or(|(o, _)| o == c)
     }
 
     /// Grants per arbitration: 1 in the switch model.
@@ -152,7 +294,8 @@ impl<'t> PassState<'t> {
     /// Records that connection `c` (priority `key`) was granted something at `g`.
     pub(crate) fn own(&mut self, g: usize, c: usize, key: u64) {
         if self.conflict == Conflict::Switch {
-            self.owner.entry(g).or_insert((c, key));
+            let s = self.touch(g);
+            self.sw[s].owner.get_or_insert((c, key));
         }
     }
 
@@ -160,25 +303,30 @@ impl<'t> PassState<'t> {
     /// `key`, a current owner with a larger key is cut there: its crosspoints at `g` open,
     /// the wires they claimed are free again, and `g` is unowned (docs/routing.md §5).
     pub(crate) fn preempt(&mut self, g: usize, key: u64) {
-        let Some(&(o, okey)) = self.owner.get(&g) else {
+        if self.slot[g] == NONE {
+            return;
+        }
+        let s = self.slot[g] as usize;
+        let Some((o, okey)) = self.sw[s].owner else {
             return;
         };
         if okey <= key {
             return;
         }
-        self.owner.remove(&g);
-        let cut: Vec<(usize, Port)> = self
-            .closer
-            .iter()
-            .filter(|&(&(sw, _), &who)| sw == g && who == o)
-            .map(|(&k, _)| k)
-            .collect();
-        for k in cut {
-            self.closer.remove(&k);
-            if let Some(out) = self.xp.remove(&k) {
-                self.rev.remove(&(g, out));
-                let f = self.free(g);
-                match out {
+        self.sw[s].owner = None;
+        for i in 0..self.ports {
+            let at = s * self.ports + i;
+            if self.closer[at] != o as u32 {
+                continue;
+            }
+            self.closer[at] = NONE;
+            let out = self.xp[at];
+            if out != NONE {
+                self.xp[at] = NONE;
+                self.rev[s * self.ports + out as usize] = NONE;
+                let port = self.output(out as usize);
+                let f = &mut self.sw[s].free;
+                match port {
                     Port::C(x) => f[0] |= 1 << x,
                     Port::D(k) => f[2] |= 1 << k,
                     _ => {}
@@ -195,42 +343,75 @@ impl<'t> PassState<'t> {
         input: Port,
         output: Port,
     ) -> Result<(), RoutingError> {
+        let (i, o) = (self.index(input), self.index(output));
+        let bad = |what: &str| {
+            RoutingError::Internal(format!(
+                "switch {g}: crosspoint {input:?} → {output:?} is not {what}"
+            ))
+        };
+        if !matches!(input, Port::A(_) | Port::B(_)) {
+            return Err(bad("from an input"));
+        }
+        if !matches!(output, Port::C(_) | Port::D(_)) {
+            return Err(bad("to an output"));
+        }
+        let s = self.touch(g);
+        let base = s * self.ports;
         if self.conflict == Conflict::Switch {
-            self.closer.insert((g, input), c);
+            self.closer[base + i] = c as u32;
         }
-        if let Some(prev) = self.rev.insert((g, output), input) {
+        let prev = self.rev[base + o];
+        if prev != NONE {
             return Err(RoutingError::Internal(format!(
-                "switch {g}: output {output:?} driven by {prev:?} and {input:?}"
+                "switch {g}: output {output:?} driven by {:?} and {input:?}",
+                self.input(prev as usize)
             )));
         }
-        if let Some(prev) = self.xp.insert((g, input), output) {
+        self.rev[base + o] = i as u32;
+        let prev = self.xp[base + i];
+        if prev != NONE {
             return Err(RoutingError::Internal(format!(
-                "switch {g}: input {input:?} drives {prev:?} and {output:?}"
+                "switch {g}: input {input:?} drives {:?} and {output:?}",
+                self.output(prev as usize)
             )));
         }
+        self.xp[base + i] = o as u32;
         Ok(())
     }
 
-    /// The closed crosspoints, grouped by switch.
+    /// The closed crosspoints, grouped by switch (ascending global index; each switch's
+    /// `input → output` pairs sorted).
     pub(crate) fn crosspoints(&self) -> Vec<SwitchCrosspoints> {
-        let mut by: HashMap<usize, Vec<(Port, Port)>> = HashMap::new();
-        for (&(g, i), &o) in &self.xp {
-            by.entry(g).or_default().push((i, o));
-        }
-        let mut out: Vec<SwitchCrosspoints> = by
-            .into_iter()
-            .map(|(global, mut closed)| {
-                closed.sort();
-                let (level, switch) = self.topo.from_global(global);
-                SwitchCrosspoints {
-                    global,
-                    level,
-                    switch,
-                    closed,
-                }
-            })
+        let mut order: Vec<(usize, usize)> = self
+            .sw
+            .iter()
+            .enumerate()
+            .map(|(s, st)| (st.g, s))
             .collect();
-        out.sort_by_key(|s| s.global);
+        order.sort_unstable();
+        let mut out = Vec::with_capacity(order.len());
+        for (global, s) in order {
+            let base = s * self.ports;
+            // Inputs in port order A(0..d), B(0..u) is `Port`'s order.
+            let row = &self.xp[base..base + self.ports];
+            let count = row.iter().filter(|&&o| o != NONE).count();
+            if count == 0 {
+                continue;
+            }
+            let mut closed = Vec::with_capacity(count);
+            for (i, &o) in row.iter().enumerate() {
+                if o != NONE {
+                    closed.push((self.input(i), self.output(o as usize)));
+                }
+            }
+            let (level, switch) = self.topo.from_global(global);
+            out.push(SwitchCrosspoints {
+                global,
+                level,
+                switch,
+                closed,
+            });
+        }
         out
     }
 }

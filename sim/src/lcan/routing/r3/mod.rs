@@ -25,7 +25,7 @@ mod search;
 #[cfg(test)]
 mod tests;
 
-use super::state::{PassState, Port};
+use super::state::{by_src, PassState, Port};
 use super::{Algorithm, Config, Conflict, Pass, RoutingError, Schedule};
 use crate::lcan::bounds::lower_bound;
 use crate::lcan::paths::{Connection, Dir, Path};
@@ -34,7 +34,7 @@ use crate::rng::{derive, seeded};
 use model::Model;
 use std::collections::HashMap;
 
-/// Resource checks the shrink from first fit may spend (about 0.5 s at n = 4096; a
+/// Resource checks the shrink from first fit may spend (a fraction of a second at n = 4096; a
 /// quarter of it for the shrink from R1's schedule).
 const WORK_BUDGET: u64 = 60_000_000;
 /// Iterations per attempt at one pass less.
@@ -63,8 +63,11 @@ pub(super) fn route(
         heuristic(topo, conns, lca, cfg)?
     };
     let mut passes = Vec::with_capacity(groups.len());
+    let mut st = PassState::new(topo, cfg.conflict);
+    let index = by_src(topo.n(), conns);
     for g in groups {
-        passes.push(realise(topo, conns, lca, cfg.conflict, g)?);
+        st.reset();
+        passes.push(realise(topo, conns, lca, &mut st, &index, g)?);
     }
     Ok(Schedule { passes })
 }
@@ -156,10 +159,10 @@ fn realise(
     topo: &Topology,
     conns: &[Connection],
     lca: &[usize],
-    conflict: Conflict,
+    st: &mut PassState,
+    index: &[u32],
     group: Vec<(usize, Path)>,
 ) -> Result<Pass, RoutingError> {
-    let mut st = PassState::new(topo, conflict);
     let d = topo.d();
     for (i, path) in &group {
         let c = conns[*i];
@@ -205,10 +208,9 @@ fn realise(
         }
         st.close(topo.global_index(0, sw), *i, input, Port::C(c.dst % d))?;
     }
-    let by_src: HashMap<usize, usize> = group.iter().map(|&(i, _)| (conns[i].src, i)).collect();
     let mut senders: Vec<usize> = group.iter().map(|&(i, _)| conns[i].src).collect();
     senders.sort_unstable();
-    let mut delivered = st.deliver(conns, lca, &by_src, &senders)?;
+    let mut delivered = st.deliver(conns, lca, index, &senders)?;
     if delivered.len() != group.len() {
         return Err(RoutingError::Internal(format!(
             "R3: a pass of {} paths delivers {}",

@@ -31,6 +31,13 @@ pub(super) struct Opt {
 pub(super) struct Model {
     pub(super) cap: Vec<u8>,
     pub(super) opts: Vec<Vec<Opt>>,
+    /// `wire` model: the *slot* of each resource, `2·level + [down]` of its wire; a path
+    /// uses at most one wire per slot, so "does this option use resource `x`" is one
+    /// look-up in a per-connection table by slot (`search`). `None` in the `switch` model
+    /// (a path may visit two switches of one level), or if an option broke the rule.
+    pub(super) slot: Option<Vec<u8>>,
+    /// Number of slots (`2·l`).
+    pub(super) slots: usize,
     tree_wire: bool,
     u: usize,
 }
@@ -48,6 +55,8 @@ impl Model {
         let mut m = Model {
             cap: Vec::new(),
             opts: Vec::with_capacity(conns.len()),
+            slot: None,
+            slots: 2 * topo.levels(),
             tree_wire,
             u: topo.u(),
         };
@@ -56,12 +65,24 @@ impl Model {
             Conflict::Wire if tree_wire => vec![topo.u().min(255) as u8; 2 * switches],
             Conflict::Wire => vec![1; 2 * switches * topo.u()],
         };
+        if conflict == Conflict::Wire && m.slots <= usize::from(u8::MAX) {
+            let per_switch = if tree_wire { 2 } else { 2 * topo.u() };
+            let mut slot = Vec::with_capacity(m.cap.len());
+            for level in 0..topo.levels() {
+                for _ in 0..topo.switch_count(level) * per_switch / 2 {
+                    slot.push((2 * level) as u8);
+                    slot.push((2 * level + 1) as u8);
+                }
+            }
+            m.slot = Some(slot);
+        }
         for (c, &h) in conns.iter().zip(lca) {
             let paths = candidate_paths(topo, *c, h, seed);
             let mut opts: Vec<Opt> = Vec::new();
             for path in paths {
                 let res = m.resources(topo, *c, &path, conflict);
                 if opts.iter().all(|o| o.res != res) {
+                    m.check_slots(&res);
                     opts.push(Opt { res, path });
                 }
             }
@@ -118,8 +139,26 @@ impl Model {
         if let Some(o) = self.opts[i].iter().position(|o| o.res == res) {
             return o;
         }
+        self.check_slots(&res);
         self.opts[i].push(Opt { res, path });
         self.opts[i].len() - 1
+    }
+}
+
+impl Model {
+    /// Drops the slot table if `res` uses two resources of one slot (not expected: a
+    /// path has one wire per level and direction).
+    fn check_slots(&mut self, res: &[u32]) {
+        let Some(slot) = &self.slot else { return };
+        let mut seen = 0u128;
+        for &x in res {
+            let bit = 1u128 << (slot[x as usize] & 127);
+            if seen & bit != 0 || usize::from(slot[x as usize]) >= 128 {
+                self.slot = None;
+                return;
+            }
+            seen |= bit;
+        }
     }
 }
 

@@ -30,13 +30,21 @@ pub(super) fn first_fit(m: &Model) -> Result<Assignment, String> {
     let r = m.cap.len();
     let mut order: Vec<usize> = (0..n).collect();
     order.sort_by_key(|&i| std::cmp::Reverse(m.opts[i].first().map_or(0, |o| o.res.len())));
-    let mut usage: Vec<Vec<u8>> = Vec::new();
+    // Usage counters by resource, then pass (`usage[x * room + p]`), so that trying pass
+    // after pass reads each resource's counters in sequence; `room` passes fit.
+    let mut room = 0usize;
+    let mut usage: Vec<u8> = Vec::new();
+    let mut passes = 0usize;
     let mut at = vec![(0u32, 0u32); n];
     for &i in &order {
         let mut placed = None;
-        'passes: for (p, us) in usage.iter().enumerate() {
+        'passes: for p in 0..passes {
             for (o, opt) in m.opts[i].iter().enumerate() {
-                if opt.res.iter().all(|&x| us[x as usize] < m.cap[x as usize]) {
+                if opt
+                    .res
+                    .iter()
+                    .all(|&x| usage[x as usize * room + p] < m.cap[x as usize])
+                {
                     placed = Some((p, o));
                     break 'passes;
                 }
@@ -45,20 +53,30 @@ pub(super) fn first_fit(m: &Model) -> Result<Assignment, String> {
         let (p, o) = match placed {
             Some(x) => x,
             None => {
-                check_size(usage.len() + 1, r)?;
-                usage.push(vec![0; r]);
-                (usage.len() - 1, 0)
+                check_size(passes + 1, r)?;
+                if passes == room {
+                    let wider = (2 * room)
+                        .max(64)
+                        .min(MAX_COUNTERS / r.max(1))
+                        .max(passes + 1);
+                    let mut grown = vec![0u8; wider * r];
+                    for x in 0..r {
+                        grown[x * wider..x * wider + passes]
+                            .copy_from_slice(&usage[x * room..x * room + passes]);
+                    }
+                    usage = grown;
+                    room = wider;
+                }
+                passes += 1;
+                (passes - 1, 0)
             }
         };
         for &x in &m.opts[i][o].res {
-            usage[p][x as usize] += 1;
+            usage[x as usize * room + p] += 1;
         }
         at[i] = (p as u32, o as u32);
     }
-    Ok(Assignment {
-        passes: usage.len(),
-        at,
-    })
+    Ok(Assignment { passes, at })
 }
 
 /// Most pass × resource counters the search keeps (one byte each).
@@ -83,12 +101,16 @@ struct State<'m> {
     /// that needs too many ejections is rejected after few checks).
     scan: &'m [Vec<Vec<u32>>],
     k: usize,
-    r: usize,
+    /// Usage counters by resource, then pass: `usage[x * k + p]` (the search tries pass
+    /// after pass for the same resources, which then reads each in sequence).
     usage: Vec<u8>,
     members: Vec<Vec<u32>>,
     /// `(pass, option, position in members)`, pass `u32::MAX` if unassigned.
     at: Vec<(u32, u32, u32)>,
     free: Vec<u32>,
+    /// With a slot table ([`Model::slot`]): per connection and slot, the resource its
+    /// option uses there (`NONE`: none, or unassigned).
+    cur: Vec<u32>,
     /// Per connection, the passes it may not enter and until which iteration (short
     /// lists: entries expire after a tenure).
     tabu: Vec<Vec<(u32, u64)>>,
@@ -103,6 +125,9 @@ const TENURE_BASE: u64 = 20;
 
 impl<'m> State<'m> {
     fn uses(&self, c: u32, res: u32) -> bool {
+        if let Some(slot) = &self.m.slot {
+            return self.cur[c as usize * self.m.slots + usize::from(slot[res as usize])] == res;
+        }
         let (_, o, _) = self.at[c as usize];
         self.m.opts[c as usize][o as usize]
             .res
@@ -112,7 +137,10 @@ impl<'m> State<'m> {
 
     fn insert(&mut self, c: u32, p: usize, o: usize) {
         for &x in &self.m.opts[c as usize][o].res {
-            self.usage[p * self.r + x as usize] += 1;
+            self.usage[x as usize * self.k + p] += 1;
+            if let Some(slot) = &self.m.slot {
+                self.cur[c as usize * self.m.slots + usize::from(slot[x as usize])] = x;
+            }
         }
         self.at[c as usize] = (p as u32, o as u32, self.members[p].len() as u32);
         self.members[p].push(c);
@@ -122,7 +150,10 @@ impl<'m> State<'m> {
         let (p, o, pos) = self.at[c as usize];
         let p = p as usize;
         for &x in &self.m.opts[c as usize][o as usize].res {
-            self.usage[p * self.r + x as usize] -= 1;
+            self.usage[x as usize * self.k + p] -= 1;
+            if let Some(slot) = &self.m.slot {
+                self.cur[c as usize * self.m.slots + usize::from(slot[x as usize])] = NONE;
+            }
         }
         self.members[p].swap_remove(pos as usize);
         if let Some(&moved) = self.members[p].get(pos as usize) {
@@ -131,8 +162,9 @@ impl<'m> State<'m> {
         self.at[c as usize] = (NONE, 0, 0);
     }
 
-    /// The connections to eject from pass `p` so that `c` fits with option `o`, or
-    /// `None` if more than `limit` would be needed. Counts resource checks in `work`.
+    /// The connections to eject from pass `p` so that `c` fits with option `o`, into
+    /// `out`; `false` if more than `limit` would be needed. Counts resource checks in
+    /// `work`.
     fn ejections(
         &self,
         c: usize,
@@ -140,11 +172,12 @@ impl<'m> State<'m> {
         o: usize,
         limit: usize,
         work: &mut u64,
-    ) -> Option<Vec<u32>> {
-        let mut out: Vec<u32> = Vec::new();
+        out: &mut Vec<u32>,
+    ) -> bool {
+        out.clear();
         for &x in &self.scan[c][o] {
             *work += 1;
-            let used = self.usage[p * self.r + x as usize];
+            let used = self.usage[x as usize * self.k + p];
             if used < self.m.cap[x as usize] {
                 continue;
             }
@@ -153,16 +186,19 @@ impl<'m> State<'m> {
                 continue;
             }
             if out.len() == limit {
-                return None;
+                return false;
             }
-            let w = self.members[p]
+            let Some(w) = self.members[p]
                 .iter()
                 .copied()
-                .find(|&w| !out.contains(&w) && self.uses(w, x))?;
+                .find(|&w| !out.contains(&w) && self.uses(w, x))
+            else {
+                return false;
+            };
             *work += self.members[p].len() as u64;
             out.push(w);
         }
-        Some(out)
+        true
     }
 }
 
@@ -232,13 +268,18 @@ fn attempt(
         m,
         scan,
         k,
-        r,
         usage: vec![0; k * r],
         members: vec![Vec::new(); k],
         at: vec![(NONE, 0, 0); n],
         free: Vec::new(),
+        cur: if m.slot.is_some() {
+            vec![NONE; n * m.slots]
+        } else {
+            Vec::new()
+        },
         tabu: vec![Vec::new(); n],
     };
+    let mut ej: Vec<u32> = Vec::new();
     for (c, &(p, o)) in a.at.iter().enumerate() {
         let p = p as usize;
         if p == victim {
@@ -267,9 +308,9 @@ fn attempt(
                     .any(|&(q, until)| q as usize == p && until > it);
                 for o in 0..m.opts[c].len() {
                     let limit = pick.as_ref().map_or(usize::MAX, |x| x.0);
-                    let Some(ej) = st.ejections(c, p, o, limit, work) else {
+                    if !st.ejections(c, p, o, limit, work, &mut ej) {
                         continue;
-                    };
+                    }
                     let cost = ej.len();
                     if tabu && st.free.len() - 1 + cost >= best {
                         continue;
@@ -287,7 +328,7 @@ fn attempt(
                         if pick.as_ref().is_none_or(|x| cost < x.0) {
                             ties = 0;
                         }
-                        pick = Some((cost, fi, p, o, ej));
+                        pick = Some((cost, fi, p, o, ej.clone()));
                     }
                 }
             }
