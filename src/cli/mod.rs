@@ -16,6 +16,7 @@ pub mod generate;
 mod hostile;
 pub mod info;
 pub mod latin;
+pub mod prove;
 pub mod schedule;
 pub mod sim;
 pub mod topology_args;
@@ -67,6 +68,9 @@ enum Command {
     /// Measure speed and size side by side (figures and ratios; nothing is asserted).
     #[command(subcommand)]
     Bench(bench::Command),
+    /// Prove the LCA switch's invariants for every reachable state (Yosys k-induction).
+    #[command(subcommand)]
+    Prove(prove::Command),
 }
 
 /// Runs the parsed command line.
@@ -80,5 +84,6 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
         Command::ExportTb(c) => export_tb::run(c),
         Command::Latin(a) => latin::run(a),
         Command::Bench(c) => bench::run(c),
+        Command::Prove(c) => prove::run(c),
     }
 }
