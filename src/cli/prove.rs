@@ -354,8 +354,12 @@ fn prove_config(
     std::fs::write(dir.join(&harness_file), &h.text)
         .with_context(|| format!("writing the harness into {}", dir.display()))?;
     let f = params.format();
-    let longest = 2 * f.t_up.max(f.t_down).max(f.t_probe) + 2;
-    let depth = plan.bmc_depth.unwrap_or(longest);
+    let depth = plan
+        .bmc_depth
+        .unwrap_or(2 * f.t_up.max(f.t_down).max(f.t_probe) + 2);
+    // One PROBE step can close crosspoints of all three kinds and forward probes; a PASS
+    // step after it carries data: the witness needs little more than T_PROBE.
+    let witness_depth = f.t_probe + 6;
     let files = |vcd: String| ScriptFiles {
         switch_file: switch_file.clone(),
         switch_top: emitted.top.clone(),
@@ -368,7 +372,7 @@ fn prove_config(
     let witness: Result<usize, String> = match yosys(
         dir,
         "witness",
-        &witness_script(&files("witness.vcd".into()), longest),
+        &witness_script(&files("witness.vcd".into()), witness_depth),
         plan.timeout,
     )? {
         Run::Done(log) if log.contains("model found: FAIL!") => {
@@ -378,7 +382,7 @@ fn prove_config(
             }
         }
         Run::Done(_) => Err(format!(
-            "no witness within {longest} bit-times: the assumptions may rule out traffic"
+            "no witness within {witness_depth} bit-times: the assumptions may rule out traffic"
         )),
         Run::TimedOut => Err("the witness search timed out".into()),
         Run::Error(e) => Err(format!("the witness search failed: {e}")),
