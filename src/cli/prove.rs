@@ -533,7 +533,8 @@ fn yosys(dir: &Path, name: &str, script: &str, limit: Duration) -> anyhow::Resul
         .with_context(|| format!("writing {}", dir.join(&ys).display()))?;
     let log_file = std::fs::File::create(dir.join(&log))
         .with_context(|| format!("creating {}", dir.join(&log).display()))?;
-    let mut child = match Proc::new("yosys")
+    let exe = lcanet_testbench::tools::locate(lcanet_testbench::tools::Tool::Yosys)?;
+    let mut child = match Proc::new(&exe)
         .arg("-s")
         .arg(&ys)
         .current_dir(dir)
@@ -543,7 +544,10 @@ fn yosys(dir: &Path, name: &str, script: &str, limit: Duration) -> anyhow::Resul
         .spawn()
     {
         Ok(c) => c,
-        Err(e) => bail!("running yosys (is it installed? scripts/setup installs it): {e}"),
+        Err(e) => bail!(
+            "running {} (scripts/setup installs Yosys): {e}",
+            exe.display()
+        ),
     };
     let start = Instant::now();
     let status = loop {
