@@ -906,6 +906,28 @@ mod tests {
     }
 
     #[test]
+    fn the_test_fault_changes_only_the_down_wire_free_check() {
+        use crate::lca::{faulty_switch_design, switch_design, TestFault};
+        let p = SwitchParams::new(3, 1, 2, 3, SwitchTopology::Cb, ArbiterPolicy::Fixed).unwrap();
+        let text = |d: crate::netlist::Design| {
+            let e = d.emit().unwrap();
+            e.modules.into_iter().map(|f| f.contents).collect::<String>()
+        };
+        let good = text(switch_design(p).unwrap());
+        let bad = text(faulty_switch_design(p, TestFault::DrivenOutputFree).unwrap());
+        let name = switch_module_name(&p);
+        let renamed = bad.replace(&format!("{name}_fault"), &name);
+        let differ: Vec<(&str, &str)> = good
+            .lines()
+            .zip(renamed.lines())
+            .filter(|(g, b)| g != b && !g.starts_with("// Parameters"))
+            .collect();
+        assert_eq!(differ.len(), 1, "{differ:?}");
+        assert!(differ[0].0.contains("wire [2:0] _dn_free_c = ~(c_driven | dn_used_c);"));
+        assert!(bad.contains(&format!("module {name}_fault (")));
+    }
+
+    #[test]
     fn at_most_one_is_pairwise() {
         assert_eq!(at_most_one(&["a".into()]), "1'b1");
         assert_eq!(
