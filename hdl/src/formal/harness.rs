@@ -911,7 +911,10 @@ mod tests {
         let p = SwitchParams::new(3, 1, 2, 3, SwitchTopology::Cb, ArbiterPolicy::Fixed).unwrap();
         let text = |d: crate::netlist::Design| {
             let e = d.emit().unwrap();
-            e.modules.into_iter().map(|f| f.contents).collect::<String>()
+            e.modules
+                .into_iter()
+                .map(|f| f.contents)
+                .collect::<String>()
         };
         let good = text(switch_design(p).unwrap());
         let bad = text(faulty_switch_design(p, TestFault::DrivenOutputFree).unwrap());
@@ -923,7 +926,9 @@ mod tests {
             .filter(|(g, b)| g != b && !g.starts_with("// Parameters"))
             .collect();
         assert_eq!(differ.len(), 1, "{differ:?}");
-        assert!(differ[0].0.contains("wire [2:0] _dn_free_c = ~(c_driven | dn_used_c);"));
+        assert!(differ[0]
+            .0
+            .contains("wire [2:0] _dn_free_c = ~(c_driven | dn_used_c);"));
         assert!(bad.contains(&format!("module {name}_fault (")));
     }
 

@@ -4,7 +4,7 @@
 //! controller's rules of §3 as assumptions, and the auxiliary invariants that make the
 //! properties provable by induction; and the Yosys scripts that prove them.
 //!
-//! - [`harness`]: the harness text and the switch's internal signals it reads (the proof
+//! - [`harness`](mod@harness): the harness text and the switch's internal signals it reads (the proof
 //!   script exposes them as ports with Yosys `expose`, so the switch's Verilog is the one
 //!   `generate switch` writes).
 //! - [`script`]: the Yosys scripts, one per property: a k-induction proof

@@ -1,5 +1,5 @@
 //! The Yosys scripts that prove one property of a switch with its harness
-//! ([`super::harness`]). Both read the switch's Verilog as `generate switch` writes it,
+//! ([`super::harness()`]). Both read the switch's Verilog as `generate switch` writes it,
 //! make the internal signals the harness reads ports of the switch (`expose`), read the
 //! harness with `-formal` and the property's macro, and flatten:
 //!
