@@ -240,7 +240,7 @@ fn bad_parameters_are_refused_naming_the_condition() {
 }
 
 /// The coverage matrix: every (d, u) with 2 ≤ d ≤ 4, 1 ≤ u ≤ 4, tree (u | d) and cb,
-/// W = 1 and 2, fixed policy, P1-P4 (about ten minutes here).
+/// W = 1 and 2, fixed policy, P1-P4 (14 minutes on the shared 2-core machine).
 #[test]
 #[ignore]
 fn the_whole_matrix_is_proved() {
