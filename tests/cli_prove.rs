@@ -160,9 +160,13 @@ fn a_switch_that_ignores_driven_outputs_fails_p1_with_a_counterexample_vcd() {
 fn a_proof_that_cannot_finish_is_unproved_never_proved() {
     // The broken switch's P1 does not induct, and one bit-time from power-up is too short
     // for a counterexample: neither proved nor failed.
+    let dir = scratch("unproved");
+    let keep = dir.join("proof");
     let out = lcanet(&[
         "prove",
         "switch",
+        "--keep",
+        keep.to_str().unwrap(),
         "--d",
         "2",
         "--u",
@@ -189,6 +193,9 @@ fn a_proof_that_cannot_finish_is_unproved_never_proved() {
         reason.contains("no counterexample to P1 within 1 bit-times"),
         "{reason}"
     );
+    // The failing induction step is kept to look at.
+    let trace = Path::new(r["vcd"].as_str().unwrap());
+    assert!(trace.starts_with(&keep) && trace.is_file(), "{r}");
 }
 
 #[test]
