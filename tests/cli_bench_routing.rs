@@ -4,17 +4,14 @@
 //! the thread count, and bad flags are rejected with the condition named and nothing
 //! written.
 
+mod common;
+
+use common::lcanet;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
-fn lcanet(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_lcanet"))
-        .args(args)
-        .output()
-        .expect("running lcanet")
-}
-
+/// A path `lcanet-bench-routing-<name>-<pid>` in the temporary directory that does not
+/// exist (so that a test can check that nothing was written there).
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!(
         "lcanet-bench-routing-{name}-{}",
@@ -268,6 +265,22 @@ fn bad_flags_are_rejected_naming_the_condition_and_write_nothing() {
         ),
         (&["--topology", "mesh"], "invalid value 'mesh'"),
         (&["--jobs", "0"], "--jobs 0"),
+        (
+            &["--jobs", "1000000"],
+            "--jobs 1000000: above the limit of 1024 worker threads",
+        ),
+        (
+            &["--n-max", "16385"],
+            "--n-max 16385: above the limit of 16384 PEs",
+        ),
+        (
+            &["--perms", "100001"],
+            "--perms 100001: above the limit of 100000 samples",
+        ),
+        (
+            &["--worst", "18446744073709551615"],
+            "--worst 18446744073709551615: above the limit",
+        ),
         (
             &["--message-bits", "0"],
             "message bits = 0: must be between 1 and 64",

@@ -19,6 +19,7 @@ pub mod latin;
 pub mod prove;
 pub mod schedule;
 pub mod sim;
+pub mod sweep;
 pub mod topology_args;
 
 use clap::{Parser, Subcommand};
@@ -68,6 +69,8 @@ enum Command {
     /// Measure speed and size side by side (figures and ratios; nothing is asserted).
     #[command(subcommand)]
     Bench(bench::Command),
+    /// Co-simulate every valid T-LCAN/CB-LCAN configuration up to a size (shardable).
+    Sweep(sweep::Args),
     /// Prove the LCA switch's invariants for every reachable state (Yosys k-induction).
     #[command(subcommand)]
     Prove(prove::Command),
@@ -84,6 +87,7 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
         Command::ExportTb(c) => export_tb::run(c),
         Command::Latin(a) => latin::run(a),
         Command::Bench(c) => bench::run(c),
+        Command::Sweep(a) => sweep::run(a),
         Command::Prove(c) => prove::run(c),
     }
 }

@@ -175,7 +175,6 @@ struct SingleReport<'a> {
     crosspoints: Option<Vec<&'a [SwitchCrosspoints]>>,
 }
 
-/// Runs `lcanet schedule`.
 /// Largest network `schedule` routes: it simulates every pass, in time that grows like n²
 /// on trees (T(2,1) with n = 16,384: 16 s for R1 in a release build; n = 2²⁰ would take
 /// hours).
@@ -183,6 +182,7 @@ pub const MAX_SCHEDULE_PES: usize = 16_384;
 /// Most trials one `--trials` run accepts.
 pub const MAX_TRIALS: u64 = 100_000;
 
+/// Runs `lcanet schedule`.
 pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let topo = args.topology.build()?;
     if topo.n() > MAX_SCHEDULE_PES {

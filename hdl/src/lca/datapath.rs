@@ -172,7 +172,7 @@ fn spread(row: V, w: usize) -> V {
 /// Forward lanes into the outputs of one side: each input's lanes go to every output its
 /// crosspoint row closes. `from_a` has `d` rows (inputs `A`) over this side's outputs,
 /// `from_b` `u` rows (inputs `B`).
-fn forward(a: &V, b: &V, from_a: &V, from_b: &V, d: usize, u: usize, w: usize) -> V {
+pub(super) fn forward(a: &V, b: &V, from_a: &V, from_b: &V, d: usize, u: usize, w: usize) -> V {
     let outs = from_a.width() / d;
     or_all(
         outs * w,
@@ -185,7 +185,7 @@ fn forward(a: &V, b: &V, from_a: &V, from_b: &V, d: usize, u: usize, w: usize) -
 /// Reverse lanes into the `outs` outputs of one side: output `o` (the partner of input `o`)
 /// takes the lanes of the partner of every output that input `o`'s crosspoint rows close —
 /// `to_a` (rows over the `C` outputs, whose partners are `A`) and `to_b` (over `D`: `B`).
-fn reverse(a: &V, b: &V, to_a: &V, to_b: &V, outs: usize, w: usize) -> V {
+pub(super) fn reverse(a: &V, b: &V, to_a: &V, to_b: &V, outs: usize, w: usize) -> V {
     let (da, db) = (to_a.width() / outs, to_b.width() / outs);
     cat((0..outs).rev().map(|o| {
         if w == 1 {

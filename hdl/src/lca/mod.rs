@@ -8,6 +8,7 @@
 //!   contention arbiters (one request per bit-time, in service order); `policy`: fixed,
 //!   round-robin or random pointers; `logic`: the shared word-level pieces (cyclic
 //!   priority select, encoder, pointer scaling).
+//! - [`r3`]: the R3 switch (`docs/protocol.md` §12), source-routed set-up, no arbiters.
 //! - [`generate`]: the switch as a netlist module and as a design of its own.
 //!
 //! One module definition serves every level: the level, the salts, the seed and (Π) the
@@ -23,6 +24,7 @@ pub mod gtkw;
 pub mod layout;
 mod logic;
 mod policy;
+pub mod r3;
 mod switch;
 mod up;
 

@@ -32,7 +32,22 @@ pub(crate) fn header(design: &mut Design, spec: &NetSpec) {
         .param("switches", spec.topo.total_switches())
         .param("structure", spec.structure.name())
         .param("width", spec.width())
-        .param("message_bits", spec.net.msg_bits)
+        .param("message_bits", spec.net.msg_bits);
+    if spec.net.algorithm == lcanet_sim::lcan::routing::Algorithm::R3 {
+        // R3: no arbiter; its one set-up-and-data step (docs/interface.md §11.2).
+        let top = spec.topo.levels() - 1;
+        design
+            .param("arbiter", "none")
+            .param("algorithm", spec.net.algorithm.name())
+            .param(
+                "T_SRC_Hmax",
+                spec.net
+                    .step_len(lcanet_sim::lcan::cycle::network::Phase::Src, top)
+                    .unwrap_or(0),
+            );
+        return;
+    }
+    design
         .param("arbiter", spec.policy())
         .param("algorithm", spec.net.algorithm.name())
         .param("T_UP", f.t_up)

@@ -184,7 +184,7 @@ pub fn add_fabric(
             match f.structure {
                 Structure::Instances => {
                     let b = m.instance(inst, f.switch);
-                    let _ = shared_pins(b, &clock, level, &ctl, f.seed16).pins(pins);
+                    let _ = shared_pins(b, f.switch, &clock, level, &ctl, f.seed16).pins(pins);
                 }
                 Structure::Rows => rows.push(pins),
             }
@@ -204,7 +204,7 @@ pub fn add_fabric(
                 module
             };
             let b = m.instance(level_instance(level), &module);
-            let mut b = shared_pins(b, &clock, level, &ctl, f.seed16);
+            let mut b = shared_pins(b, &module, &clock, level, &ctl, f.seed16);
             // Row j of every row port is switch j's pin: concatenate, last switch first.
             let names: Vec<&str> = rows[0].iter().map(|(n, _)| *n).collect();
             for (k, port) in names.into_iter().enumerate() {
@@ -220,17 +220,25 @@ pub fn add_fabric(
     Ok(dn[0].clone())
 }
 
-/// Connects what every switch of a level shares: clock, level, broadcast control, seed.
+/// Connects what every switch of a level shares: clock, level, broadcast control, seed —
+/// those of them the switch module has (the R3 switch has no `level`, no `ctl_level`).
 fn shared_pins<'b>(
     b: crate::netlist::InstanceBuilder<'b>,
+    module: &Module,
     clock: &V,
     level: usize,
     ctl: &[V],
     seed16: Option<&V>,
 ) -> crate::netlist::InstanceBuilder<'b> {
-    let mut b = b.pin("clock", clock).pin("level", lit(4, level as u64));
+    let has = |name: &str| module.port(name).is_some();
+    let mut b = b.pin("clock", clock);
+    if has("level") {
+        b = b.pin("level", lit(4, level as u64));
+    }
     for (&(name, _), v) in CTL_SIGNALS.iter().zip(ctl) {
-        b = b.pin(name, v);
+        if has(name) {
+            b = b.pin(name, v);
+        }
     }
     if let Some(seed) = seed16 {
         b = b.pin("seed16", seed);

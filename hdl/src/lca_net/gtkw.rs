@@ -5,32 +5,49 @@
 //! phase (filter `^1`) and switch-mode (filter `^2`) codes shown by name.
 
 use super::controller::{CTL_SIGNALS, MODES, PHASES};
+use super::controller_r3::{R3_CTL_SIGNALS, R3_MODES, R3_PHASES};
 use super::fabric::{down_links, level_instance, switch_instance, up_links};
 use super::network::pe_instance;
 use super::spec::NetSpec;
 use super::spec::Structure;
 pub use crate::gtkw::GtkwFiles;
 use crate::gtkw::{filter, Group, Trace, MAX_DETAILED};
+use lcanet_sim::lcan::routing::Algorithm;
 
 /// The GTKWave files of the network of `spec`.
 pub fn network_gtkw(spec: &NetSpec) -> GtkwFiles {
     let net = &spec.net;
     let (n, l, w, m, ab) = (net.n, net.levels(), net.width(), net.msg_bits, net.abin);
     let (d, u) = (spec.topo.d(), spec.topo.u());
+    let r3 = net.algorithm == Algorithm::R3;
+    let pkb = net.pass_bits() + 1;
     let mut ctl = vec![
         Trace::new("clock", 1),
         Trace::new("reset", 1),
         Trace::new("start", 1),
         Trace::new("phase", 4).named(1),
         Trace::new("ctrl.bt", 10),
-        Trace::new("ctrl.lv", 5),
+    ];
+    if r3 {
+        // R3: the pass counter and the latched number of passes instead of lv.
+        ctl.push(Trace::new("ctrl.pk", pkb));
+        ctl.push(Trace::new("ctrl.npass", pkb));
+    } else {
+        ctl.push(Trace::new("ctrl.lv", 5));
+    }
+    ctl.extend([
         Trace::new("ctrl.top", 4),
         Trace::new("passes", 16),
         Trace::new("bit_times", 32),
         Trace::new("done", 1),
         Trace::new("error", 1),
-    ];
-    for &(name, width) in &CTL_SIGNALS {
+    ]);
+    let ctl_signals = if r3 {
+        &R3_CTL_SIGNALS[..]
+    } else {
+        &CTL_SIGNALS[..]
+    };
+    for &(name, width) in ctl_signals {
         let t = Trace::new(name, width);
         ctl.push(if name == "ctl_mode" { t.named(2) } else { t });
     }
@@ -44,10 +61,24 @@ pub fn network_gtkw(spec: &NetSpec) -> GtkwFiles {
         },
         Group {
             name: "PEs (PE p at row p)".into(),
-            traces: vec![
+            traces: [
                 Trace::new("act", n),
                 Trace::new("dst", n * ab),
                 Trace::new("msg", n * m),
+            ]
+            .into_iter()
+            .chain(
+                r3.then(|| {
+                    [
+                        Trace::new("pass", n * net.pass_bits()),
+                        Trace::new("route", n * net.route_bits()),
+                        Trace::new("npass", pkb),
+                    ]
+                })
+                .into_iter()
+                .flatten(),
+            )
+            .chain([
                 Trace::new("pe_up", n * w),
                 Trace::new(down_links(0), n * w),
                 Trace::new("pe_pend", n),
@@ -55,7 +86,8 @@ pub fn network_gtkw(spec: &NetSpec) -> GtkwFiles {
                 Trace::new("valid", n),
                 Trace::new("rmsg", n * m),
                 Trace::new("sent", n),
-            ],
+            ])
+            .collect(),
         },
     ];
     let pe = super::pe::PeShape::of(spec);
@@ -68,6 +100,10 @@ pub fn network_gtkw(spec: &NetSpec) -> GtkwFiles {
         ];
         if pe.conv {
             t.push(Trace::new(format!("{i}.enc"), pe.ab));
+        }
+        if r3 {
+            t.push(Trace::new(format!("{i}.pass"), pe.pb));
+            t.push(Trace::new(format!("{i}.route"), pe.route_bits()));
         }
         t.extend([
             Trace::new(format!("{i}.lca_level"), pe.hb),
@@ -108,6 +144,14 @@ pub fn network_gtkw(spec: &NetSpec) -> GtkwFiles {
             ] {
                 t.push(Trace::new(format!("{i}.{xp}"), rows * width).binary());
             }
+            if r3 {
+                // The SRC parsers (docs/protocol.md §12.2).
+                let ports = d + u;
+                let nfw = net.field_bit_times() * w;
+                let scb = lcanet_sim::lcan::cycle::params::clog2(net.field_bit_times() + 2);
+                t.push(Trace::new(format!("{i}.sc"), rows * ports * scb));
+                t.push(Trace::new(format!("{i}.sf"), rows * ports * nfw).binary());
+            }
         }
         groups.push(Group {
             name: format!("level {level} switches"),
@@ -117,10 +161,17 @@ pub fn network_gtkw(spec: &NetSpec) -> GtkwFiles {
     GtkwFiles {
         top: spec.network_name(),
         groups,
-        filters: vec![
-            filter("lcan_phase.txt", &PHASES),
-            filter("lca_mode.txt", &MODES),
-        ],
+        filters: if r3 {
+            vec![
+                filter("lcan_phase.txt", &R3_PHASES),
+                filter("lca_mode.txt", &R3_MODES),
+            ]
+        } else {
+            vec![
+                filter("lcan_phase.txt", &PHASES),
+                filter("lca_mode.txt", &MODES),
+            ]
+        },
     }
 }
 
@@ -140,6 +191,7 @@ mod tests {
             for (alg, policy, w) in [
                 (Algorithm::R1, ArbiterPolicy::RoundRobin, 1),
                 (Algorithm::R2, ArbiterPolicy::Random, 2),
+                (Algorithm::R3, ArbiterPolicy::Fixed, 2),
             ] {
                 for structure in [Structure::Instances, Structure::Rows] {
                     let spec = NetSpec::new(topo.clone(), alg, policy, w, 5)

@@ -4,7 +4,8 @@
 //! each distinct block is defined once.
 //!
 //! - [`spec`]: what to generate ([`NetSpec`]) and the names derived from it.
-//! - [`pe`]: the PE interface unit; [`controller`]: the controller.
+//! - [`pe`]: the PE interface unit; [`controller`]: the controller; [`controller_r3`]: the
+//!   R3 controller (`docs/interface.md` §11).
 //! - [`fabric`]: one `lvl<i>_sw<j>` instance of the switch module per switch, wired.
 //! - [`tables`], [`rom`]: Π networks' route tables (from reachability) and the ROM module
 //!   of each distinct table.
@@ -12,6 +13,7 @@
 //!   `generate network`; [`gtkw`]: the GTKWave save file and its translate filters.
 
 pub mod controller;
+pub mod controller_r3;
 pub mod design;
 pub mod fabric;
 pub mod gtkw;

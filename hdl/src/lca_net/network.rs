@@ -9,13 +9,16 @@
 //! directly.
 
 use super::controller::{controller_module, CtrlShape, CTL_SIGNALS};
+use super::controller_r3::{r3_controller_module, R3CtrlShape, R3_CTL_SIGNALS};
 use super::design::{header, NetGenError};
 use super::fabric::{add_fabric, FabricWiring};
 use super::pe::{pe_module, strobes, PeShape};
 use super::spec::NetSpec;
 use super::tables::PiTables;
+use crate::lca::r3::add_r3_switch;
 use crate::lca::{add_switch, Layout};
 use crate::netlist::{cat, elaborate, lit, Design, ModuleBuilder, V};
+use lcanet_sim::lcan::routing::Algorithm;
 
 /// The PE instance name: `pe<p>`.
 pub fn pe_instance(p: usize) -> String {
@@ -41,10 +44,18 @@ fn build(spec: &NetSpec) -> Result<Design, NetGenError> {
     let net = &spec.net;
     let (n, w, m_bits, abin, l) = (net.n, net.width(), net.msg_bits, net.abin, net.levels());
     let random = spec.random();
-    let sw = add_switch(&mut design, &Layout::new(net.switch))?;
-    let roms = super::rom::roms_of(&mut design, spec)?;
-    let ctrl_shape = CtrlShape::of(spec);
-    let ctrl = controller_module(&spec.ctrl_module_name(), &ctrl_shape);
+    let r3 = net.algorithm == Algorithm::R3;
+    // R3: the source-routed switch, no ROMs (the route is in the stream), its controller.
+    let (sw, roms, ctrl, ctl_signals) = if r3 {
+        let sw = add_r3_switch(&mut design, net.switch.d, net.switch.u, w)?;
+        let ctrl = r3_controller_module(&spec.ctrl_module_name(), &R3CtrlShape::of(spec));
+        (sw, Vec::new(), ctrl, &R3_CTL_SIGNALS[..])
+    } else {
+        let sw = add_switch(&mut design, &Layout::new(net.switch))?;
+        let roms = super::rom::roms_of(&mut design, spec)?;
+        let ctrl = controller_module(&spec.ctrl_module_name(), &CtrlShape::of(spec));
+        (sw, roms, ctrl, &CTL_SIGNALS[..])
+    };
     design.add_module(ctrl.clone())?;
     let pe_sh = PeShape::of(spec);
     let pe = pe_module(&spec.pe_module_name(), &pe_sh);
@@ -58,6 +69,13 @@ fn build(spec: &NetSpec) -> Result<Design, NetGenError> {
     let dst = t.input("dst", n * abin);
     let msg = t.input("msg", n * m_bits);
     let seed = random.then(|| t.input("seed", 16));
+    let r3_in = r3.then(|| {
+        (
+            t.input("pass", n * net.pass_bits()),
+            t.input("route", n * net.route_bits()),
+            t.input("npass", net.pass_bits() + 1),
+        )
+    });
     let done = t.output("done", 1);
     let error = t.output("error", 1);
     let phase = t.output("phase", 4);
@@ -74,7 +92,7 @@ fn build(spec: &NetSpec) -> Result<Design, NetGenError> {
     let pe_bad = t.wire("pe_bad", n);
     let pe_dup = t.wire("pe_dup", n);
     t.comment("Controller: switch broadcast and PE strobes");
-    let ctl: Vec<V> = CTL_SIGNALS.iter().map(|&(c, cw)| t.wire(c, cw)).collect();
+    let ctl: Vec<V> = ctl_signals.iter().map(|&(c, cw)| t.wire(c, cw)).collect();
     let seed16 = random.then(|| t.wire("seed16", 16));
     let st: Vec<(&str, V)> = strobes(&pe_sh)
         .into_iter()
@@ -89,12 +107,15 @@ fn build(spec: &NetSpec) -> Result<Design, NetGenError> {
         if let Some(s) = &seed {
             b = b.pin("seed_in", s);
         }
+        if let Some((_, _, np_in)) = &r3_in {
+            b = b.pin("npass_in", np_in);
+        }
         b = b
             .pin("pend", &pe_pend)
             .pin("hot", &pe_hot)
             .pin("bad", &pe_bad)
             .pin("dup", &pe_dup);
-        for (&(c, _), v) in CTL_SIGNALS.iter().zip(&ctl) {
+        for (&(c, _), v) in ctl_signals.iter().zip(&ctl) {
             b = b.pin(c, v);
         }
         if let Some(s) = &seed16 {
@@ -140,6 +161,11 @@ fn build(spec: &NetSpec) -> Result<Design, NetGenError> {
             .pin("act_in", act.bit(p))
             .pin("dst_in", dst.row(p, abin))
             .pin("msg_in", msg.row(p, m_bits));
+        if let Some((pass, route, _)) = &r3_in {
+            b = b
+                .pin("pass_in", pass.row(p, net.pass_bits()))
+                .pin("route_in", route.row(p, net.route_bits()));
+        }
         if pe_sh.has_s_enc() {
             b = b.pin("s_enc", lit(f.ab, s_enc));
         }

@@ -2,7 +2,9 @@
 //! and message at start, converts the destination to label digits (`CONV`), computes its
 //! LCA level, injects the set-up packet (R1 `P1` / R2 probe), learns from the delivered
 //! S-claim whether it sends (R1), sends its frame, receives a frame and answers with the
-//! acknowledgement, and records the acknowledgement of its own frame.
+//! acknowledgement, and records the acknowledgement of its own frame. R3
+//! (`docs/interface.md` §11.3): latches its pass and route too, and in its pass sends the
+//! source-routed stream (`V`, route fields, message) at `ARM`.
 //!
 //! One module serves every PE: the PE's own label digits `s_enc` (and in a Π network its
 //! LCA-level table `lca`) are input ports tied to constants per instance. Registers (one
@@ -35,8 +37,18 @@ pub struct PeShape {
     pub digits: Vec<(usize, usize, usize)>,
     /// Conversion in `LOAD`.
     pub conv: bool,
-    /// R1 (else R2).
+    /// R1 (else R2 or R3).
     pub r1: bool,
+    /// R3 (`docs/interface.md` §11): the stream is loaded from `pass`/`route` at `ARM`.
+    pub r3: bool,
+    /// R3: pass number bits `PB`.
+    pub pb: usize,
+    /// R3: output-port field bits `f`, field bit-times `nf`, payload bit-times `NM`.
+    pub f: usize,
+    /// See `f`.
+    pub nfld: usize,
+    /// See `f`.
+    pub nm: usize,
     /// Transmit register bits `TX`.
     pub tx: usize,
     /// Bit-times of the set-up packet: `n(P1)` (R1) or `n(PR)` (R2).
@@ -56,7 +68,13 @@ impl PeShape {
         let net = &spec.net;
         let f = &net.fmt;
         let r1 = net.algorithm == Algorithm::R1;
+        let r3 = net.algorithm == Algorithm::R3;
         PeShape {
+            r3,
+            pb: net.pass_bits(),
+            f: net.route_field_bits(),
+            nfld: net.field_bit_times(),
+            nm: net.msg_bit_times(),
             n: net.n,
             l: net.levels(),
             w: net.width(),
@@ -81,6 +99,11 @@ impl PeShape {
         self.r1 || !self.pi
     }
 
+    /// R3: bits of a route `RB = (2l − 1)·f`.
+    pub fn route_bits(&self) -> usize {
+        (2 * self.l - 1) * self.f
+    }
+
     /// Rows of the Π LCA-level table on the `lca` port: `2^ab` (rows `t ≥ n` are 0, the
     /// level of an out-of-range destination).
     pub fn lca_rows(&self) -> usize {
@@ -89,13 +112,24 @@ impl PeShape {
 }
 
 /// The controller strobes a PE interface reads (controller output = PE input), with their
-/// widths; `lsel` only with `CONV`, `up_load`, `sel_lvl`, `deliv0` only with R1.
+/// widths; `lsel` only with `CONV`, `up_load`, `sel_lvl`, `deliv0` only with R1; R3 has
+/// `src`, `src_last` and the pass being run `pass_k` (`PB + 1` bits) instead of the
+/// `DELIV`/`DATA` strobes.
 pub fn strobes(s: &PeShape) -> Vec<(&'static str, usize)> {
     let mut v = vec![("go", 1)];
     if s.conv {
         v.push(("lsel", s.abin));
     }
     v.extend([("plan", 1), ("arm", 1)]);
+    if s.r3 {
+        v.extend([
+            ("src", 1),
+            ("src_last", 1),
+            ("ack", 1),
+            ("pass_k", s.pb + 1),
+        ]);
+        return v;
+    }
     if s.r1 {
         v.extend([("up_load", 1), ("sel_lvl", 4), ("deliv0", 1)]);
     }
@@ -126,6 +160,12 @@ pub fn pe_module(name: &str, s: &PeShape) -> Module {
     let act_in = m.input("act_in", 1);
     let dst_in = m.input("dst_in", s.abin);
     let msg_in = m.input("msg_in", s.m);
+    let r3_in = s.r3.then(|| {
+        (
+            m.input("pass_in", s.pb),
+            m.input("route_in", s.route_bits()),
+        )
+    });
     let s_enc = s.has_s_enc().then(|| m.input("s_enc", ab));
     let lca = s.pi.then(|| m.input("lca", s.lca_rows() * hb));
     let din = m.input("din", w);
@@ -149,6 +189,8 @@ pub fn pe_module(name: &str, s: &PeShape) -> Module {
     let dst = m.reg("dst", s.abin);
     let msg = m.reg("msg", s.m);
     let enc_reg = s.conv.then(|| m.reg("enc", ab));
+    let r3_regs =
+        s.r3.then(|| (m.reg("pass", s.pb), m.reg("route", s.route_bits())));
     m.comment("Pass state: acknowledged, sends in this pass, received in this pass");
     let sent = m.reg("sent_q", 1);
     let snd = m.reg("snd", 1);
@@ -190,14 +232,32 @@ pub fn pe_module(name: &str, s: &PeShape) -> Module {
         }
         (None, None) => unreachable!("a tree or cb PE reads its own address"),
     };
-    m.assign(&hot, cat((0..s.l).rev().map(|j| &pend & h.is(j as u64))));
+    // R3: only the PEs of the pass being run count for H (docs/interface.md §11.2).
+    let this_pass = match &r3_regs {
+        Some((pass, _)) => {
+            let pk = strobe("pass_k").expect("R3");
+            m.def("this_pass", pass.zext(s.pb + 1).eq(&pk))
+        }
+        None => flag(true),
+    };
+    let pend_here = &pend & &this_pass;
+    m.assign(
+        &hot,
+        cat((0..s.l).rev().map(|j| &pend_here & h.is(j as u64))),
+    );
 
     m.comment("Frame receive and outputs (§5.5)");
     let lanes_nz = m.def("din_nz", din.any());
     let full = rxf.bit(nfw - 1);
     m.assign(&valid, &full);
-    m.assign(&rmsg, reversed(&rxf.bits(nfw - 2, nfw - 1 - s.m)));
-    let data = strobe("data").expect("data");
+    // Message bit 0 right below the start bit (R1/R2) or below V's bit-time (R3).
+    let off = if s.r3 { w } else { 1 };
+    if s.r3 && w > 1 {
+        // R3: V's lanes below W−1 (docs/protocol.md §12.1: always 0) are not read.
+        m.allow_unread("rxf");
+    }
+    m.assign(&rmsg, reversed(&rxf.bits(nfw - 1 - off, nfw - off - s.m)));
+    let data = strobe(if s.r3 { "src" } else { "data" }).expect("data");
     m.assign(&dup, &data & &full & &lanes_nz);
     let rx_next = if nfw > w {
         m.def("rxf_next", cat([rxf.low(nfw - w), din.clone()]))
@@ -206,39 +266,61 @@ pub fn pe_module(name: &str, s: &PeShape) -> Module {
     };
     m.assign(&dout, tx.top(w));
 
-    m.comment("Set-up packet (§5.3): P1 = 1 | h | s | t (R1) or PR = 1 | h | t (R2)");
-    let base = tx_bits - s.nset * w;
     let arm = strobe("arm").expect("arm");
-    let (inject, packet) = if s.r1 {
-        let sel = strobe("sel_lvl").expect("R1");
-        let up_load = strobe("up_load").expect("R1");
-        let own = s_enc.clone().expect("R1 reads s_enc");
-        let inject = m.def("inject", &pend & h.zext(4).eq(&sel) & (&arm | &up_load));
-        let p = cat([flag(true), h.clone(), own, enc.clone()]);
-        (inject, p)
+    let (inject, packet_tx) = if let Some((_, route)) = &r3_regs {
+        m.comment("R3 stream (§11.3): V, fields 0..2h of the route, the message; by h");
+        let inject = m.def("inject", &pend & &this_pass & &arm);
+        let (f, nfw_f) = (s.f, s.nfld * w);
+        let mut stream = zero(tx_bits);
+        for j in (0..s.l).rev() {
+            let mut parts = vec![Some(flag(true)), zeros(w - 1)];
+            for k in 0..2 * j + 1 {
+                parts.push(zeros(nfw_f - f));
+                parts.push(Some(route.part(k * f, f)));
+            }
+            parts.push(Some(reversed(&msg)));
+            let used = w + (2 * j + 1) * nfw_f + s.m;
+            parts.push(zeros(tx_bits - used));
+            stream = h.is(j as u64).select(cat_some(parts), stream);
+        }
+        (inject, m.def("stream", stream))
     } else {
-        let inject = m.def("inject", &pend & &arm);
-        (inject, cat([flag(true), h.clone(), enc.clone()]))
+        m.comment("Set-up packet (§5.3): P1 = 1 | h | s | t (R1) or PR = 1 | h | t (R2)");
+        let base = tx_bits - s.nset * w;
+        let (inject, packet) = if s.r1 {
+            let sel = strobe("sel_lvl").expect("R1");
+            let up_load = strobe("up_load").expect("R1");
+            let own = s_enc.clone().expect("R1 reads s_enc");
+            let inject = m.def("inject", &pend & h.zext(4).eq(&sel) & (&arm | &up_load));
+            let p = cat([flag(true), h.clone(), own, enc.clone()]);
+            (inject, p)
+        } else {
+            let inject = m.def("inject", &pend & &arm);
+            (inject, cat([flag(true), h.clone(), enc.clone()]))
+        };
+        let pad = s.nset * w - packet.width();
+        let packet_tx = m.def(
+            "setup_packet",
+            cat_some(vec![zeros(pad), Some(packet), zeros(base)]),
+        );
+        (inject, packet_tx)
     };
-    let pad = s.nset * w - packet.width();
-    let packet_tx = m.def(
-        "setup_packet",
-        cat_some(vec![zeros(pad), Some(packet), zeros(base)]),
-    );
-    m.comment("Frame (left-aligned: start bit, then msg[0], msg[1], ...) and acknowledgement");
-    let frame_tx = m.def(
-        "frame",
-        cat_some(vec![
-            Some(flag(true)),
-            Some(reversed(&msg)),
-            zeros(tx_bits - 1 - s.m),
-        ]),
-    );
+    let frame_tx = (!s.r3).then(|| {
+        m.comment("Frame (left-aligned: start bit, then msg[0], msg[1], ...) and acknowledgement");
+        m.def(
+            "frame",
+            cat_some(vec![
+                Some(flag(true)),
+                Some(reversed(&msg)),
+                zeros(tx_bits - 1 - s.m),
+            ]),
+        )
+    });
     let ack_tx = cat([flag(true), zero(tx_bits - 1)]);
 
     let plan = strobe("plan").expect("plan");
-    let deliv1 = strobe("deliv1").expect("deliv1");
-    let data_last = strobe("data_last").expect("data_last");
+    let deliv1 = strobe("deliv1");
+    let data_last = strobe(if s.r3 { "src_last" } else { "data_last" }).expect("data_last");
     let ack = strobe("ack").expect("ack");
     // Label conversion in LOAD: enc <- dbl(enc, dst[k]) with lsel one-hot on k (§5.2).
     let conv_next = enc_reg.as_ref().map(|e| {
@@ -290,6 +372,10 @@ pub fn pe_module(name: &str, s: &PeShape) -> Module {
             if let Some(e) = &enc_reg {
                 p.load(e, zero(ab));
             }
+            if let Some((pass, route)) = &r3_regs {
+                p.load(pass, zero(s.pb));
+                p.load(route, zero(s.route_bits()));
+            }
             p.load(&tx, zero(tx_bits));
             p.load(&rxf, zero(nfw));
         })
@@ -298,6 +384,10 @@ pub fn pe_module(name: &str, s: &PeShape) -> Module {
             p.load(&act, &act_in);
             p.load(&dst, &dst_in);
             p.load(&msg, &msg_in);
+            if let (Some((pass, route)), Some((pi, ri))) = (&r3_regs, &r3_in) {
+                p.load(pass, pi);
+                p.load(route, ri);
+            }
             for r in [&sent, &snd, &got] {
                 p.load(r, flag(false));
             }
@@ -312,8 +402,12 @@ pub fn pe_module(name: &str, s: &PeShape) -> Module {
                 p.if_(ld, |p| p.load(e, next));
             }
             p.comment("Transmit register: load a packet, the frame or the ack, else shift");
-            p.if_(&data_last & &got, |p| p.load(&tx, &ack_tx))
-                .elif(&deliv1 & &snd, |p| p.load(&tx, &frame_tx))
+            let ladder = p.if_(&data_last & &got, |p| p.load(&tx, &ack_tx));
+            let ladder = match (&deliv1, &frame_tx) {
+                (Some(d1), Some(fr)) => ladder.elif(d1 & &snd, |p| p.load(&tx, fr)),
+                _ => ladder,
+            };
+            ladder
                 .elif(&inject, |p| p.load(&tx, &packet_tx))
                 .else_(|p| p.load(&tx, tx.shl(w)));
             p.comment("Who sends: R1 the delivered S-claim's valid bit, R2 every pending PE");
@@ -325,6 +419,8 @@ pub fn pe_module(name: &str, s: &PeShape) -> Module {
                 let deliv0 = strobe("deliv0").expect("R1");
                 let lane = vs_lane.expect("pad2 < W");
                 p.if_(&deliv0, |p| p.load(&snd, din.bit(lane)));
+            } else if s.r3 {
+                p.if_(&arm, |p| p.load(&snd, &inject));
             } else {
                 p.if_(&arm, |p| p.load(&snd, &pend));
             }

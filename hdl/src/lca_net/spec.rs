@@ -166,8 +166,12 @@ impl NetSpec {
         format!("{}_ctrl", self.network_name())
     }
 
-    /// The network's top: `lcan_<shape>_m<M>_<r1|r2>_<policy>`.
+    /// The network's top: `lcan_<shape>_m<M>_<r1|r2>_<policy>`, or `lcan_<shape>_m<M>_r3`
+    /// (R3 has no arbiter).
     pub fn network_name(&self) -> String {
+        if self.net.algorithm == Algorithm::R3 {
+            return format!("lcan_{}_m{}_r3", self.shape_tag(), self.net.msg_bits);
+        }
         format!(
             "lcan_{}_m{}_{}_{}",
             self.shape_tag(),

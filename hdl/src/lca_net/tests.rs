@@ -18,7 +18,7 @@ pub(crate) fn kinds() -> Vec<(&'static str, Topology)> {
 #[test]
 fn every_kind_emits_clean_word_level_verilog() {
     for (name, topo) in kinds() {
-        for alg in [Algorithm::R1, Algorithm::R2] {
+        for alg in [Algorithm::R1, Algorithm::R2, Algorithm::R3] {
             for policy in [ArbiterPolicy::Fixed, ArbiterPolicy::Random] {
                 for w in [1, 3] {
                     let spec = NetSpec::new(topo.clone(), alg, policy, w, 5).unwrap();

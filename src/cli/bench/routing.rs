@@ -10,6 +10,7 @@ use super::routing_pareto;
 use super::routing_plot::plots;
 use super::routing_sweep::{nets_in_range, run as run_sweep, Plan, Record, Workload, ALGORITHMS};
 use crate::cli::common::{print_json, write_atomic, SeedArg};
+use crate::cli::schedule::{MAX_SCHEDULE_PES, MAX_TRIALS};
 use crate::cli::Outcome;
 use anyhow::{bail, Context};
 use lcanet_sim::lcan::arbiter::Policy;
@@ -25,6 +26,9 @@ const CB_DU: &[(usize, usize)] = &[(2, 2), (4, 2), (4, 4)];
 /// … and in `--quick`.
 const QUICK_TREE_DU: &[(usize, usize)] = &[(2, 1), (4, 2)];
 const QUICK_CB_DU: &[(usize, usize)] = &[(2, 2)];
+
+/// Most worker threads `--jobs` accepts (each is an OS thread).
+const MAX_JOBS: usize = 1024;
 
 /// Arguments of `lcanet bench routing`.
 #[derive(Debug, clap::Args)]
@@ -185,13 +189,27 @@ fn plan(a: &Args) -> anyhow::Result<Plan> {
     if n_min == 0 || n_min > n_max {
         bail!("--n-min {n_min} --n-max {n_max}: need 1 ≤ n-min ≤ n-max");
     }
+    if n_max > MAX_SCHEDULE_PES {
+        bail!("--n-max {n_max}: above the limit of {MAX_SCHEDULE_PES} PEs (the golden models' schedules at that size take minutes and gigabytes per permutation)");
+    }
     let perms = a.perms.unwrap_or(if a.quick { 3 } else { 100 });
     if perms == 0 {
         bail!("--perms 0: at least one random permutation is needed");
     }
     let worst = a.worst.unwrap_or(if a.quick { 2 } else { 10 });
-    if a.jobs == Some(0) {
-        bail!("--jobs 0: at least one worker thread is needed");
+    for (flag, count) in [("--perms", perms), ("--worst", worst)] {
+        if count as u64 > MAX_TRIALS {
+            bail!(
+                "{flag} {count}: above the limit of {MAX_TRIALS} samples per network and algorithm"
+            );
+        }
+    }
+    match a.jobs {
+        Some(0) => bail!("--jobs 0: at least one worker thread is needed"),
+        Some(j) if j > MAX_JOBS => {
+            bail!("--jobs {j}: above the limit of {MAX_JOBS} worker threads")
+        }
+        _ => {}
     }
     let mut nets = Vec::new();
     for kind in kinds {

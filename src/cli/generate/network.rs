@@ -20,6 +20,9 @@ pub enum AlgorithmArg {
     R1,
     /// Randomized bi-directional circuit routing (002 §3).
     R2,
+    /// Global knowledge: the off-line R3 schedule loaded at start, source-routed set-up
+    /// with no arbitration (docs/interface.md §11).
+    R3,
 }
 
 impl From<AlgorithmArg> for Algorithm {
@@ -27,6 +30,7 @@ impl From<AlgorithmArg> for Algorithm {
         match a {
             AlgorithmArg::R1 => Algorithm::R1,
             AlgorithmArg::R2 => Algorithm::R2,
+            AlgorithmArg::R3 => Algorithm::R3,
         }
     }
 }
@@ -39,7 +43,8 @@ pub struct NetArgs {
     /// Routing algorithm the hardware runs.
     #[arg(long, value_enum, default_value = "r1")]
     pub algorithm: AlgorithmArg,
-    /// Contention arbiter policy of every switch.
+    /// Contention arbiter policy of every switch (r1, r2; r3 has no arbiter and does not
+    /// read it).
     #[arg(long, value_enum, default_value = "round-robin")]
     pub arbiter: PolicyArg,
     /// Link width W in bits per bit-time.

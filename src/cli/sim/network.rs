@@ -128,7 +128,13 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let dir = ArtifactDir::new(&format!("cli::sim_network::{top}"))
         .context("creating the work directory")?;
     let rtl_dir = dir.file("rtl");
-    let (algorithm, arbiter) = (spec.net.algorithm.name(), spec.policy().to_string());
+    let algorithm = spec.net.algorithm.name();
+    // R3 has no arbiter (docs/interface.md §11).
+    let arbiter = if spec.net.algorithm == lcanet_sim::lcan::routing::Algorithm::R3 {
+        "none".to_string()
+    } else {
+        spec.policy().to_string()
+    };
     let network = describe(&topo);
     if !args.out.json {
         eprintln!("{network}: generating and building the Verilated model (cached by content)…");

@@ -43,6 +43,21 @@ pub enum ExportError {
         /// What is wrong.
         what: String,
     },
+    /// `done` rose, but the tail after it does not fit in the budget.
+    #[error(
+        "`done` rose at bit-time {done}, but the --tail {tail} bit-times after it end past \
+--max-bit-times {budget}: raise --max-bit-times to at least {need} or shorten --tail"
+    )]
+    TailPastBudget {
+        /// Bit-time at which `done` rose.
+        done: u64,
+        /// The tail asked for.
+        tail: u64,
+        /// The budget.
+        budget: u64,
+        /// The smallest budget that fits.
+        need: u64,
+    },
     /// A file could not be read or written.
     #[error("{path}: {message}")]
     Io {
@@ -223,7 +238,15 @@ pub fn record(
             }
         }
         if t >= budget {
-            return Err(NetError::Timeout(budget).into());
+            return Err(match done_at {
+                Some(done) => ExportError::TailPastBudget {
+                    done,
+                    tail,
+                    budget,
+                    need: done + tail,
+                },
+                None => NetError::Timeout(budget).into(),
+            });
         }
         let values = canonical.at(t);
         in32.resize(values.len(), Vec::new());

@@ -62,3 +62,18 @@ fn budget_is_enforced() {
     let e = record(&mut model(None), "t", 0, 50).unwrap_err();
     assert!(e.to_string().contains("within 50 bit-times"), "{e}");
 }
+
+#[test]
+fn a_tail_past_the_budget_blames_the_tail_not_done() {
+    let done = record(&mut model(None), "t", 0, 10_000).unwrap().done_at;
+    let e = record(&mut model(None), "t", 40, done + 10)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains(&format!("`done` rose at bit-time {done}")),
+        "{e}"
+    );
+    assert!(e.contains("--tail 40"), "{e}");
+    assert!(e.contains(&format!("at least {}", done + 40)), "{e}");
+    assert!(!e.contains("did not rise"), "{e}");
+}

@@ -7,6 +7,7 @@
 //! - [`xpoint`]: the crosspoint matrix, pass-through and reverse datapaths.
 //! - [`switch`] (+ `commit`): the switch model, one bit-time per [`SwitchModel::clock`];
 //!   [`types`]: its boundary (modes, control, outcomes, protocol errors).
+//! - [`src_mode`]: the R3 switch's source-routed set-up (`SRC`, `docs/protocol.md` §12).
 //! - [`traffic`]: seeded random legal traffic for a lone switch, in every mode.
 //!
 //! Composition: every switch output is a register, so a network model computes all outputs
@@ -19,6 +20,7 @@ mod commit;
 pub mod network;
 pub mod params;
 pub mod route;
+pub mod src_mode;
 pub mod switch;
 pub mod traffic;
 pub mod types;

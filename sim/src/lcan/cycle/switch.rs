@@ -33,6 +33,12 @@ pub struct SwitchModel {
     pub(super) outcome: StepOutcome,
     pub(super) guard_rejects: u64,
     pub(super) table: Option<Arc<RouteTable>>,
+    /// The R3 switch (`docs/protocol.md` §12): `SRC` works, `UP`/`DOWN`/`PROBE` are `IDLE`.
+    pub(super) src: bool,
+    /// `SRC` parse state per input (`A(0..d)`, then `B(0..u)`): `sc`, `sf`.
+    pub(super) sc: Vec<u8>,
+    /// See `sc`.
+    pub(super) sf: Vec<u64>,
 }
 
 impl SwitchModel {
@@ -53,6 +59,9 @@ impl SwitchModel {
             outcome: StepOutcome::idle(d, u),
             guard_rejects: 0,
             table: None,
+            src: false,
+            sc: vec![0; d + u],
+            sf: vec![0; d + u],
             bt: 0,
             step_mode: Mode::Idle,
             step_level: 0,
@@ -162,12 +171,13 @@ impl SwitchModel {
             self.reset(seed16);
             return Ok(());
         }
-        let mode = Mode::from_code(ctl.mode);
-        self.check(ctl, mode)?;
+        let raw = Mode::from_code(ctl.mode);
+        self.check(ctl, raw)?;
         if self.bt == 0 {
-            self.step_mode = mode;
+            self.step_mode = raw;
             self.step_level = ctl.level;
         }
+        let mode = self.effective_mode(raw);
         // 1. Receive.
         let (into_a, into_b, n) = match mode {
             Mode::Up => (true, false, self.fmt.n1),
@@ -189,10 +199,10 @@ impl SwitchModel {
         }
         // 2. Outputs.
         match mode {
-            Mode::Pass | Mode::Rev => {
+            Mode::Pass | Mode::Rev | Mode::Src => {
                 let d = self.params.d;
                 for o in 0..d + u {
-                    let v = if mode == Mode::Pass {
+                    let v = if mode != Mode::Rev {
                         self.xp.forward_port(o, a, b)
                     } else {
                         self.xp.reverse_port(o, a, b)
@@ -207,6 +217,9 @@ impl SwitchModel {
                     for lane in 0..w {
                         r.set(len - w + lane, v >> lane & 1 == 1);
                     }
+                }
+                if mode == Mode::Src {
+                    self.src_edge(a, b);
                 }
             }
             _ => {
@@ -228,6 +241,10 @@ impl SwitchModel {
                     }
                 }
                 Mode::Pass | Mode::Rev => {}
+                Mode::Src => {
+                    self.sc.fill(0);
+                    self.sf.fill(0);
+                }
             }
             for r in self.rx_a.iter_mut().chain(self.rx_b.iter_mut()) {
                 r.clear();
@@ -257,9 +274,10 @@ impl SwitchModel {
             return Err(ProtocolError::LevelChanged { bt });
         }
         let routing = matches!(mode, Mode::Up | Mode::Down | Mode::Probe);
-        if ctl.clear && routing {
+        if ctl.clear && (routing || (self.src && mode == Mode::Src)) {
             return Err(ProtocolError::ClearInRoutingStep(mode));
         }
+        let routing = routing && !self.src;
         if ctl.last && routing {
             let min = match mode {
                 Mode::Up => self.fmt.t_up,
@@ -288,6 +306,8 @@ impl SwitchModel {
         }
         self.xp.clear();
         self.winners.fill(None);
+        self.sc.fill(0);
+        self.sf.fill(0);
         self.up.reset(seed16, self.consts.salt_up);
         self.dn.reset(seed16, self.consts.salt_dn);
         self.outcome = StepOutcome::idle(self.params.d, self.params.u);

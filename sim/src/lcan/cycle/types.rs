@@ -6,7 +6,8 @@ use serde::Serialize;
 /// The mode of a step (`ctl_mode`, `docs/protocol.md` §3).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 pub enum Mode {
-    /// Nothing received; the commit clears the output registers (codes 0, 6, 7).
+    /// Nothing received; the commit clears the output registers (codes 0, 7; and 6 in the
+    /// R1/R2 switch, where it is reserved).
     Idle,
     /// R1 phase 1 (code 1).
     Up,
@@ -18,6 +19,8 @@ pub enum Mode {
     Pass,
     /// Reverse pass-through (code 5).
     Rev,
+    /// Source-routed set-up (code 6): only the R3 switch (`docs/protocol.md` §12).
+    Src,
 }
 
 impl Mode {
@@ -29,6 +32,7 @@ impl Mode {
             3 => Mode::Probe,
             4 => Mode::Pass,
             5 => Mode::Rev,
+            6 => Mode::Src,
             _ => Mode::Idle,
         }
     }
@@ -42,6 +46,7 @@ impl Mode {
             Mode::Probe => 3,
             Mode::Pass => 4,
             Mode::Rev => 5,
+            Mode::Src => 6,
         }
     }
 }
@@ -143,7 +148,7 @@ pub enum ProtocolError {
         /// The minimum.
         min: usize,
     },
-    /// `ctl_clear` during a routing step.
+    /// `ctl_clear` during a routing step (`UP`, `DOWN`, `PROBE`, `SRC`).
     #[error("ctl_clear asserted during a {0:?} step (only IDLE, PASS and REV allow it)")]
     ClearInRoutingStep(Mode),
     /// Wrong number of input lanes.

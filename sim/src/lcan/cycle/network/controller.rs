@@ -26,6 +26,10 @@ pub struct Controller {
     pub error: bool,
     /// Latched `seed16`.
     pub seed16: u16,
+    /// R3: passes run so far, `pk` (`docs/interface.md` §11.2).
+    pub pk: usize,
+    /// R3: latched `npass`.
+    pub npass: usize,
 }
 
 /// What the PEs report to the controller at one edge.
@@ -33,7 +37,7 @@ pub struct Controller {
 pub struct PeSummary {
     /// Some PE is pending.
     pub any_pending: bool,
-    /// The highest LCA level among pending PEs.
+    /// The highest LCA level among pending PEs (R3: pending with `pass = pk`).
     pub max_h: usize,
     /// Some active PE has `dst ≥ n`.
     pub range_error: bool,
@@ -90,6 +94,10 @@ impl Controller {
                 c.mode = Mode::Rev.code();
                 c.last = last;
             }
+            Phase::Src => {
+                c.mode = Mode::Src.code();
+                c.last = last;
+            }
         }
         c
     }
@@ -102,6 +110,7 @@ impl Controller {
             last: self.last(np),
             step: self.step,
             top: self.top,
+            pass: self.pk,
         }
     }
 
@@ -110,11 +119,12 @@ impl Controller {
         *self = Controller::default();
     }
 
-    /// The start edge (only in `IDLE` or `DONE`).
-    pub fn start(&mut self, seed16: u16) {
+    /// The start edge (only in `IDLE` or `DONE`); `npass` is R3's (0 otherwise).
+    pub fn start(&mut self, seed16: u16, npass: usize) {
         *self = Controller {
             phase: Some(Phase::Load),
             seed16,
+            npass,
             ..Controller::default()
         };
     }
@@ -149,7 +159,8 @@ impl Controller {
                 Phase::Plan
             }
             Phase::Plan => {
-                if self.error || !pes.any_pending {
+                let r3_done = np.algorithm == Algorithm::R3 && self.pk == self.npass;
+                if self.error || !pes.any_pending || r3_done {
                     Phase::Done
                 } else {
                     self.top = pes.max_h;
@@ -162,9 +173,10 @@ impl Controller {
                 match np.algorithm {
                     Algorithm::R1 => Phase::Up,
                     Algorithm::R2 => Phase::Probe,
-                    Algorithm::R3 => unreachable!("NetParams::new rejects R3"),
+                    Algorithm::R3 => Phase::Src,
                 }
             }
+            Phase::Src => Phase::Ack,
             Phase::Up => {
                 self.step += 1;
                 if self.step == self.top + 1 {
@@ -191,7 +203,10 @@ impl Controller {
             }
             Phase::Deliv => Phase::Data,
             Phase::Data => Phase::Ack,
-            Phase::Ack => Phase::Plan,
+            Phase::Ack => {
+                self.pk += 1;
+                Phase::Plan
+            }
         };
         self.phase = Some(next);
     }

@@ -5,6 +5,7 @@
 //! - [`controller`]: phases, `ctl_*` broadcast, counters and flags.
 //! - [`pe`]: the PE interface unit.
 //! - [`ports`]: top-level ports (one per quantity) and their values as words.
+//! - [`r3load`]: an R3 schedule as the load inputs `pass`, `route`, `npass` (R3).
 //! - [`model`]: [`NetworkModel`], the composition, one bit-time per `step`.
 //!
 //! Use from a co-simulation:
@@ -34,10 +35,14 @@ pub mod params;
 pub mod pe;
 pub mod ports;
 mod quiet;
+pub mod r3load;
 
 pub use model::{Mutation, NetError, NetPass, NetRun, NetworkModel};
 pub use params::{NetParamError, NetParams, Phase, MAX_MSG_BITS};
 pub use ports::{seeded_messages, CanonicalInputs, NetOutputs, PortSpec, PortWords};
+pub use r3load::{r3_load, R3Load, R3LoadError};
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_r3;

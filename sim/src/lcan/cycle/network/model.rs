@@ -16,8 +16,9 @@ use super::controller::{Controller, PeSummary};
 use super::params::{NetParams, Phase};
 use super::pe::{digit_lca, serial_encode, Pe};
 use super::ports::{self, put_bits, CanonicalInputs, NetOutputs, PortSpec, PortWords};
+use super::r3load::{r3_load, R3Load};
 use crate::lcan::arbiter::{seed16, Policy};
-use crate::lcan::routing::{Port, SwitchCrosspoints};
+use crate::lcan::routing::{Algorithm, Port, SwitchCrosspoints};
 use crate::lcan::{Kind, Topology};
 use crate::rng::splitmix64;
 use std::sync::Arc;
@@ -79,6 +80,9 @@ pub enum NetError {
         /// The violation.
         err: ProtocolError,
     },
+    /// The R3 schedule could not be computed or loaded.
+    #[error("r3 schedule: {0}")]
+    R3(String),
     /// `done` did not rise within the budget.
     #[error("done did not rise within {0} bit-times")]
     Timeout(u64),
@@ -117,14 +121,14 @@ pub struct NetPass {
     pub top_level: usize,
     /// Connections `(src, dst)` acknowledged in this pass, by source.
     pub delivered: Vec<(usize, usize)>,
-    /// PEs that sent a frame (R1: got an S-claim; R2: probed).
+    /// PEs that sent a frame (R1: got an S-claim; R2: probed; R3: scheduled in this pass).
     pub senders: Vec<usize>,
-    /// Closed crosspoints of every switch at the end of set-up (first `DELIV` bit-time),
-    /// switches without any omitted, by global index.
+    /// Closed crosspoints of every switch at the end of set-up (first `DELIV` bit-time;
+    /// R3: first `ACK` bit-time), switches without any omitted, by global index.
     pub crosspoints: Vec<SwitchCrosspoints>,
     /// Bit-time of the pass's `PLAN`.
     pub start: u64,
-    /// Bit-time of the pass's first `DELIV` bit-time.
+    /// Bit-time of the pass's first `DELIV` (R3: `ACK`) bit-time.
     pub setup_end: u64,
 }
 
@@ -174,6 +178,8 @@ pub struct NetworkModel {
     /// nothing.
     fast: bool,
     passes: Vec<NetPass>,
+    /// R3: the schedule as load inputs (`docs/interface.md` §11.1).
+    r3: Option<R3Load>,
 }
 
 fn policy_of(p: ArbiterPolicy) -> Policy {
@@ -191,6 +197,11 @@ impl NetworkModel {
     ///
     /// Destinations `≥ n` (but `< 2^AB`) and repeated destinations are accepted: the
     /// hardware flags them (`error`, `docs/interface.md` §6) and so does the model.
+    ///
+    /// R3: the load inputs `pass`, `route`, `npass` are the R3 schedule of the permutation
+    /// (`routing::route` with `Algorithm::R3` and `seed`) converted by
+    /// [`r3_load`]; destinations that are not a partial permutation have no
+    /// schedule and load `npass = 0`.
     pub fn new(
         topo: &Topology,
         np: &NetParams,
@@ -248,11 +259,14 @@ impl NetworkModel {
                 salt_dn: splitmix64(2 * g as u64 + 1) as u16,
             };
             let sw = match np.switch.topology {
-                SwitchTopology::Table { .. } => SwitchModel::with_table(
-                    np.switch,
-                    consts,
-                    Arc::new(RouteTable::for_switch(topo, level, j)),
-                ),
+                SwitchTopology::Table { .. } if np.algorithm != Algorithm::R3 => {
+                    SwitchModel::with_table(
+                        np.switch,
+                        consts,
+                        Arc::new(RouteTable::for_switch(topo, level, j)),
+                    )
+                }
+                _ if np.algorithm == Algorithm::R3 => SwitchModel::r3(np.switch, consts),
                 _ => SwitchModel::new(np.switch, consts),
             };
             switches.push(sw);
@@ -275,6 +289,11 @@ impl NetworkModel {
         let pes = (0..n)
             .map(|p| Pe::new(np, fmt.encode_pe(p as u64).unwrap_or(0)))
             .collect();
+        let r3 = if np.algorithm == Algorithm::R3 {
+            Some(schedule_r3(topo, np, destinations, seed)?)
+        } else {
+            None
+        };
         Ok(NetworkModel {
             np: np.clone(),
             topo: Arc::new(topo.clone()),
@@ -293,7 +312,43 @@ impl NetworkModel {
             quiet: vec![true; total],
             fast: true,
             passes: Vec::new(),
+            r3,
         })
+    }
+
+    /// R3: [`NetworkModel::new`] with the load inputs given instead of computed (a host
+    /// may load any schedule; the hardware follows it, `docs/protocol.md` §12 guards).
+    pub fn with_r3_load(mut self, load: R3Load) -> Result<Self, NetError> {
+        let n = self.pes.len();
+        if self.np.algorithm != Algorithm::R3 || load.pass.len() != n || load.route.len() != n {
+            return Err(NetError::R3(format!(
+                "an r3 network and one pass and route per PE (n = {n}) needed"
+            )));
+        }
+        let (fields, f) = (2 * self.np.levels() - 1, self.np.route_field_bits());
+        if let Some(p) = (0..n)
+            .find(|&p| load.route[p].len() > fields || load.route[p].iter().any(|&q| q >> f != 0))
+        {
+            return Err(NetError::R3(format!(
+                "PE {p}: a route holds at most {fields} fields of {f} bits"
+            )));
+        }
+        if load.npass >> (self.np.pass_bits() + 1) != 0
+            || load.pass.iter().any(|&k| k >> self.np.pass_bits() != 0)
+        {
+            return Err(NetError::R3(format!(
+                "pass numbers must fit {} bits and npass {} bits",
+                self.np.pass_bits(),
+                self.np.pass_bits() + 1
+            )));
+        }
+        self.r3 = Some(load);
+        Ok(self)
+    }
+
+    /// R3: the load inputs (`None` for R1/R2).
+    pub fn r3_load(&self) -> Option<&R3Load> {
+        self.r3.as_ref()
     }
 
     /// [`NetworkModel::new`] with a test-only [`Mutation`].
@@ -354,7 +409,11 @@ impl NetworkModel {
     /// Whether this bit-time is the first of a `DELIV` step: the crosspoints are those at the
     /// end of the pass's set-up (`docs/interface.md` §8).
     pub fn is_setup_end(&self) -> bool {
-        self.ctrl.phase() == Phase::Deliv && self.ctrl.bt == 0
+        let end = match self.np.algorithm {
+            Algorithm::R3 => Phase::Ack,
+            _ => Phase::Deliv,
+        };
+        self.ctrl.phase() == end && self.ctrl.bt == 0
     }
 
     /// Every switch, by global index.
@@ -433,7 +492,11 @@ impl NetworkModel {
     /// The canonical run's inputs (`CanonicalInputs::at(t)` gives bit-time `t`'s values,
     /// in the order of [`NetworkModel::input_ports`]).
     pub fn canonical_inputs(&self) -> CanonicalInputs {
-        CanonicalInputs::new(&self.np, &self.act, &self.dst, &self.msg, self.seed16)
+        let c = CanonicalInputs::new(&self.np, &self.act, &self.dst, &self.msg, self.seed16);
+        match &self.r3 {
+            Some(load) => c.with_r3(&self.np, load),
+            None => c,
+        }
     }
 
     /// The crosspoint vectors of switch `g` as the RTL keeps them (`docs/protocol.md`
@@ -504,7 +567,11 @@ impl NetworkModel {
                 p.setup_end = self.t;
             }
         }
-        if self.ctrl.phase() == Phase::Data && self.ctrl.bt == 0 {
+        let sending = match np.algorithm {
+            Algorithm::R3 => Phase::Src,
+            _ => Phase::Data,
+        };
+        if self.ctrl.phase() == sending && self.ctrl.bt == 0 {
             let senders = (0..self.pes.len()).filter(|&p| self.pes[p].snd).collect();
             if let Some(p) = self.passes.last_mut() {
                 p.senders = senders;
@@ -552,7 +619,8 @@ impl NetworkModel {
                 *pe = Pe::new(np, s_enc);
             }
         } else if start && self.ctrl.takes_start() {
-            self.ctrl.start(self.seed16);
+            self.ctrl
+                .start(self.seed16, self.r3.as_ref().map_or(0, |l| l.npass));
             self.passes.clear();
             let mut dst = self.dst.clone();
             if let Some(Mutation::SwapDestinations { a, b }) = self.mutation {
@@ -573,6 +641,9 @@ impl NetworkModel {
                     (true, _) => digit_lca(&np.fmt, pe.s_enc, enc),
                 };
                 pe.start(self.act[p], t, self.msg[p], enc, h);
+                if let Some(load) = &self.r3 {
+                    pe.start_r3(load.pass[p], &load.route[p]);
+                }
             }
         } else {
             let summary = PeSummary {
@@ -580,7 +651,7 @@ impl NetworkModel {
                 max_h: self
                     .pes
                     .iter()
-                    .filter(|p| p.pending())
+                    .filter(|p| p.pending() && (self.r3.is_none() || p.pass == self.ctrl.pk))
                     .map(|p| p.h)
                     .max()
                     .unwrap_or(0),
@@ -662,4 +733,34 @@ impl NetworkModel {
     pub fn is_pi(&self) -> bool {
         self.np.kind == Kind::File
     }
+}
+
+/// R3: the schedule of `destinations` (a partial permutation) as load inputs; no schedule
+/// (`npass = 0`) for anything else.
+fn schedule_r3(
+    topo: &Topology,
+    np: &NetParams,
+    destinations: &[Option<usize>],
+    seed: u64,
+) -> Result<R3Load, NetError> {
+    let n = topo.n();
+    let perm = match crate::perm::PartialPermutation::new(destinations.to_vec()) {
+        Ok(p) => p,
+        Err(_) => {
+            return Ok(R3Load {
+                npass: 0,
+                pass: vec![0; n],
+                route: vec![Vec::new(); n],
+            })
+        }
+    };
+    let cfg = crate::lcan::routing::Config {
+        algorithm: Algorithm::R3,
+        policy: Policy::Fixed,
+        conflict: crate::lcan::routing::Conflict::Wire,
+        seed,
+    };
+    let schedule =
+        crate::lcan::routing::route(topo, &perm, &cfg).map_err(|e| NetError::R3(e.to_string()))?;
+    r3_load(topo, np, &schedule).map_err(|e| NetError::R3(e.to_string()))
 }

@@ -29,10 +29,18 @@ pub enum NetParamError {
         /// Its length.
         len: usize,
     },
-    /// The algorithm has no hardware (cycle-level model, RTL) yet.
-    #[error("algorithm {0}: the network hardware (cycle-level model and RTL) runs r1 and r2 only; r3 is software-only so far (issue 14 item 2)")]
-    Unsupported(&'static str),
+    /// An R3 source-routed stream would not fit the PE's transmit register.
+    #[error("r3: a PE's source-routed stream would be {bits} bits ((1 + (2l−1)·nf + ⌈M/W⌉)·W), more than the supported {max}")]
+    StreamTooLong {
+        /// Its bits.
+        bits: usize,
+        /// The limit.
+        max: usize,
+    },
 }
+
+/// Largest R3 stream (the PE's transmit register, `docs/interface.md` §11.1), in bits.
+pub const MAX_R3_STREAM_BITS: usize = 256;
 
 /// A validated network parameterization.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -43,7 +51,7 @@ pub struct NetParams {
     pub n: usize,
     /// The parameters every switch of the network shares.
     pub switch: SwitchParams,
-    /// R1 or R2.
+    /// R1, R2 or R3.
     pub algorithm: Algorithm,
     /// Message bits `M` per PE.
     pub msg_bits: usize,
@@ -54,7 +62,8 @@ pub struct NetParams {
     /// Whether PE numbers must be converted to label digits in hardware (some radix is not
     /// a power of two); otherwise the label digits are the bits of the PE number.
     pub convert: bool,
-    /// Bit-times of a message frame (start bit + `M` bits): `n(1 + M)`.
+    /// Bit-times of a message frame (start bit + `M` bits): `n(1 + M)`; R3: `1 + ⌈M/W⌉`
+    /// (`V`, then the payload).
     pub nf: usize,
     /// Bit-times of the `LOAD` step: `abin` with conversion, else 1.
     pub t_load: usize,
@@ -69,9 +78,12 @@ impl NetParams {
         width: usize,
         msg_bits: usize,
     ) -> Result<Self, NetParamError> {
-        if algorithm == Algorithm::R3 {
-            return Err(NetParamError::Unsupported(algorithm.name()));
-        }
+        // R3 has no arbiter (docs/interface.md §11): the policy does not exist for it.
+        let policy = if algorithm == Algorithm::R3 {
+            ArbiterPolicy::Fixed
+        } else {
+            policy
+        };
         let topology = match topo.kind() {
             Kind::Tree => SwitchTopology::Tree,
             Kind::CompleteBipartite => SwitchTopology::Cb,
@@ -87,8 +99,27 @@ impl NetParams {
         // Π networks route by plain PE numbers; T and CB by label digits.
         let convert =
             topo.kind() != Kind::File && fmt.digits.iter().any(|&(_, _, r)| !r.is_power_of_two());
-        let nf = (1 + msg_bits).div_ceil(width);
-        let longest = nf + 2 * (topo.levels() - 1) + 2;
+        let r3 = algorithm == Algorithm::R3;
+        // R3: the destination receives V, then the payload (docs/interface.md §11.1).
+        let nf = if r3 {
+            1 + msg_bits.div_ceil(width)
+        } else {
+            (1 + msg_bits).div_ceil(width)
+        };
+        let l = topo.levels();
+        let longest = if r3 {
+            let nfld = super::super::src_mode::field_bit_times(topo.d(), topo.u(), width);
+            let bits = (1 + (2 * l - 1) * nfld + msg_bits.div_ceil(width)) * width;
+            if bits > MAX_R3_STREAM_BITS {
+                return Err(NetParamError::StreamTooLong {
+                    bits,
+                    max: MAX_R3_STREAM_BITS,
+                });
+            }
+            (2 * l - 1) * (nfld + 1) + msg_bits.div_ceil(width) + 2
+        } else {
+            nf + 2 * (l - 1) + 2
+        };
         if longest > MAX_STEP {
             return Err(NetParamError::DataTooLong { len: longest });
         }
@@ -117,9 +148,21 @@ impl NetParams {
     }
 
     /// Length in bit-times of a step of `phase` in a pass whose highest LCA level is `h`
-    /// (`docs/protocol.md` §9); `None` for `IDLE` and `DONE`, which do not end by themselves.
+    /// (`docs/protocol.md` §9, `docs/interface.md` §11.2); `None` for `IDLE` and `DONE`,
+    /// which do not end by themselves, and for the phases this algorithm does not have (R3:
+    /// `UP`, `DOWN`, `PROBE`, `DELIV`, `DATA`; R1/R2: `SRC`).
     pub fn step_len(&self, phase: Phase, h: usize) -> Option<usize> {
         let f = &self.fmt;
+        let r3_only = phase == Phase::Src;
+        let r3_lacks = matches!(
+            phase,
+            Phase::Up | Phase::Down | Phase::Probe | Phase::Deliv | Phase::Data
+        );
+        if (self.algorithm == Algorithm::R3 && r3_lacks)
+            || (self.algorithm != Algorithm::R3 && r3_only)
+        {
+            return None;
+        }
         Some(match phase {
             Phase::Idle | Phase::Done => return None,
             Phase::Load => self.t_load,
@@ -130,7 +173,33 @@ impl NetParams {
             Phase::Deliv => 2,
             Phase::Data => self.nf + 2 * h + 2,
             Phase::Ack => 2 * h + 2,
+            Phase::Src => (2 * h + 1) * (self.field_bit_times() + 1) + self.msg_bit_times() + 2,
         })
+    }
+
+    /// R3: bits of an output-port field `f` (`docs/protocol.md` §12.1).
+    pub fn route_field_bits(&self) -> usize {
+        super::super::src_mode::route_field_bits(self.switch.d, self.switch.u)
+    }
+
+    /// R3: bit-times of a field `nf`.
+    pub fn field_bit_times(&self) -> usize {
+        super::super::src_mode::field_bit_times(self.switch.d, self.switch.u, self.width())
+    }
+
+    /// R3: bits of a PE's route, `RB = (2l − 1)·f` (`docs/interface.md` §11.1).
+    pub fn route_bits(&self) -> usize {
+        (2 * self.levels() - 1) * self.route_field_bits()
+    }
+
+    /// R3: bits of a pass number, `PB = AB`.
+    pub fn pass_bits(&self) -> usize {
+        self.abin
+    }
+
+    /// R3: bit-times of the payload, `NM = ⌈M/W⌉`.
+    pub fn msg_bit_times(&self) -> usize {
+        self.msg_bits.div_ceil(self.width())
     }
 
     /// Bit-times of one pass with highest LCA level `h`, from its `PLAN` step to the end of
@@ -140,7 +209,9 @@ impl NetParams {
         let setup = match self.algorithm {
             Algorithm::R1 => (h + 1) * (len(Phase::Up) + len(Phase::Down)),
             Algorithm::R2 => (2 * h + 1) * len(Phase::Probe),
-            Algorithm::R3 => unreachable!("NetParams::new rejects R3"),
+            Algorithm::R3 => {
+                return len(Phase::Plan) + len(Phase::Arm) + len(Phase::Src) + len(Phase::Ack)
+            }
         };
         len(Phase::Plan)
             + len(Phase::Arm)
@@ -156,7 +227,12 @@ impl NetParams {
         let setup = match self.algorithm {
             Algorithm::R1 => self.fmt.n1,
             Algorithm::R2 => self.fmt.nr,
-            Algorithm::R3 => unreachable!("NetParams::new rejects R3"),
+            Algorithm::R3 => {
+                return (1
+                    + (2 * self.levels() - 1) * self.field_bit_times()
+                    + self.msg_bit_times())
+                    * self.width()
+            }
         };
         setup.max(self.nf) * self.width()
     }
@@ -198,6 +274,8 @@ pub enum Phase {
     Ack,
     /// Every PE delivered (or a range error): results held until the next `start`.
     Done,
+    /// R3: source-routed set-up and data in one step (`docs/interface.md` §11.2, code 11).
+    Src,
 }
 
 impl Phase {
@@ -206,11 +284,11 @@ impl Phase {
         self as u64
     }
 
-    /// The phase of a state code (`None` for codes above 10).
+    /// The phase of a state code (`None` for codes above 11).
     pub fn from_code(code: u64) -> Option<Phase> {
         use Phase::*;
         [
-            Idle, Load, Plan, Arm, Up, Down, Probe, Deliv, Data, Ack, Done,
+            Idle, Load, Plan, Arm, Up, Down, Probe, Deliv, Data, Ack, Done, Src,
         ]
         .get(code as usize)
         .copied()

@@ -23,6 +23,8 @@ pub struct PeCtl {
     pub step: usize,
     /// `H` of the pass.
     pub top: usize,
+    /// R3: the pass being run, `pk`.
+    pub pass: usize,
 }
 
 /// The state of one PE interface (`docs/interface.md` §5.1).
@@ -50,10 +52,17 @@ pub struct Pe {
     pub tx: BitReg,
     /// Frame receive register (`NF·W` bits).
     pub rxf: BitReg,
+    /// R3: latched `pass`.
+    pub pass: usize,
+    /// R3: latched `route`, one output-port field per switch of the path (hop 0 first).
+    pub route: Vec<u64>,
     /// `rmsg` as a value, kept with `rxf` (so the outputs cost no per-bit work).
     rmsg: u64,
     /// `M`.
     m: usize,
+    /// Where message bit 0 is below the top of `rxf`: 1 (R1/R2 frame), `W` (R3: `V` takes
+    /// a whole bit-time).
+    msg_off: usize,
 }
 
 /// Effects of one PE edge on the network-wide state.
@@ -121,8 +130,15 @@ impl Pe {
             got: false,
             tx: BitReg::new(np.pe_tx_bits()),
             rxf: BitReg::new(np.pe_rx_bits()),
+            pass: 0,
+            route: Vec::new(),
             rmsg: 0,
             m: np.msg_bits,
+            msg_off: if np.algorithm == Algorithm::R3 {
+                np.width()
+            } else {
+                1
+            },
         }
     }
 
@@ -142,10 +158,12 @@ impl Pe {
         self.rxf.get(n - 1)
     }
 
-    /// `rmsg` output (`M` bits, unmasked): `rxf[NF·W−2−i]` at bit `i`.
+    /// `rmsg` output (`M` bits, unmasked): `rxf[NF·W−2−i]` at bit `i` (R3:
+    /// `rxf[NF·W−1−W−i]`).
     pub fn rmsg(&self, m: usize) -> u64 {
         let n = self.rxf.len();
-        (0..m).fold(0, |acc, i| acc | (u64::from(self.rxf.get(n - 2 - i)) << i))
+        let top = n - 1 - self.msg_off;
+        (0..m).fold(0, |acc, i| acc | (u64::from(self.rxf.get(top - i)) << i))
     }
 
     /// [`Pe::rmsg`] of the interface's own `M`, kept up to date with `rxf`.
@@ -168,6 +186,43 @@ impl Pe {
         self.rmsg = 0;
     }
 
+    /// R3's extra start-edge latches: the pass and the route fields.
+    pub fn start_r3(&mut self, pass: usize, route: &[u64]) {
+        self.pass = pass;
+        self.route = route.to_vec();
+    }
+
+    /// R3: the source-routed stream (`docs/interface.md` §11.3) as packet bits: `V`, fields
+    /// `0 … 2h`, the message.
+    fn stream(&self, np: &NetParams) -> PacketBits {
+        let w = np.width();
+        let (f, nf) = (np.route_field_bits(), np.field_bit_times());
+        let mut p = PacketBits::new();
+        p.push(1, 1).push(0, w - 1);
+        for j in 0..2 * self.h + 1 {
+            let field = self.route.get(j).copied().unwrap_or(0);
+            p.push(0, nf * w - f).push(field, f);
+        }
+        for i in 0..self.m {
+            p.push((self.msg >> i) & 1, 1);
+        }
+        p
+    }
+
+    /// The frame receive rule (`docs/interface.md` §5.5, R3 §11.3).
+    fn receive(&mut self, input: u64, w: usize, ev: &mut PeEvents) {
+        let top = self.rxf.len() - 1;
+        if !self.rxf.get(top) {
+            self.rxf.shift_in(input, w);
+            self.rmsg = self.rmsg(self.m);
+            if self.rxf.get(top) {
+                self.got = true;
+            }
+        } else if input != 0 {
+            ev.dup = true;
+        }
+    }
+
     /// One edge (neither reset nor start): `input` is the down-wire lanes of this bit-time.
     pub fn edge(&mut self, np: &NetParams, ctl: &PeCtl, input: u64) -> PeEvents {
         let w = np.width();
@@ -175,6 +230,7 @@ impl Pe {
         let mut load: Option<PacketBits> = None;
         let mut frame = false;
         let mut ack = false;
+        let mut stream = false;
         match ctl.phase {
             Phase::Plan => {
                 self.snd = false;
@@ -192,7 +248,12 @@ impl Pe {
                     }
                     self.snd = self.pending();
                 }
-                Algorithm::R3 => unreachable!("NetParams::new rejects R3"),
+                Algorithm::R3 => {
+                    self.snd = self.pending() && self.pass == ctl.pass;
+                    if self.snd {
+                        stream = true;
+                    }
+                }
             },
             Phase::Up => {
                 if ctl.last
@@ -212,18 +273,9 @@ impl Pe {
                     frame = true;
                 }
             }
-            Phase::Data => {
+            Phase::Data | Phase::Src => {
                 let got_before = self.got;
-                let top = self.rxf.len() - 1;
-                if !self.rxf.get(top) {
-                    self.rxf.shift_in(input, w);
-                    self.rmsg = self.rmsg(self.m);
-                    if self.rxf.get(top) {
-                        self.got = true;
-                    }
-                } else if input != 0 {
-                    ev.dup = true;
-                }
+                self.receive(input, w, &mut ev);
                 if ctl.last && got_before {
                     ack = true;
                 }
@@ -239,6 +291,13 @@ impl Pe {
         let len = self.tx.len();
         if let Some(p) = load {
             p.load_into(&mut self.tx, w);
+        } else if stream {
+            // Left-aligned: stream bit 0 at the top of tx.
+            let p = self.stream(np);
+            self.tx.clear();
+            for i in 0..p.len() {
+                self.tx.set(len - 1 - i, p.bit(i));
+            }
         } else if frame {
             self.tx.clear();
             self.tx.set(len - 1, true);

@@ -9,6 +9,8 @@
 
 use super::super::params::ArbiterPolicy;
 use super::params::NetParams;
+use super::r3load::R3Load;
+use crate::lcan::routing::Algorithm;
 use serde::Serialize;
 
 /// The top-level outputs of one bit-time.
@@ -162,8 +164,8 @@ pub mod out {
     pub const RMSG: usize = 7;
 }
 
-/// Input ports except `clock`: `reset`, `start`, `act`, `dst`, `msg`, and `seed` with the
-/// random policy.
+/// Input ports except `clock`: `reset`, `start`, `act`, `dst`, `msg`, `seed` with the
+/// random policy, and `pass`, `route`, `npass` with R3 (`docs/interface.md` §11.1).
 pub fn input_ports(np: &NetParams) -> Vec<PortSpec> {
     let mut v = vec![
         port("reset", 1),
@@ -174,6 +176,11 @@ pub fn input_ports(np: &NetParams) -> Vec<PortSpec> {
     ];
     if np.switch.policy == ArbiterPolicy::Random {
         v.push(port("seed", 16));
+    }
+    if np.algorithm == Algorithm::R3 {
+        v.push(port("pass", np.n * np.pass_bits()));
+        v.push(port("route", np.n * np.route_bits()));
+        v.push(port("npass", np.pass_bits() + 1));
     }
     v
 }
@@ -202,6 +209,21 @@ impl CanonicalInputs {
             words.set(5, u64::from(seed16));
         }
         CanonicalInputs { words }
+    }
+
+    /// R3: also the load inputs `pass`, `route`, `npass` (ports 5, 6, 7).
+    pub fn with_r3(mut self, np: &NetParams, load: &R3Load) -> Self {
+        let (pb, rb, f) = (np.pass_bits(), np.route_bits(), np.route_field_bits());
+        for (p, &k) in load.pass.iter().enumerate() {
+            put_bits(self.words.get_mut(5), p * pb, pb, k as u64);
+        }
+        for (p, fields) in load.route.iter().enumerate() {
+            for (j, &q) in fields.iter().enumerate() {
+                put_bits(self.words.get_mut(6), p * rb + j * f, f, q);
+            }
+        }
+        self.words.set(7, load.npass as u64);
+        self
     }
 
     /// The input values of bit-time `t`, in the order of [`input_ports`].

@@ -20,6 +20,7 @@ impl SwitchModel {
             .chain(&self.tx_c)
             .chain(&self.tx_d)
             .all(|r| r.is_zero())
+            && self.sc.iter().all(|&s| s == 0)
     }
 
     /// What [`SwitchModel::clock`] does for a quiet switch (see the module documentation):

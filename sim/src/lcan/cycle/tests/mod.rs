@@ -5,6 +5,7 @@ mod cross_arbiter;
 mod hand_traces;
 mod properties;
 mod protocol;
+mod src_mode;
 
 use super::bits::PacketBits;
 use super::{Control, Mode, SwitchModel};

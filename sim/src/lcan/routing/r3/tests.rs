@@ -221,15 +221,15 @@ proptest! {
     }
 }
 
-/// The network hardware does not run R3 yet: its parameters are refused with an error
-/// naming the algorithm, before any model is built.
+/// The network hardware runs R3 (docs/interface.md §11; issue 14 item 2): its parameters
+/// are accepted, and one CB(2,2) pass costs what §11.4 says.
 #[test]
-fn network_hardware_refuses_r3() {
+fn network_hardware_runs_r3() {
     use crate::lcan::cycle::network::NetParams;
     use crate::lcan::cycle::ArbiterPolicy;
     let topo = Topology::complete_bipartite(2, 2, Size::Levels(3)).unwrap();
-    let e = NetParams::new(&topo, Algorithm::R3, ArbiterPolicy::Fixed, 1, 8).unwrap_err();
-    assert!(e.to_string().contains("r3 is software-only"), "{e}");
+    let np = NetParams::new(&topo, Algorithm::R3, ArbiterPolicy::Fixed, 1, 8).unwrap();
+    assert_eq!(np.total_bit_times(&[2]), 8 * 3 + 8 + 3);
 }
 
 /// The heuristic refuses, with a reason, a problem whose usage table would not fit.

@@ -1,0 +1,663 @@
+//! Generated command lines: a builder that injects defects component by component,
+//! and one generator per subcommand (valid inputs small, so each runs in milliseconds).
+
+use super::*;
+
+/// One generated command line.
+pub(super) struct CliCase {
+    pub(super) argv: Vec<OsString>,
+    pub(super) hints: Hints,
+    /// Number of defects injected (0: a valid input, which must succeed).
+    pub(super) defects: usize,
+    /// The output path it was given, if any.
+    pub(super) out: Option<OutPath>,
+}
+
+pub(super) struct Builder<'a> {
+    pub(super) g: &'a mut Gen,
+    pub(super) argv: Vec<OsString>,
+    pub(super) hints: Hints,
+    pub(super) defects: usize,
+    /// Percent chance of a defect in each component.
+    pub(super) rate: usize,
+    /// Single-defect mode: only component `target` (counted by `slot`) is defective, so
+    /// that the check of every component is reached, not only the first one.
+    pub(super) single: bool,
+    pub(super) slot: usize,
+    pub(super) target: usize,
+}
+
+impl Builder<'_> {
+    /// Whether the next component gets a defect.
+    pub(super) fn hit(&mut self, percent: usize) -> bool {
+        let i = self.slot;
+        self.slot += 1;
+        if self.single {
+            i == self.target
+        } else {
+            self.g.chance(percent)
+        }
+    }
+    pub(super) fn arg(&mut self, flag: &str, value: impl Into<OsString>) {
+        let value = value.into();
+        if self.g.chance(20) {
+            let mut joined = OsString::from(format!("{flag}="));
+            joined.push(&value);
+            self.argv.push(joined);
+        } else {
+            self.argv.push(flag.into());
+            self.argv.push(value);
+        }
+    }
+    pub(super) fn flag(&mut self, flag: &str) {
+        self.argv.push(flag.into());
+    }
+    /// A number flag: `valid`, or (a defect) a hostile value outside `ok`, a superset of
+    /// what the command accepts (so the value is refused for certain).
+    pub(super) fn number(
+        &mut self,
+        flag: &str,
+        valid: &str,
+        ok: impl Fn(u128) -> bool,
+        hints: &[&str],
+    ) {
+        let bad: Vec<&str> = HOSTILE_NUMBERS
+            .iter()
+            .copied()
+            .filter(|v| !v.parse::<u128>().is_ok_and(&ok))
+            .collect();
+        if self.hit(self.rate) && !bad.is_empty() {
+            // Half the time a number (past a limit) rather than a string clap refuses,
+            // so that the command's own checks are reached.
+            let numeric: Vec<&str> = bad
+                .iter()
+                .copied()
+                .filter(|v| v.parse::<u128>().is_ok())
+                .collect();
+            let v = if !numeric.is_empty() && self.g.chance(50) {
+                *self.g.pick(&numeric)
+            } else {
+                *self.g.pick(&bad)
+            };
+            self.defects += 1;
+            self.hints.add(hints);
+            self.hints.add(&[flag, &format!("'{v}'")]);
+            self.arg(flag, v);
+        } else {
+            self.arg(flag, valid);
+        }
+    }
+    /// A number flag at an extreme the command accepts (one of `extremes`), in one case
+    /// of ten; else as [`Builder::number`].
+    pub(super) fn extreme(
+        &mut self,
+        flag: &str,
+        extremes: &[&'static str],
+        valid: &str,
+        ok: impl Fn(u128) -> bool,
+        hints: &[&str],
+    ) {
+        if self.g.chance(10) {
+            let v = self.g.pick_str(extremes);
+            self.arg(flag, v);
+        } else {
+            self.number(flag, valid, ok, hints);
+        }
+    }
+    /// A value-enum flag: one of `valid` (or left at its default), or an unknown value.
+    pub(super) fn choice(&mut self, flag: &str, valid: &[&'static str]) {
+        if self.hit(self.rate / 5) {
+            let v = self
+                .g
+                .pick_str(&["", "R1", "r 1", "none", "-", "\u{0}x", "all"]);
+            self.arg(flag, v);
+            self.defect(&[flag]);
+        } else if self.g.chance(50) {
+            let v = self.g.pick_str(valid);
+            self.arg(flag, v);
+        }
+    }
+    pub(super) fn defect(&mut self, hints: &[&str]) {
+        self.defects += 1;
+        self.hints.add(hints);
+    }
+}
+
+/// `--topology … --d … --u … --levels|--n … [--pi …]` (small when valid); returns the
+/// number of PEs of the network when it is valid.
+///
+/// `hw`: the network is generated as hardware, whose switches take d, u ≤ 16 and
+/// levels ≤ 16 (`MAX_PARAM`), tighter than the topology's own limits (d, u ≤ 64,
+/// levels ≤ 32).
+pub(super) fn topology_args(
+    b: &mut Builder,
+    s: &Scratch,
+    seeds: &[String],
+    hw: bool,
+) -> Option<usize> {
+    let defects = b.defects;
+    if b.g.below(4) == 3 {
+        // A Π file.
+        let valid = b.g.pick(seeds).clone();
+        let text = if b.hit(b.rate) {
+            pi_text(b.g, seeds)
+        } else {
+            valid
+        };
+        let parsed = catch_unwind(|| Topology::from_pi_text(&text).ok())
+            .ok()
+            .flatten();
+        if parsed.is_none() {
+            b.defect(&["Π file"]);
+        }
+        let path = if b.hit(b.rate / 3) {
+            b.defect(&["reading the Π file"]);
+            s.root.join("missing.pi")
+        } else {
+            s.input("net.pi", &text)
+        };
+        if b.g.chance(50) {
+            b.arg("--topology", "file");
+        }
+        b.arg("--pi", path);
+        if b.hit(b.rate / 3) {
+            b.arg("--d", "7");
+            b.defect(&["--d", "disagrees"]);
+        }
+        return parsed.filter(|_| b.defects == defects).map(|t| t.n());
+    }
+    let (name, d, u, l, n) = *b.g.pick(&[
+        ("tree", "2", "1", "2", 4),
+        ("tree", "4", "2", "2", 8),
+        ("tree", "4", "2", "3", 16),
+        ("cb", "2", "2", "2", 4),
+        ("cb", "2", "1", "3", 8),
+    ]);
+    if b.hit(b.rate / 6) {
+        b.arg("--topology", "cube");
+        b.defect(&["--topology"]);
+    } else if name != "tree" || b.g.chance(90) {
+        b.arg("--topology", name); // (tree is the default)
+    }
+    let max = if hw { 16 } else { 64 };
+    b.number("--d", d, |v| (2..=max).contains(&v), &["d = ", "--d"]);
+    b.number("--u", u, |v| (1..=max).contains(&v), &["u = ", "--u"]);
+    let size_defect = b.hit(b.rate / 2);
+    match if size_defect { b.g.below(5) } else { 5 } {
+        0 => {
+            b.arg("--levels", l);
+            b.arg("--n", "4");
+            b.defect(&["--levels", "--n"]);
+        }
+        1 => b.defect(&["--levels", "--n"]),
+        2 => {
+            // A size past every limit: must be refused, never allocated.
+            let v =
+                *b.g.pick(&["33", "64", "1000", "4294967296", "18446744073709551615"]);
+            b.arg("--levels", v);
+            b.defect(&["levels", "n = ", "limit", "switches"]);
+        }
+        3 => {
+            let v = *b.g.pick(&[
+                "0",
+                "3",
+                "12",
+                "1048577",
+                "4294967296",
+                "18446744073709551615",
+            ]);
+            b.arg("--n", v);
+            b.defect(&["n = ", "--n", "limit"]);
+        }
+        4 => {
+            // With --topology tree or cb, --pi is refused; without --topology, --pi
+            // selects `file` and this header-only file is refused.
+            b.arg("--pi", s.input("unused.pi", "lcan d=2 u=2 levels=2 n=4\n"));
+            b.defect(&["--pi", "Π file"]);
+        }
+        _ => b.arg("--levels", l),
+    }
+    (b.defects == defects).then_some(n)
+}
+
+/// `--perm FILE` (or a keyword) for a network of `n` PEs; returns whether it is valid.
+pub(super) fn perm_arg(
+    b: &mut Builder,
+    s: &Scratch,
+    n: usize,
+    keywords: &[&str],
+    full: bool,
+    no_files: bool,
+) {
+    if !b.hit(b.rate) {
+        let k = *b.g.pick(keywords);
+        b.arg("--perm", k);
+        return;
+    }
+    if b.g.chance(10) {
+        b.arg("--perm", s.root.join("missing.perm"));
+        b.defect(&["reading the", "missing.perm"]);
+        return;
+    }
+    if b.g.chance(5) {
+        b.arg("--perm", s.root.join("existing"));
+        b.defect(&["reading the", "existing"]);
+        return;
+    }
+    let text = perm_text(b.g, n);
+    // The oracle runs the parser too: a panic there (counted when the command runs)
+    // must not stop the harness.
+    let ok = survives(|| {
+        if full {
+            Permutation::parse(&text, n).is_ok()
+        } else {
+            PartialPermutation::parse(&text, n).is_ok()
+        }
+    });
+    if !ok {
+        b.defect(&["permutation file", "routing file", "p.perm"]);
+    } else if no_files {
+        b.defect(&["--perm"]);
+    }
+    b.arg("--perm", s.input("p.perm", &text));
+}
+
+pub(super) const COMMANDS: &[&str] = &[
+    "info",
+    "diagram",
+    "latin",
+    "schedule",
+    "generate switch",
+    "generate network",
+    "generate hypercube",
+    "generate min",
+    "sim switch",
+    "sim network",
+    "sim hypercube",
+    "sim ataape",
+    "sim min",
+    "export-tb network",
+    "bench cosim",
+    "bench routing",
+    "sweep",
+];
+
+/// Commands that build a model or run a tool: only ever given refused inputs.
+/// (`export-tb network` runs the golden model only; it is never given `--run`.)
+pub(super) fn builds(cmd: &str) -> bool {
+    cmd.starts_with("sim ") || cmd.starts_with("bench") || cmd == "sweep"
+}
+
+pub(super) fn cli_case(g: &mut Gen, s: &Scratch, case_dir: &Path, seeds: &[String]) -> CliCase {
+    let cmd = *g.pick(COMMANDS);
+    // Valid inputs (no defect) for the computing commands in 1 case of 12; else half
+    // the cases with one defect in a random place, half with a defect in each component
+    // with probability `rate`.
+    let rate = if builds(cmd) || g.below(12) != 0 {
+        30
+    } else {
+        0
+    };
+    let single = rate > 0 && g.chance(50);
+    let target = g.below(14);
+    let mut b = Builder {
+        g,
+        argv: vec!["lcanet".into()],
+        hints: Hints::default(),
+        defects: 0,
+        rate,
+        single,
+        slot: 0,
+        target,
+    };
+    b.argv.extend(cmd.split(' ').map(OsString::from));
+    let mut out = None;
+    match cmd {
+        "info" => {
+            topology_args(&mut b, s, seeds, false);
+            if b.g.chance(40) {
+                let o = out_file(&mut b, s, case_dir, "pi");
+                b.arg("--write-pi", &o.path);
+                out = Some(o);
+            }
+            if b.g.chance(50) {
+                b.flag("--json");
+            }
+        }
+        "diagram" => {
+            topology_args(&mut b, s, seeds, false);
+            let ext = if b.hit(b.rate / 3) {
+                b.defect(&[".dot or .svg"]);
+                *b.g.pick(&["png", "DOT ", "", "txt"])
+            } else {
+                "dot"
+            };
+            let o = out_file(&mut b, s, case_dir, ext);
+            b.arg("-o", &o.path);
+            out = Some(o);
+            if b.g.chance(30) {
+                let title = *b.g.pick(&["\"quoted\" <b>", "\u{0}", "\\", "}", "ä ∑ 𝟘"]);
+                b.arg("--title", title);
+            }
+        }
+        "latin" | "generate min" | "sim min" | "sim ataape" => {
+            let net = if b.hit(b.rate / 4) {
+                b.defect(&["--network"]);
+                "butterfly"
+            } else {
+                *b.g.pick(&["baseline", "omega", "cube"])
+            };
+            b.arg("--network", net);
+            b.number("--m", "2", |v| (1..=12).contains(&v), &["m", "--m"]);
+            if cmd != "latin" {
+                b.number(
+                    "--message-bits",
+                    "4",
+                    |v| (1..=4096).contains(&v),
+                    &["--message-bits", "B"],
+                );
+            }
+            if cmd == "generate min" {
+                let key = format!("{cmd} {net}");
+                let o = out_dir(&mut b, s, &key, case_dir);
+                b.arg("-o", &o.path);
+                out = Some(o);
+            }
+            if cmd == "sim min" {
+                perm_arg(&mut b, s, 4, &["identity"], true, false);
+            }
+            if b.g.chance(50) {
+                b.flag("--json");
+            }
+        }
+        "schedule" => {
+            let n = topology_args(&mut b, s, seeds, false).unwrap_or(4);
+            let any = |v| v <= u128::from(u64::MAX);
+            b.extreme(
+                "--seed",
+                &["0", "18446744073709551615"],
+                "7",
+                any,
+                &["--seed"],
+            );
+            b.choice("--algorithm", &["r1", "r2", "r3"]);
+            b.choice("--arbiter", &["fixed", "round-robin", "random"]);
+            b.choice("--conflict", &["wire", "switch"]);
+            b.choice("--optimal", &["auto", "off"]);
+            if b.g.chance(20) {
+                let max = &["18446744073709551615"];
+                b.extreme("--opt-budget", max, "1000", any, &["--opt-budget"]);
+            }
+            if b.g.chance(30) {
+                // --trials draws its own permutations: random or worst-case only.
+                b.number(
+                    "--trials",
+                    "3",
+                    |v| v <= u128::from(u64::MAX),
+                    &["--trials"],
+                );
+                b.hints.add(&["--trials"]);
+                perm_arg(&mut b, s, n, &["random", "worst-case"], false, true);
+            } else {
+                perm_arg(
+                    &mut b,
+                    s,
+                    n,
+                    &["random", "identity", "worst-case"],
+                    false,
+                    false,
+                );
+            }
+            if b.g.chance(50) {
+                b.flag("--json");
+            }
+        }
+        "generate switch" | "sim switch" => {
+            let sw = |v: u128| (1..=16).contains(&v);
+            b.number("--d", "2", |v| (2..=16).contains(&v), &["d", "--d"]);
+            b.number("--u", "1", sw, &["u", "--u"]);
+            b.number("--width", "1", sw, &["width", "--width"]);
+            b.number("--levels", "2", sw, &["levels", "--levels"]);
+            b.choice("--arbiter", &["fixed", "round-robin", "random"]);
+            b.choice("--topology", &["tree", "cb"]);
+            if cmd == "generate switch" {
+                // File names depend on the arbiter and the topology: the discovered ones
+                // are those of the defaults.
+                let custom = b.argv.iter().any(|a| {
+                    a.to_str()
+                        .is_some_and(|a| a.starts_with("--arbiter") || a.starts_with("--topology"))
+                });
+                let key = if custom {
+                    "generate switch custom"
+                } else {
+                    cmd
+                };
+                let o = out_dir(&mut b, s, key, case_dir);
+                b.arg("-o", &o.path);
+                out = Some(o);
+            } else {
+                b.number(
+                    "--cycles",
+                    "10",
+                    |v| v <= u128::from(u64::MAX),
+                    &["--cycles"],
+                );
+            }
+        }
+        "generate network" | "sim network" | "export-tb network" | "bench cosim" => {
+            let n = topology_args(&mut b, s, seeds, true).unwrap_or(4);
+            b.choice("--algorithm", &["r1", "r2"]);
+            b.choice("--arbiter", &["fixed", "round-robin", "random"]);
+            b.choice("--structure", &["auto", "instances", "rows"]);
+            b.number(
+                "--width",
+                "1",
+                |v| (1..=16).contains(&v),
+                &["width", "W", "--width"],
+            );
+            b.number(
+                "--message-bits",
+                "4",
+                |v| (1..=64).contains(&v),
+                &["message", "M", "--message-bits"],
+            );
+            if cmd == "sim network" || cmd == "export-tb network" {
+                perm_arg(&mut b, s, n, &["random", "identity"], false, false);
+            }
+            if cmd == "export-tb network" {
+                if b.g.chance(30) {
+                    let ok = |v| v <= 1_000_000;
+                    b.extreme("--tail", &["0", "1", "4097"], "4", ok, &["--tail"]);
+                }
+                let any = |v| v <= u128::from(u64::MAX);
+                let far = &["1000001", "18446744073709551615"];
+                b.extreme("--max-bit-times", far, "100000", any, &["--max-bit-times"]);
+                let seeds = &["0", "18446744073709551615"];
+                b.extreme("--seed", seeds, "7", any, &["--seed"]);
+            }
+            if cmd == "generate network" || cmd == "export-tb network" {
+                let o = out_dir(&mut b, s, cmd, case_dir);
+                b.arg("-o", &o.path);
+                out = Some(o);
+            }
+        }
+        "bench routing" => bench_routing_args(&mut b, s, case_dir, &mut out),
+        "sweep" => sweep_args(&mut b, s, case_dir, &mut out),
+        "generate hypercube" | "sim hypercube" => {
+            b.number("--k", "2", |v| (1..=12).contains(&v), &["k", "--k"]);
+            b.number(
+                "--payload-bits",
+                "4",
+                |v| (1..=64).contains(&v),
+                &["payload", "--payload-bits"],
+            );
+            if cmd == "generate hypercube" {
+                let o = out_dir(&mut b, s, cmd, case_dir);
+                b.arg("-o", &o.path);
+                out = Some(o);
+            } else {
+                perm_arg(&mut b, s, 4, &["random", "packing"], false, false);
+                b.choice("--algorithm", &["semi", "full"]);
+            }
+        }
+        _ => unreachable!("{cmd}"),
+    }
+    // Command-line noise: unknown flags, repeated flags, a non-UTF-8 argument.
+    if b.hit(b.rate / 6) {
+        match b.g.below(3) {
+            0 => {
+                b.flag("--frobnicate");
+                b.defect(&["--frobnicate"]);
+            }
+            1 => {
+                #[cfg(unix)]
+                {
+                    use std::os::unix::ffi::OsStringExt;
+                    b.argv
+                        .push(OsString::from_vec(vec![b'-', b'-', 0xff, 0xfe]));
+                    b.defect(&["UTF-8", "unexpected argument", "\u{fffd}"]);
+                }
+            }
+            _ => {
+                b.flag("--json");
+                b.flag("--json");
+                b.defect(&["--json", "more than once"]);
+            }
+        }
+    }
+    // Commands that build: at least one defect refused before any build, always.
+    if builds(cmd) && b.defects == 0 {
+        match b.g.below(3) {
+            0 => {
+                b.flag("--frobnicate");
+                b.defect(&["--frobnicate"]);
+            }
+            1 => {
+                b.arg("--perm", s.root.join("missing.perm"));
+                b.defect(&["--perm", "missing.perm"]);
+            }
+            _ => {
+                b.arg("--width", "0");
+                b.defect(&[
+                    "--width",
+                    "width",
+                    "--payload-bits",
+                    "--message-bits",
+                    "--k",
+                ]);
+            }
+        }
+    }
+    CliCase {
+        argv: b.argv,
+        hints: b.hints,
+        defects: b.defects,
+        out,
+    }
+}
+
+/// `bench routing`: sweep selection, sample counts and bit-time parameters, each at and
+/// past its limit (the sweep itself never runs: the command is in [`builds`]).
+fn bench_routing_args(b: &mut Builder, s: &Scratch, case_dir: &Path, out: &mut Option<OutPath>) {
+    if b.hit(b.rate / 4) {
+        let v = b.g.pick_str(&["cube", "tree,", "tree;cb"]);
+        b.arg("--topology", v);
+        b.defect(&["--topology"]);
+    } else if b.g.chance(50) {
+        let t = b.g.pick_str(&["tree", "cb", "tree,cb"]);
+        b.arg("--topology", t);
+    }
+    if b.hit(b.rate / 3) {
+        let v =
+            b.g.pick_str(&["3:2", "2:2", "0:1", "2", "a:b", "4:0", ":", "2:1:1"]);
+        b.arg("--du", v);
+        // 3:2 and 2:2 are valid CB-LCANs but no T-LCANs: refused only with the tree kind.
+        b.defect(&["--du", "D:U", "d ≥ 2"]);
+        if v == "2:2" || v == "3:2" {
+            b.arg("--topology", "tree");
+        }
+    } else if b.g.chance(40) {
+        let v = b.g.pick_str(&["2:1", "4:2"]);
+        b.arg("--du", v);
+        b.arg("--topology", "tree");
+    }
+    let n = |v: u128| (1..=16_384).contains(&v);
+    b.number("--n-max", "64", n, &["--n-max", "n-min", "limit"]);
+    if b.g.chance(30) {
+        b.number(
+            "--n-min",
+            "16",
+            |v| (1..=64).contains(&v),
+            &["--n-min", "n-max"],
+        );
+    }
+    b.choice("--arbiter", &["fixed", "round-robin", "random"]);
+    if b.hit(b.rate / 5) {
+        let v = b.g.pick_str(&["r4", "r1,,r2", "R 3", "none"]);
+        b.arg("--algorithms", v);
+        b.defect(&["--algorithms", "algorithm"]);
+    } else if b.g.chance(50) {
+        let v = b.g.pick_str(&["r1", "r2,r3", "r1,r2,r3"]);
+        b.arg("--algorithms", v);
+    }
+    let samples = |v: u128| (1..=100_000).contains(&v);
+    b.number("--perms", "3", samples, &["--perms"]);
+    b.number("--worst", "1", |v| v <= 100_000, &["--worst"]);
+    b.number("--jobs", "1", |v| (1..=1024).contains(&v), &["--jobs"]);
+    b.number(
+        "--message-bits",
+        "8",
+        |v| (1..=64).contains(&v),
+        &["--message-bits", "message", "M"],
+    );
+    b.number(
+        "--width",
+        "1",
+        |v| (1..=16).contains(&v),
+        &["--width", "width", "W"],
+    );
+    if b.g.chance(20) {
+        b.flag("--quick");
+    }
+    let o = out_dir(b, s, "bench routing", case_dir);
+    b.arg("--out", &o.path);
+    *out = Some(o);
+}
+
+/// `sweep`: size bounds, sample counts, selections, shards and the output file (the sweep
+/// itself never runs: the command is in [`builds`]).
+fn sweep_args(b: &mut Builder, s: &Scratch, case_dir: &Path, out: &mut Option<OutPath>) {
+    b.number("--max-n", "4", |v| (2..=1024).contains(&v), &["--max-n"]);
+    b.number("--perms", "2", |v| (1..=100_000).contains(&v), &["--perms"]);
+    if b.g.chance(30) {
+        let any = |v| (1..=u128::from(u64::MAX)).contains(&v);
+        b.number("--max-switches", "64", any, &["--max-switches"]);
+    }
+    if b.hit(b.rate / 4) {
+        let v = b.g.pick_str(&["r9", "r1,,r2", "", "R 1"]);
+        b.arg("--algorithms", v);
+        b.defect(&["--algorithms", "algorithm"]);
+    }
+    b.choice(
+        "--arbiters",
+        &["fixed", "round-robin", "random", "fixed,random"],
+    );
+    if b.hit(b.rate / 3) {
+        let v =
+            b.g.pick_str(&["3/3", "0/0", "1", "a/b", "-1/2", "18446744073709551616/2"]);
+        b.arg("--shard", v);
+        b.defect(&["--shard", "shard", "unexpected argument"]);
+    } else if b.g.chance(30) {
+        b.arg("--shard", "1/7");
+    }
+    b.number("--width", "1", |v| (1..=16).contains(&v), &["--width"]);
+    b.number(
+        "--message-bits",
+        "8",
+        |v| (1..=64).contains(&v),
+        &["--message-bits"],
+    );
+    let o = out_file(b, s, case_dir, "jsonl");
+    b.arg("--out", &o.path);
+    *out = Some(o);
+}

@@ -1,0 +1,273 @@
+//! The configurations of `lcanet sweep`: every valid (kind, d, u, l) of T-LCAN and
+//! CB-LCAN up to a PE count, times the hardware algorithms and arbiter policies, in one
+//! fixed order, and the `--shard i/N` slice of it.
+
+use anyhow::bail;
+use lcanet_hdl::lca_net::NetSpec;
+use lcanet_sim::lcan::cycle::ArbiterPolicy;
+use lcanet_sim::lcan::routing::Algorithm;
+use lcanet_sim::lcan::{Kind, Size, Topology};
+
+/// Largest `d` and `u` of a generated switch (docs/protocol.md §1: `d, u, l ≤ 16`).
+pub const MAX_PORTS_HW: usize = 16;
+/// Largest number of levels of a generated network.
+pub const MAX_LEVELS_HW: usize = 16;
+
+/// One network shape: a topology kind with its parameters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shape {
+    /// `Tree` or `CompleteBipartite`.
+    pub kind: Kind,
+    /// Downers per switch.
+    pub d: usize,
+    /// Uppers per switch.
+    pub u: usize,
+    /// Levels.
+    pub levels: usize,
+}
+
+impl Shape {
+    /// The topology (valid by construction of [`shapes`]).
+    pub fn topology(&self) -> anyhow::Result<Topology> {
+        let size = Size::Levels(self.levels);
+        Ok(match self.kind {
+            Kind::Tree => Topology::tree(self.d, self.u, size)?,
+            _ => Topology::complete_bipartite(self.d, self.u, size)?,
+        })
+    }
+
+    /// `tree`/`cb` as on the command line.
+    pub fn kind_name(&self) -> &'static str {
+        match self.kind {
+            Kind::Tree => "tree",
+            _ => "cb",
+        }
+    }
+
+    /// `T(4,2) l=3` / `CB(2,2) l=4`.
+    pub fn label(&self) -> String {
+        let k = if self.kind == Kind::Tree { "T" } else { "CB" };
+        format!("{k}({},{}) l={}", self.d, self.u, self.levels)
+    }
+}
+
+/// One configuration of the sweep: a shape, an algorithm and an arbiter policy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Config {
+    /// Position in the full (unsharded) list: stable across shards and runs.
+    pub index: usize,
+    /// The network.
+    pub shape: Shape,
+    /// Routing algorithm of the generated hardware.
+    pub algorithm: Algorithm,
+    /// Arbiter policy of every switch.
+    pub policy: ArbiterPolicy,
+}
+
+/// The shapes of a sweep: those kept, with their topologies, and those skipped for their
+/// switch count.
+#[derive(Debug)]
+pub struct Shapes {
+    /// Shapes to sweep.
+    pub keep: Vec<(Shape, Topology)>,
+    /// Shapes above the switch bound, with their switch counts.
+    pub skipped: Vec<(Shape, usize)>,
+}
+
+/// Every shape with at most `max_n` PEs that the hardware generator accepts, in order
+/// (tree before cb, then d, u, l ascending), split into those with at most
+/// `max_switches` switches and those above (skipped, but counted).
+///
+/// A T-LCAN needs `u | d` and `u < d` (with `u = d` its size cannot grow; its one-level
+/// network is CB-LCAN(d,d) with one level). Validity is decided by the topology
+/// constructors and [`NetSpec::new`] (port, level and step-length limits), not here.
+pub fn shapes(max_n: usize, max_switches: usize, width: usize, msg_bits: usize) -> Shapes {
+    let (mut keep, mut skipped) = (Vec::new(), Vec::new());
+    for kind in [Kind::Tree, Kind::CompleteBipartite] {
+        for d in 2..=MAX_PORTS_HW {
+            for u in 1..=MAX_PORTS_HW {
+                if kind == Kind::Tree && (!d.is_multiple_of(u) || u == d) {
+                    continue;
+                }
+                for levels in 1..=MAX_LEVELS_HW {
+                    let shape = Shape { kind, d, u, levels };
+                    let Ok(topo) = shape.topology() else {
+                        // Too many PEs or switches for the topology itself: every larger
+                        // level count is too.
+                        break;
+                    };
+                    if topo.n() > max_n {
+                        break;
+                    }
+                    let hw = NetSpec::new(
+                        topo.clone(),
+                        Algorithm::R1,
+                        ArbiterPolicy::Fixed,
+                        width,
+                        msg_bits,
+                    );
+                    if hw.is_err() {
+                        continue;
+                    }
+                    if topo.total_switches() > max_switches {
+                        skipped.push((shape, topo.total_switches()));
+                    } else {
+                        keep.push((shape, topo));
+                    }
+                }
+            }
+        }
+    }
+    Shapes { keep, skipped }
+}
+
+/// The algorithms the generated hardware supports (those [`NetSpec::new`] accepts on a
+/// small network), in [`Algorithm::ALL`] order.
+pub fn hardware_algorithms() -> Vec<Algorithm> {
+    let Ok(topo) = Topology::tree(2, 1, Size::Levels(2)) else {
+        return Vec::new();
+    };
+    Algorithm::ALL
+        .iter()
+        .copied()
+        .filter(|&a| NetSpec::new(topo.clone(), a, ArbiterPolicy::Fixed, 1, 8).is_ok())
+        .collect()
+}
+
+/// The full list: shapes × algorithms × policies, numbered.
+pub fn configs(
+    shapes: &[(Shape, Topology)],
+    algorithms: &[Algorithm],
+    policies: &[ArbiterPolicy],
+) -> Vec<Config> {
+    let mut out = Vec::new();
+    for (shape, _) in shapes {
+        for &algorithm in algorithms {
+            for &policy in policies {
+                out.push(Config {
+                    index: out.len(),
+                    shape: *shape,
+                    algorithm,
+                    policy,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// `--shard i/N`: shard `i` of `N` (0-based) takes configurations `i, i + N, i + 2N, …`
+/// (interleaved, so that every shard gets small and large networks alike).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shard {
+    /// This shard, `0 ≤ index < count`.
+    pub index: usize,
+    /// Number of shards.
+    pub count: usize,
+}
+
+impl Shard {
+    /// Whether configuration `index` belongs to this shard.
+    pub fn owns(&self, index: usize) -> bool {
+        index % self.count == self.index
+    }
+}
+
+/// Parses `i/N` with `0 ≤ i < N`.
+pub fn parse_shard(s: &str) -> Result<Shard, String> {
+    let bad = || format!("'{s}' is not a shard I/N (0 ≤ I < N, e.g. 0/4)");
+    let (i, n) = s.split_once('/').ok_or_else(bad)?;
+    let index: usize = i.trim().parse().map_err(|_| bad())?;
+    let count: usize = n.trim().parse().map_err(|_| bad())?;
+    if count == 0 {
+        return Err(format!("'{s}': the number of shards must be at least 1"));
+    }
+    if index >= count {
+        return Err(format!(
+            "'{s}': shard {index} does not exist among {count} shards (they are 0 … {})",
+            count - 1
+        ));
+    }
+    Ok(Shard { index, count })
+}
+
+/// Refuses a PE bound outside `1 ..= max`.
+pub fn check_max_n(max_n: usize, max: usize) -> anyhow::Result<()> {
+    if max_n < 2 || max_n > max {
+        bail!("--max-n {max_n}: must be between 2 (the smallest network) and {max}");
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shards_partition_the_list() {
+        let s: Vec<Shard> = (0..3)
+            .map(|i| parse_shard(&format!("{i}/3")).unwrap())
+            .collect();
+        for index in 0..20 {
+            assert_eq!(s.iter().filter(|sh| sh.owns(index)).count(), 1);
+        }
+        assert!(parse_shard("3/3").unwrap_err().contains("does not exist"));
+        assert!(parse_shard("0/0").unwrap_err().contains("at least 1"));
+        assert!(parse_shard("a/2").unwrap_err().contains("not a shard"));
+        assert!(parse_shard("1").unwrap_err().contains("not a shard"));
+    }
+
+    #[test]
+    fn shapes_up_to_four_pes_are_the_expected_ones() {
+        let Shapes { keep, skipped } = shapes(4, usize::MAX, 1, 8);
+        assert!(skipped.is_empty());
+        let labels: Vec<String> = keep.iter().map(|(s, _)| s.label()).collect();
+        // Trees: (2,1) with 1 and 2 levels, (3,1), (4,1), (4,2) with 1 level.
+        for want in [
+            "T(2,1) l=1",
+            "T(2,1) l=2",
+            "T(3,1) l=1",
+            "T(4,1) l=1",
+            "T(4,2) l=1",
+        ] {
+            assert!(
+                labels.contains(&want.to_string()),
+                "{want} missing: {labels:?}"
+            );
+        }
+        assert!(!labels.iter().any(|l| l.starts_with("T(2,2)")));
+        assert!(labels.contains(&"CB(2,2) l=2".to_string()));
+        assert!(labels.contains(&"CB(4,16) l=1".to_string()));
+        for (s, t) in &keep {
+            assert!(t.n() <= 4, "{}", s.label());
+            assert_eq!(t.levels(), s.levels);
+        }
+        // Every entry is distinct.
+        let mut sorted = labels.clone();
+        sorted.sort();
+        sorted.dedup();
+        assert_eq!(sorted.len(), labels.len());
+    }
+
+    #[test]
+    fn a_switch_bound_skips_and_counts() {
+        let all = shapes(16, usize::MAX, 1, 8).keep;
+        let Shapes { keep, skipped } = shapes(16, 8, 1, 8);
+        assert_eq!(keep.len() + skipped.len(), all.len());
+        assert!(!skipped.is_empty());
+        assert!(skipped.iter().all(|&(_, s)| s > 8));
+        assert!(keep.iter().all(|(_, t)| t.total_switches() <= 8));
+    }
+
+    #[test]
+    fn configs_are_numbered_in_order() {
+        let keep = shapes(4, usize::MAX, 1, 8).keep;
+        let algs = [Algorithm::R1, Algorithm::R2];
+        let pols = [ArbiterPolicy::Fixed, ArbiterPolicy::Random];
+        let c = configs(&keep, &algs, &pols);
+        assert_eq!(c.len(), keep.len() * 4);
+        assert!(c.iter().enumerate().all(|(i, c)| c.index == i));
+        assert_eq!(c[1].policy, ArbiterPolicy::Random);
+        assert_eq!(c[2].algorithm, Algorithm::R2);
+    }
+}

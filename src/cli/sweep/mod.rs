@@ -1,0 +1,513 @@
+//! `lcanet sweep`: every valid LCA network configuration up to a size — T-LCAN and
+//! CB-LCAN (d, u, l), every hardware algorithm, every arbiter policy — generated, built by
+//! Verilator with `-Wall` (warnings fatal: the build is the lint) and co-simulated
+//! bit-time by bit-time against the golden model on seeded random permutations. One JSON
+//! line per configuration; `--shard i/N` splits the list for a batch scheduler.
+
+mod configs;
+mod out;
+
+use crate::cli::common::{print_json, SeedArg};
+use crate::cli::Outcome;
+use anyhow::{bail, Context};
+use configs::{check_max_n, configs, hardware_algorithms, parse_shard, shapes, Config, Shard};
+use lcanet_hdl::lca_net::NetSpec;
+use lcanet_sim::lcan::cycle::network::Mutation;
+use lcanet_sim::lcan::cycle::ArbiterPolicy;
+use lcanet_sim::lcan::routing::Algorithm;
+use lcanet_sim::rng::derive;
+use lcanet_testbench::bridge::CacheOutcome;
+use lcanet_testbench::lca_net::{NetBench, NetBuild, PermKind, Stimulus};
+use lcanet_testbench::ArtifactDir;
+use out::RecordsFile;
+use serde::Serialize;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// Largest `--max-n` (the default test and CI use far less; 1,024 builds in minutes each).
+const MAX_SWEEP_PES: usize = 1024;
+/// Most random permutations per configuration.
+const MAX_PERMS: usize = 100_000;
+
+/// Arguments of `lcanet sweep`.
+#[derive(Debug, clap::Args)]
+#[command(after_help = "\
+Examples:
+  lcanet sweep --list                                   # how many configurations, no run
+  lcanet sweep --max-n 16 --perms 10 --out sweep.jsonl  # the small networks, all of them
+  lcanet sweep --shard 3/40 --seed 7 --out s3.jsonl     # shard 3 of 40 (a batch job)
+
+Configurations (in a fixed order, numbered across shards): T-LCAN(d,u) with u | d, u < d
+and CB-LCAN(d,u), 2 ≤ d ≤ 16, 1 ≤ u ≤ 16, every level count l ≤ 16 with n ≤ --max-n that
+the generator accepts; networks with more than --max-switches switches are listed as
+skipped. Each is crossed with every algorithm the hardware runs (--algorithms) and every
+arbiter policy (--arbiters). Shard I/N takes configurations I, I+N, I+2N, …
+
+Each configuration is built once (cached by content; the Verilator build runs -Wall with
+warnings fatal, so it is also the lint) and co-simulated on --perms random permutations;
+permutation j of network X is drawn from derive(seed, \"X perm j\"), the same for every
+algorithm and policy. --out gets one JSON line per configuration, written to
+.FILE.partial as the sweep goes (follow it with tail -f) and renamed to FILE when it ends;
+a sweep stopped by an error removes it. Exit code 2 if any configuration mismatched.")]
+pub struct Args {
+    /// Largest number of PEs (2 ..= 1024).
+    #[arg(long, default_value_t = 256)]
+    max_n: usize,
+    /// Random permutations co-simulated per configuration.
+    #[arg(long, default_value_t = 100)]
+    perms: usize,
+    /// Networks with more switches are skipped (and counted): CB-LCAN(2,u) with large u
+    /// grows by u/2 switches per level.
+    #[arg(long, default_value_t = 4096)]
+    max_switches: usize,
+    /// Algorithms, comma-separated (default: every one the hardware runs).
+    #[arg(long, value_delimiter = ',', value_parser = parse_algorithm)]
+    algorithms: Vec<Algorithm>,
+    /// Arbiter policies, comma-separated (default: all three).
+    #[arg(long, value_delimiter = ',', value_enum)]
+    arbiters: Vec<PolicyArg>,
+    /// Link width W of every network.
+    #[arg(long, default_value_t = 1)]
+    width: usize,
+    /// Message bits M of every PE.
+    #[arg(long, default_value_t = 8)]
+    message_bits: usize,
+    /// Run only shard I of N (0-based), e.g. 3/40.
+    #[arg(long, value_parser = parse_shard, value_name = "I/N")]
+    shard: Option<Shard>,
+    /// Print the configurations (of the shard) and stop: nothing is built.
+    #[arg(long)]
+    list: bool,
+    #[command(flatten)]
+    seed: SeedArg,
+    /// Write one JSON line per configuration here.
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// Print a JSON summary on stdout.
+    #[arg(long)]
+    json: bool,
+    /// Test only: the golden model of every configuration's first permutation swaps the
+    /// destinations of PEs 0 and 1, so every configuration must be reported mismatched.
+    #[arg(long, hide = true)]
+    inject_fault: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum PolicyArg {
+    /// Lowest requester and lowest wire first, always
+    Fixed,
+    /// Rotating priority
+    RoundRobin,
+    /// Pointers from a 16-bit LFSR per arbiter
+    Random,
+}
+
+impl From<PolicyArg> for ArbiterPolicy {
+    fn from(p: PolicyArg) -> Self {
+        match p {
+            PolicyArg::Fixed => ArbiterPolicy::Fixed,
+            PolicyArg::RoundRobin => ArbiterPolicy::RoundRobin,
+            PolicyArg::Random => ArbiterPolicy::Random,
+        }
+    }
+}
+
+fn parse_algorithm(s: &str) -> Result<Algorithm, String> {
+    Algorithm::ALL
+        .iter()
+        .copied()
+        .find(|a| a.name().eq_ignore_ascii_case(s.trim()))
+        .ok_or_else(|| {
+            let names: Vec<&str> = Algorithm::ALL.iter().map(|a| a.name()).collect();
+            format!("unknown algorithm '{s}' (known: {})", names.join(", "))
+        })
+}
+
+/// The first failing permutation of a configuration.
+#[derive(Debug, Clone, Serialize)]
+struct Failure {
+    perm: usize,
+    seed: u64,
+    what: String,
+    vcd: Option<PathBuf>,
+}
+
+/// One configuration's result: a JSON line of `--out`.
+#[derive(Debug, Clone, Serialize)]
+struct Record {
+    index: usize,
+    topology: &'static str,
+    d: usize,
+    u: usize,
+    levels: usize,
+    n: usize,
+    switches: usize,
+    algorithm: &'static str,
+    arbiter: String,
+    top: String,
+    width: usize,
+    message_bits: usize,
+    seed: u64,
+    perms: usize,
+    matched: usize,
+    r#match: bool,
+    passes_mean: f64,
+    passes_max: u64,
+    bit_times_mean: f64,
+    bit_times_max: u64,
+    build: &'static str,
+    build_seconds: f64,
+    run_seconds: f64,
+    failure: Option<Failure>,
+}
+
+/// The JSON summary on stdout.
+#[derive(Debug, Serialize)]
+struct Summary {
+    seed: u64,
+    max_n: usize,
+    perms: usize,
+    shard: Option<String>,
+    configurations: usize,
+    configurations_in_all_shards: usize,
+    skipped_networks: Vec<SkippedNet>,
+    matched: usize,
+    mismatched: Vec<usize>,
+    seconds: f64,
+    out: Option<PathBuf>,
+    listed: Vec<Listed>,
+}
+
+#[derive(Debug, Serialize)]
+struct SkippedNet {
+    network: String,
+    switches: usize,
+}
+
+#[derive(Debug, Serialize)]
+struct Listed {
+    index: usize,
+    network: String,
+    n: usize,
+    switches: usize,
+    algorithm: &'static str,
+    arbiter: String,
+}
+
+/// Runs `lcanet sweep`.
+pub fn run(a: Args) -> anyhow::Result<Outcome> {
+    check_max_n(a.max_n, MAX_SWEEP_PES)?;
+    if a.perms == 0 || a.perms > MAX_PERMS {
+        bail!("--perms {}: must be between 1 and {MAX_PERMS}", a.perms);
+    }
+    if a.max_switches == 0 {
+        bail!("--max-switches 0: no network has fewer than one switch");
+    }
+    let hw = hardware_algorithms();
+    let mut algorithms: Vec<Algorithm> = Vec::new();
+    for &alg in if a.algorithms.is_empty() {
+        &hw
+    } else {
+        &a.algorithms
+    } {
+        if !hw.contains(&alg) {
+            let names: Vec<&str> = hw.iter().map(|a| a.name()).collect();
+            bail!(
+                "--algorithms {}: the generated hardware does not run it (it runs {})",
+                alg.name(),
+                names.join(", ")
+            );
+        }
+        if !algorithms.contains(&alg) {
+            algorithms.push(alg);
+        }
+    }
+    let mut policies: Vec<ArbiterPolicy> = Vec::new();
+    let chosen: Vec<PolicyArg> = if a.arbiters.is_empty() {
+        vec![PolicyArg::Fixed, PolicyArg::RoundRobin, PolicyArg::Random]
+    } else {
+        a.arbiters.clone()
+    };
+    for p in chosen {
+        let p = ArbiterPolicy::from(p);
+        if !policies.contains(&p) {
+            policies.push(p);
+        }
+    }
+    // Width and message bits are checked by the first network's parameters.
+    NetSpec::new(
+        configs::Shape {
+            kind: lcanet_sim::lcan::Kind::Tree,
+            d: 2,
+            u: 1,
+            levels: 1,
+        }
+        .topology()?,
+        Algorithm::R1,
+        ArbiterPolicy::Fixed,
+        a.width,
+        a.message_bits,
+    )
+    .context("--width / --message-bits")?;
+    let configs::Shapes {
+        keep: nets,
+        skipped,
+    } = shapes(a.max_n, a.max_switches, a.width, a.message_bits);
+    let all = configs(&nets, &algorithms, &policies);
+    let total = all.len();
+    let mine: Vec<Config> = all
+        .into_iter()
+        .filter(|c| a.shard.is_none_or(|s| s.owns(c.index)))
+        .collect();
+    let topo_of = |c: &Config| {
+        nets.iter()
+            .find(|(s, _)| *s == c.shape)
+            .map(|(_, t)| t.clone())
+            .expect("every configuration's shape is in the list")
+    };
+    let shard_text = a.shard.map(|s| format!("{}/{}", s.index, s.count));
+    let skipped_nets: Vec<SkippedNet> = skipped
+        .iter()
+        .map(|(s, sw)| SkippedNet {
+            network: s.label(),
+            switches: *sw,
+        })
+        .collect();
+    if a.list {
+        let listed: Vec<Listed> = mine
+            .iter()
+            .map(|c| {
+                let t = topo_of(c);
+                Listed {
+                    index: c.index,
+                    network: c.shape.label(),
+                    n: t.n(),
+                    switches: t.total_switches(),
+                    algorithm: c.algorithm.name(),
+                    arbiter: c.policy.to_string(),
+                }
+            })
+            .collect();
+        if a.json {
+            print_json(&Summary {
+                seed: 0,
+                max_n: a.max_n,
+                perms: a.perms,
+                shard: shard_text,
+                configurations: mine.len(),
+                configurations_in_all_shards: total,
+                skipped_networks: skipped_nets,
+                matched: 0,
+                mismatched: Vec::new(),
+                seconds: 0.0,
+                out: None,
+                listed,
+            })?;
+        } else {
+            for l in &listed {
+                println!(
+                    "{:>5}  {:<16} n = {:>4}  {:>5} switches  {}  {}",
+                    l.index, l.network, l.n, l.switches, l.algorithm, l.arbiter
+                );
+            }
+            println!(
+                "{} configurations{} of {total} ({} networks × {} algorithms × {} policies, n ≤ {}); {} networks above --max-switches {} skipped",
+                listed.len(),
+                shard_text.as_deref().map(|s| format!(" in shard {s}")).unwrap_or_default(),
+                nets.len(),
+                algorithms.len(),
+                policies.len(),
+                a.max_n,
+                skipped_nets.len(),
+                a.max_switches
+            );
+        }
+        return Ok(Outcome::Success);
+    }
+    let mut records = match &a.out {
+        Some(out) => Some(RecordsFile::create(out)?),
+        None => None,
+    };
+    let seed = a.seed.resolve();
+    let t0 = Instant::now();
+    let bar = if a.json {
+        indicatif::ProgressBar::hidden()
+    } else {
+        indicatif::ProgressBar::new(mine.len() as u64)
+    };
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{bar:30} {pos}/{len} configurations [{elapsed} / ~{duration}] {msg}",
+        )
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    if !a.json {
+        eprintln!(
+            "sweep: {} configurations{} of {total}, {} permutations each, seed {seed}",
+            mine.len(),
+            shard_text
+                .as_deref()
+                .map(|s| format!(" (shard {s})"))
+                .unwrap_or_default(),
+            a.perms
+        );
+    }
+    if let (Some(r), Some(out), false) = (&records, &a.out, a.json) {
+        eprintln!(
+            "records: {} as the sweep goes, renamed to {} when it ends",
+            r.partial().display(),
+            out.display()
+        );
+    }
+    let (mut matched, mut mismatched) = (0, Vec::new());
+    for c in &mine {
+        bar.set_message(format!(
+            "{} {} {}",
+            c.shape.label(),
+            c.algorithm.name(),
+            c.policy
+        ));
+        // All or nothing: an error drops `records`, which removes the partial file.
+        let r = run_config(c, topo_of(c), &a, seed)?;
+        if r.r#match {
+            matched += 1;
+        } else {
+            mismatched.push(c.index);
+            bar.suspend(|| {
+                eprintln!(
+                    "MISMATCH #{} {} {} {}: {}",
+                    c.index,
+                    c.shape.label(),
+                    c.algorithm.name(),
+                    c.policy,
+                    r.failure.as_ref().map_or("", |f| f.what.as_str())
+                )
+            });
+        }
+        if let Some(f) = &mut records {
+            f.line(&serde_json::to_string(&r)?)?;
+        }
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    if let Some(f) = records {
+        f.commit()?;
+    }
+    let seconds = t0.elapsed().as_secs_f64();
+    if a.json {
+        print_json(&Summary {
+            seed,
+            max_n: a.max_n,
+            perms: a.perms,
+            shard: shard_text,
+            configurations: mine.len(),
+            configurations_in_all_shards: total,
+            skipped_networks: skipped_nets,
+            matched,
+            mismatched: mismatched.clone(),
+            seconds,
+            out: a.out.clone(),
+            listed: Vec::new(),
+        })?;
+    } else {
+        println!(
+            "sweep: {matched}/{} configurations match the golden model on {} permutations each ({:.0} s, seed {seed}){}",
+            mine.len(),
+            a.perms,
+            seconds,
+            a.out
+                .as_ref()
+                .map(|o| format!("; records in {}", o.display()))
+                .unwrap_or_default()
+        );
+        if !skipped_nets.is_empty() {
+            println!(
+                "skipped (more than --max-switches {}): {}",
+                a.max_switches,
+                skipped_nets
+                    .iter()
+                    .map(|s| format!("{} ({} switches)", s.network, s.switches))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+        }
+    }
+    Ok(if mismatched.is_empty() {
+        Outcome::Success
+    } else {
+        Outcome::Mismatch
+    })
+}
+
+/// Builds one configuration and co-simulates its permutations.
+fn run_config(
+    c: &Config,
+    topo: lcanet_sim::lcan::Topology,
+    a: &Args,
+    seed: u64,
+) -> anyhow::Result<Record> {
+    let spec = NetSpec::new(topo.clone(), c.algorithm, c.policy, a.width, a.message_bits)
+        .with_context(|| format!("configuration #{} {}", c.index, c.shape.label()))?;
+    let top = spec.network_name();
+    let dir =
+        ArtifactDir::new(&format!("cli::sweep::{top}")).context("creating the work directory")?;
+    let t0 = Instant::now();
+    let bench = NetBench::build(spec, &dir.file("rtl"), NetBuild::auto(false))
+        .with_context(|| format!("building configuration #{} ({top})", c.index))?;
+    let build_seconds = t0.elapsed().as_secs_f64();
+    let t1 = Instant::now();
+    let (mut matched, mut passes, mut bits) = (0usize, Vec::new(), Vec::new());
+    let mut failure = None;
+    for j in 0..a.perms {
+        let s = derive(seed, &format!("{} perm {j}", c.shape.label()));
+        let stim = Stimulus::new(&topo, &PermKind::Random, a.message_bits, s)
+            .map_err(anyhow::Error::msg)?;
+        let vcd = dir.file(&format!("failure{j}.vcd"));
+        let fault = (a.inject_fault && j == 0).then_some(Mutation::SwapDestinations { a: 0, b: 1 });
+        let r = bench
+            .run(&stim, None, Some(&vcd), fault)
+            .with_context(|| format!("co-simulating configuration #{} ({top})", c.index))?;
+        passes.push(r.passes);
+        bits.push(r.bit_times);
+        if r.matched() {
+            matched += 1;
+        } else if failure.is_none() {
+            failure = Some(Failure {
+                perm: j,
+                seed: s,
+                what: r.failure_text(),
+                vcd: r.vcd.clone(),
+            });
+        }
+    }
+    let mean = |v: &[u64]| v.iter().sum::<u64>() as f64 / v.len().max(1) as f64;
+    Ok(Record {
+        index: c.index,
+        topology: c.shape.kind_name(),
+        d: c.shape.d,
+        u: c.shape.u,
+        levels: c.shape.levels,
+        n: topo.n(),
+        switches: topo.total_switches(),
+        algorithm: c.algorithm.name(),
+        arbiter: c.policy.to_string(),
+        top,
+        width: a.width,
+        message_bits: a.message_bits,
+        seed,
+        perms: a.perms,
+        matched,
+        r#match: matched == a.perms,
+        passes_mean: mean(&passes),
+        passes_max: passes.iter().copied().max().unwrap_or(0),
+        bit_times_mean: mean(&bits),
+        bit_times_max: bits.iter().copied().max().unwrap_or(0),
+        build: match bench.cache() {
+            CacheOutcome::Hit => "cached",
+            CacheOutcome::Built => "built",
+        },
+        build_seconds,
+        run_seconds: t1.elapsed().as_secs_f64(),
+        failure,
+    })
+}

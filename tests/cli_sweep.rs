@@ -1,0 +1,173 @@
+//! `lcanet sweep`: the configuration list and its shards (disjoint, covering, stable
+//! numbering), a small slice co-simulated for real with its JSON lines, an injected fault
+//! reported as a mismatch (exit 2), and bad flags refused naming the condition with
+//! nothing written.
+
+mod common;
+
+use common::{json, lcanet, rejects, scratch};
+use serde_json::Value;
+use std::collections::BTreeSet;
+
+fn listed(extra: &[&str]) -> Value {
+    let mut args = vec!["sweep", "--list", "--json", "--max-n", "4"];
+    args.extend_from_slice(extra);
+    json(&args)
+}
+
+#[test]
+fn shards_partition_the_configuration_list() {
+    let all = listed(&[]);
+    let total = all["configurations"].as_u64().unwrap();
+    assert_eq!(all["configurations_in_all_shards"].as_u64(), Some(total));
+    // n ≤ 4: trees (2,1) l=1,2, (3,1), (4,1), (4,2); CB(d,u) d ≤ 4 with every u ≤ 16, and
+    // CB(2,u) with two levels; × r1, r2 × three policies.
+    assert!(total > 300, "{total}");
+    let indices = |v: &Value| -> BTreeSet<u64> {
+        v["listed"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["index"].as_u64().unwrap())
+            .collect()
+    };
+    let every = indices(&all);
+    assert_eq!(every.len() as u64, total);
+    let mut union = BTreeSet::new();
+    for i in 0..3 {
+        let s = listed(&["--shard", &format!("{i}/3")]);
+        let mine = indices(&s);
+        assert!(mine.iter().all(|k| k % 3 == i), "shard {i}: {mine:?}");
+        assert!(union.is_disjoint(&mine));
+        union.extend(mine);
+    }
+    assert_eq!(union, every);
+    for c in all["listed"].as_array().unwrap() {
+        assert!(c["n"].as_u64().unwrap() <= 4, "{c}");
+    }
+    let algs: BTreeSet<&str> = all["listed"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["algorithm"].as_str().unwrap())
+        .collect();
+    assert!(algs.contains("r1") && algs.contains("r2"), "{algs:?}");
+}
+
+#[test]
+fn a_slice_is_co_simulated_and_recorded() {
+    let dir = scratch("slice");
+    let out = dir.join("sweep.jsonl");
+    let o = out.to_str().unwrap();
+    let s = json(&[
+        "sweep", "--max-n", "4", "--perms", "3", "--shard", "5/140", "--seed", "11", "--out", o,
+        "--json",
+    ]);
+    let n = s["configurations"].as_u64().unwrap();
+    assert!(n >= 2, "{s}");
+    assert_eq!(s["matched"].as_u64(), Some(n));
+    assert_eq!(s["seed"].as_u64(), Some(11));
+    let text = std::fs::read_to_string(&out).unwrap();
+    let lines: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len() as u64, n);
+    for r in &lines {
+        assert_eq!(r["match"], Value::Bool(true), "{r}");
+        assert_eq!(r["perms"].as_u64(), Some(3));
+        assert_eq!(r["matched"].as_u64(), Some(3));
+        assert_eq!(r["index"].as_u64().unwrap() % 140, 5);
+        assert!(r["passes_mean"].as_f64().unwrap() >= 1.0, "{r}");
+        assert!(r["bit_times_mean"].as_f64().unwrap() > 0.0, "{r}");
+        assert!(r["top"].as_str().unwrap().starts_with("lcan_"), "{r}");
+    }
+    assert!(!dir.join(".sweep.jsonl.partial").exists());
+}
+
+#[test]
+fn an_injected_fault_is_reported_as_a_mismatch() {
+    let dir = scratch("fault");
+    let out = dir.join("f.jsonl");
+    let o = out.to_str().unwrap();
+    let r = lcanet(&[
+        "sweep",
+        "--max-n",
+        "4",
+        "--perms",
+        "2",
+        "--shard",
+        "0/400",
+        "--seed",
+        "3",
+        "--inject-fault",
+        "--out",
+        o,
+    ]);
+    assert_eq!(
+        r.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&r.stderr)
+    );
+    assert!(String::from_utf8_lossy(&r.stderr).contains("MISMATCH #0"));
+    let rec: Value = serde_json::from_str(
+        std::fs::read_to_string(&out)
+            .unwrap()
+            .lines()
+            .next()
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(rec["match"], Value::Bool(false));
+    assert_eq!(
+        rec["matched"].as_u64(),
+        Some(1),
+        "only permutation 0 is faulty: {rec}"
+    );
+    assert_eq!(rec["failure"]["perm"].as_u64(), Some(0));
+}
+
+#[test]
+fn bad_flags_are_refused_naming_the_condition() {
+    let dir = scratch("bad");
+    let out = dir.join("x.jsonl");
+    let o = out.to_str().unwrap();
+    let cases: &[(&[&str], &[&str])] = &[
+        (&["--max-n", "1"], &["--max-n 1", "between 2"]),
+        (&["--max-n", "4096"], &["--max-n 4096", "1024"]),
+        (&["--perms", "0"], &["--perms 0"]),
+        (&["--perms", "100001"], &["--perms 100001"]),
+        (&["--shard", "3/3"], &["shard 3 does not exist"]),
+        (&["--shard", "1"], &["not a shard I/N"]),
+        (&["--algorithms", "r9"], &["unknown algorithm 'r9'"]),
+        (&["--arbiters", "lottery"], &["--arbiters"]),
+        (&["--max-switches", "0"], &["--max-switches 0"]),
+        (&["--width", "0"], &["--width / --message-bits"]),
+        (&["--message-bits", "65"], &["--width / --message-bits"]),
+    ];
+    for (extra, needles) in cases {
+        let mut args = vec!["sweep", "--out", o];
+        args.extend_from_slice(extra);
+        rejects(&args, needles);
+        assert!(!out.exists(), "{extra:?} wrote {o}");
+    }
+    let d = dir.to_str().unwrap();
+    rejects(&["sweep", "--out", d], &["is a directory"]);
+    // A missing directory is created, like every other output; a failure removes it.
+    let afile = dir.join("afile");
+    std::fs::write(&afile, "a file\n").unwrap();
+    let under_file = afile.join("x.jsonl");
+    rejects(
+        &["sweep", "--out", under_file.to_str().unwrap()],
+        &["--out", "afile"],
+    );
+    let long = dir
+        .join("no/such")
+        .join(format!("{}.jsonl", "y".repeat(300)));
+    rejects(
+        &["sweep", "--out", long.to_str().unwrap()],
+        &["File name too long"],
+    );
+    assert!(!dir.join("no").exists(), "created directories removed");
+}
