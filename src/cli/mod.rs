@@ -16,6 +16,7 @@ pub mod generate;
 mod hostile;
 pub mod info;
 pub mod latin;
+pub mod prove;
 pub mod schedule;
 pub mod sim;
 pub mod sweep;
@@ -70,6 +71,9 @@ enum Command {
     Bench(bench::Command),
     /// Co-simulate every valid T-LCAN/CB-LCAN configuration up to a size (shardable).
     Sweep(sweep::Args),
+    /// Prove the LCA switch's invariants for every reachable state (Yosys k-induction).
+    #[command(subcommand)]
+    Prove(prove::Command),
 }
 
 /// Runs the parsed command line.
@@ -84,5 +88,6 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
         Command::Latin(a) => latin::run(a),
         Command::Bench(c) => bench::run(c),
         Command::Sweep(a) => sweep::run(a),
+        Command::Prove(c) => prove::run(c),
     }
 }

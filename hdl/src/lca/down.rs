@@ -171,7 +171,11 @@ pub(super) fn build(
     let want0 = m.def("_dn_want_a", ctl.arb_probe.select(own, down_src));
     // Wires taken: driven, or granted in this arbitration (dn_used_a, dn_used_c).
     let free0 = m.def("_dn_free_a", !(&st.a_drives | &used0));
-    let free1 = m.def("_dn_free_c", !(&st.c_driven | &used1));
+    let free1 = if lay.fault == Some(super::layout::TestFault::DrivenOutputFree) {
+        m.def("_dn_free_c", !&used1 | (&st.c_driven & !&st.c_driven))
+    } else {
+        m.def("_dn_free_c", !(&st.c_driven | &used1))
+    };
     let per_row = |v: &V, rows: usize, free: &V| cat((0..rows).rev().map(|r| v.row(r, d) & free));
     let avail0 = m.def("_dn_avail_a", per_row(&want0, u + d, &free0));
     let avail1 = m.def("_dn_avail_c", per_row(&down_dst, d + u, &free1));

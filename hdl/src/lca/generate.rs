@@ -1,7 +1,7 @@
 //! The switch as netlist modules: its name (after every parameter that changes its text),
 //! adding it to a network's design, and a lone switch as a design of its own.
 
-use super::layout::Layout;
+use super::layout::{Layout, TestFault};
 use super::switch::switch_module;
 use crate::netlist::{elaborate, Design, Emitted, Module, NetlistError};
 use lcanet_sim::lcan::cycle::{ArbiterPolicy, SwitchParams};
@@ -59,4 +59,20 @@ pub fn switch_design(params: SwitchParams) -> Result<Design, SwitchGenError> {
 /// The emitted files of a lone switch.
 pub fn emit_switch(params: SwitchParams) -> Result<Emitted, SwitchGenError> {
     Ok(switch_design(params)?.emit()?)
+}
+
+/// Test only: a lone switch with the defect `fault` built in, as a design whose module is
+/// named `<switch_module_name>_fault` (so it is never mistaken for the real switch).
+pub fn faulty_switch_design(
+    params: SwitchParams,
+    fault: TestFault,
+) -> Result<Design, SwitchGenError> {
+    let name = format!("{}_fault", switch_module_name(&params));
+    let mut lay = Layout::new(params);
+    lay.fault = Some(fault);
+    let mut module = elaborate(&format!("switch module `{name}`"), || switch_module(&lay))?;
+    module.name = name.clone();
+    let mut design = Design::new(name);
+    design.add_module(module)?;
+    Ok(design)
 }

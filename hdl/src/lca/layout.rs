@@ -59,6 +59,17 @@ pub struct Layout {
     pub dn_slots: usize,
     /// PEs of a Π network (table-routed switch), `None` for tree and cb.
     pub pes: Option<usize>,
+    /// A deliberate defect, for tests of the verification only (`None` everywhere else).
+    pub fault: Option<TestFault>,
+}
+
+/// A deliberate defect a test can build into a switch, to show that the verification
+/// catches it (`lcanet prove switch --fault`; never set by the generators).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TestFault {
+    /// The DOWN arbiter treats a down-wire `C(x)` that a crosspoint of an earlier step
+    /// drives as free (the "output is free" check at a commit is skipped).
+    DrivenOutputFree,
 }
 
 impl Layout {
@@ -89,6 +100,7 @@ impl Layout {
             kb: fmt.hb + fmt.ab,
             dn_slots: 2 * params.u + params.d,
             pes,
+            fault: None,
             params,
             fmt,
         }

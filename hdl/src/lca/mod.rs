@@ -28,8 +28,9 @@ pub mod r3;
 mod switch;
 mod up;
 
+pub use generate::faulty_switch_design;
 pub use generate::{add_switch, emit_switch, switch_design, switch_module_name, SwitchGenError};
-pub use layout::Layout;
+pub use layout::{Layout, TestFault};
 
 #[cfg(test)]
 mod tests;
