@@ -68,7 +68,9 @@ pub fn report_module(name: &str, divisor: u64) -> Module {
     let tx = m.output("tx", 1);
     let _ = &clock;
 
-    m.comment("Printer: ps 0 idle, 1 fetch a template byte, 2 convert a counter, 3 send its digits");
+    m.comment(
+        "Printer: ps 0 idle, 1 fetch a template byte, 2 convert a counter, 3 send its digits",
+    );
     let ps = m.reg("ps", 2);
     let pos = m.reg("pos", pw);
     let src = m.reg("src", 32);

@@ -13,10 +13,7 @@ fn spec(policy: ArbiterPolicy, fault: bool) -> SelftestSpec {
 
 #[test]
 fn emits_and_follows_the_style() {
-    for (policy, fault) in [
-        (ArbiterPolicy::Fixed, false),
-        (ArbiterPolicy::Random, true),
-    ] {
+    for (policy, fault) in [(ArbiterPolicy::Fixed, false), (ArbiterPolicy::Random, true)] {
         let e = selftest_emit(&spec(policy, fault)).unwrap();
         assert!(e.top.starts_with("selftest_lcan_tree_d2_u1_l2_w1_m8_r1_"));
         let files: Vec<(String, String)> = e

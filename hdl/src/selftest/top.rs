@@ -34,7 +34,13 @@ pub const PRINT: u64 = 7;
 /// `n` one bits.
 fn ones(n: usize) -> V {
     let words = (0..n.div_ceil(64))
-        .map(|i| if n - 64 * i >= 64 { u64::MAX } else { (1u64 << (n - 64 * i)) - 1 })
+        .map(|i| {
+            if n - 64 * i >= 64 {
+                u64::MAX
+            } else {
+                (1u64 << (n - 64 * i)) - 1
+            }
+        })
         .collect();
     lit_words(n, words)
 }
@@ -176,7 +182,9 @@ pub fn top_module(spec: &SelftestSpec, net_top: &Module, report: &Module) -> Mod
             c.arm(&[MSG], |p| {
                 p.load(&rng, rng_next.clone());
                 p.load(&msg_r, cat([rng.low(mb), msg_r.bits(n * mb - 1, mb)]));
-                p.if_(fresh.clone(), |p| p.load(&perm.row_at(&idx, ab), idx.clone()));
+                p.if_(fresh.clone(), |p| {
+                    p.load(&perm.row_at(&idx, ab), idx.clone())
+                });
                 p.if_(idx.eq(&last), |p| {
                     p.load(&st, lit(3, SHUF));
                     p.load(&fresh, lit(1, 0));

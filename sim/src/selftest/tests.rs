@@ -53,7 +53,10 @@ fn shuffle_is_uniform_on_three() {
         *counts.entry(g.next_round().perm).or_insert(0u32) += 1;
     }
     assert_eq!(counts.len(), 6);
-    assert!(counts.values().all(|&k| (850..1150).contains(&k)), "{counts:?}");
+    assert!(
+        counts.values().all(|&k| (850..1150).contains(&k)),
+        "{counts:?}"
+    );
 }
 
 /// A fault-free prediction has 0 errors and a PASS line; the fault makes every round fail.
@@ -66,7 +69,11 @@ fn prediction_and_fault() {
     assert_eq!(p.counters.perms, 10);
     assert_eq!(p.counters.errors, 0);
     assert!(p.counters.passes >= 10);
-    assert!(p.lines[1].text.starts_with("PASS 10 perms, "), "{}", p.lines[1].text);
+    assert!(
+        p.lines[1].text.starts_with("PASS 10 perms, "),
+        "{}",
+        p.lines[1].text
+    );
     assert!(p.lines[1].text.ends_with(" errors\r\n"));
     let bad = SelftestParams::new(&np, 1, 5, true).unwrap();
     let q = predict(&topo, &np, &bad, 10).unwrap();
@@ -80,11 +87,17 @@ fn prediction_and_fault() {
 #[test]
 fn limits() {
     let (_, np) = tree16();
-    let e = SelftestParams::new(&np, 0, 5, false).unwrap_err().to_string();
+    let e = SelftestParams::new(&np, 0, 5, false)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("--lfsr-seed must be nonzero"), "{e}");
-    let e = SelftestParams::new(&np, 1 << 32, 5, false).unwrap_err().to_string();
+    let e = SelftestParams::new(&np, 1 << 32, 5, false)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("below 2^32"), "{e}");
-    let e = SelftestParams::new(&np, 1, 0, false).unwrap_err().to_string();
+    let e = SelftestParams::new(&np, 1, 0, false)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("--report-every"), "{e}");
     assert_eq!(uart_divisor(12_000_000, 115_200).unwrap(), 104);
     assert_eq!(uart_divisor(12_000_000, 3_000_000).unwrap(), 4);

@@ -8,7 +8,7 @@
 
 pub mod uart;
 
-use crate::bridge::{build, BridgeError, Design, ModelLibrary, ModelOptions, Model};
+use crate::bridge::{build, BridgeError, Design, Model, ModelLibrary, ModelOptions};
 use lcanet_hdl::lca_net::NetGenError;
 use lcanet_hdl::selftest::{selftest_emit, SelftestSpec};
 use lcanet_sim::selftest::{predict, Counters, Prediction};
@@ -123,7 +123,11 @@ impl SelftestBench {
     /// Runs the self-test for `perms` permutations (a multiple of `report_every` gives
     /// `perms / report_every` lines) and compares every line, the counters and the pins at
     /// its end with the prediction.
-    pub fn run(&self, perms: u64, vcd: Option<&PathBuf>) -> Result<SelftestReport, SelftestCosimError> {
+    pub fn run(
+        &self,
+        perms: u64,
+        vcd: Option<&PathBuf>,
+    ) -> Result<SelftestReport, SelftestCosimError> {
         let s = &self.spec;
         let t0 = Instant::now();
         let pred = predict(&s.net.topo, &s.net.net, &s.params, perms)
@@ -240,7 +244,11 @@ fn compare(s: &SelftestSpec, pred: &Prediction, k: usize, got: &RtlLine) -> Opti
     }
     let ok = want.counters.errors == 0;
     let hb = want.counters.perms & 1 == 1;
-    let (pass, fail) = if s.active_low_leds { (!ok, ok) } else { (ok, !ok) };
+    let (pass, fail) = if s.active_low_leds {
+        (!ok, ok)
+    } else {
+        (ok, !ok)
+    };
     if got.leds != [pass, fail, hb] {
         return Some(format!(
             "line {}: pins led_pass/led_fail/heartbeat = {:?}, predicted {:?}",

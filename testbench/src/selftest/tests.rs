@@ -40,10 +40,15 @@ fn lint_icarus_yosys() {
         e.write_to(dir.path()).unwrap();
         let files: Vec<PathBuf> = e.modules.iter().map(|m| dir.file(&m.name)).collect();
         let issues = lcanet_hdl::style::check_files(
-            e.modules.iter().map(|m| (m.name.as_str(), m.contents.as_str())),
+            e.modules
+                .iter()
+                .map(|m| (m.name.as_str(), m.contents.as_str())),
         );
         assert!(issues.is_empty(), "{issues:?}");
-        assert!(e.file_list.contents.contains(&format!("{}.v", s.net.network_name())));
+        assert!(e
+            .file_list
+            .contents
+            .contains(&format!("{}.v", s.net.network_name())));
         lint(&files, &e.top).unwrap_or_else(|err| panic!("lint: {err}"));
         icarus::compile(&files, &e.top, &dir.file("sim.vvp")).unwrap();
         let stats = yosys::synth(&files, &e.top).unwrap();
@@ -88,7 +93,11 @@ fn injected_fault_is_reported() {
     let r = cosim(spec(tree(4), ArbiterPolicy::Fixed, 5, true), 10);
     assert!(r.matched(), "{:?}", r.failure);
     assert_eq!(r.lines.len(), 2);
-    assert!(r.lines[0].text.starts_with("FAIL 5 perms, "), "{}", r.lines[0].text);
+    assert!(
+        r.lines[0].text.starts_with("FAIL 5 perms, "),
+        "{}",
+        r.lines[0].text
+    );
     assert!(r.lines[1].text.ends_with(", 10 errors\r\n"));
     assert_eq!(r.lines[1].leds[..2], [false, true]);
 }
@@ -103,8 +112,14 @@ fn bench_catches_a_wrong_prediction() {
     bench.spec.params.fault = false;
     let r = bench.run(10, None).unwrap();
     let f = r.failure.expect("the fault-free prediction differs");
-    assert!(f.starts_with("line 1: the RTL printed \"FAIL 5 perms, "), "{f}");
-    assert!(f.contains("the golden model predicts \"PASS 5 perms, "), "{f}");
+    assert!(
+        f.starts_with("line 1: the RTL printed \"FAIL 5 perms, "),
+        "{f}"
+    );
+    assert!(
+        f.contains("the golden model predicts \"PASS 5 perms, "),
+        "{f}"
+    );
     assert_eq!(r.lines.len(), 1);
 }
 

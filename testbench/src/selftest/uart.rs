@@ -41,7 +41,7 @@ impl UartRx {
         let at = at + 1;
         self.at = Some(at);
         let mid = self.divisor / 2;
-        if at < mid || (at - mid) % self.divisor != 0 {
+        if at < mid || !(at - mid).is_multiple_of(self.divisor) {
             return None;
         }
         let k = (at - mid) / self.divisor;
