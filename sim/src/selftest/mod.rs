@@ -7,15 +7,18 @@
 //! - [`xorshift`]: the generator (Marsaglia's xorshift32, triple 13/17/5).
 //! - [`stimulus`]: messages and the in-place Fisher–Yates shuffle, draw by draw.
 //! - [`predict`](mod@predict): permutations routed, checked and counted; the report lines.
+//! - [`timing`]: the clock in which each report line's last byte starts.
 
 pub mod params;
 pub mod predict;
 pub mod stimulus;
+pub mod timing;
 pub mod xorshift;
 
 pub use params::{uart_divisor, SelftestError, SelftestParams, MAX_MSG_BITS};
-pub use predict::{predict, report_line, Counters, Prediction, ReportLine};
+pub use predict::{predict, report_line, Counters, Prediction, ReportLine, RoundResult};
 pub use stimulus::{Round, StimulusGen};
+pub use timing::line_clocks;
 pub use xorshift::Xorshift32;
 
 #[cfg(test)]

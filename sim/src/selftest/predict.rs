@@ -41,6 +41,8 @@ pub struct RoundResult {
     pub bit_times: u32,
     /// The checker's verdict: some check failed.
     pub bad: bool,
+    /// Generator draws of the round (messages and shuffle).
+    pub draws: u64,
 }
 
 /// The prediction for a number of rounds.
@@ -104,6 +106,7 @@ pub fn predict(
             passes: o.passes,
             bit_times: o.bit_times,
             bad,
+            draws: round.draws,
         });
         since_report += 1;
         if since_report == params.report_every {

@@ -1,8 +1,8 @@
 //! Co-simulation of the self-test top (`docs/selftest.md` §6): the emitted
 //! `selftest_<network>` in Verilator, free-running from power-up with no input but the
 //! clock; the bench decodes its TX pin and, at the end of every report line, reads the
-//! counters `cnt_*` and the LED and heartbeat pins, and compares all of it with the golden
-//! model's prediction (`lcanet_sim::selftest`) for the same seed.
+//! counters `cnt_*` and the LED and heartbeat pins, and compares all of it (and the clock
+//! in which each line's last byte starts) with the golden model's prediction (`lcanet_sim::selftest`) for the same seed.
 //!
 //! - [`uart`]: the 8N1 receiver on the TX pin.
 
@@ -11,7 +11,7 @@ pub mod uart;
 use crate::bridge::{build, BridgeError, Design, Model, ModelLibrary, ModelOptions};
 use lcanet_hdl::lca_net::NetGenError;
 use lcanet_hdl::selftest::{selftest_emit, SelftestSpec};
-use lcanet_sim::selftest::{predict, Counters, Prediction};
+use lcanet_sim::selftest::{line_clocks, predict, Counters, Prediction};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -48,6 +48,9 @@ pub struct RtlLine {
     pub text: String,
     /// Clock (bit-time) at which its last stop bit was sampled.
     pub clock: u64,
+    /// Clock in which the start bit of its last byte first drove `uart_tx` low (clock 1 is
+    /// the first after power-up).
+    pub last_byte_clock: u64,
     /// `cnt_*` read then.
     pub counters: Counters,
     /// `led_pass`, `led_fail`, `heartbeat` then.
@@ -63,6 +66,8 @@ pub struct SelftestReport {
     pub lines: Vec<RtlLine>,
     /// Lines the golden model predicted.
     pub expected: Vec<String>,
+    /// The predicted `last_byte_clock` of every line.
+    pub expected_clocks: Vec<u64>,
     /// The first difference (`None`: everything matched).
     pub failure: Option<String>,
     /// Clocks simulated.
@@ -132,6 +137,8 @@ impl SelftestBench {
         let t0 = Instant::now();
         let pred = predict(&s.net.topo, &s.net.net, &s.params, perms)
             .map_err(|e| SelftestCosimError::Model(e.to_string()))?;
+        let expected_clocks =
+            line_clocks(s.net.net.n, &pred.rounds, s.params.report_every, s.divisor);
         let predict_seconds = t0.elapsed().as_secs_f64();
         let budget = clock_budget(s, &pred);
         let mut model = Model::new(&self.lib, vcd.map(PathBuf::as_path))?;
@@ -154,6 +161,7 @@ impl SelftestBench {
         let mut failure = None;
         let t1 = Instant::now();
         let mut clocks = 0u64;
+        let mut last_start = 0u64;
         while lines.len() < pred.lines.len() && failure.is_none() {
             if clocks >= budget {
                 failure = Some(format!(
@@ -164,7 +172,13 @@ impl SelftestBench {
             }
             model.tick(clock);
             clocks += 1;
-            match rx.sample(model.get(tx) == 1) {
+            let pin = model.get(tx) == 1;
+            if rx.is_waiting() && !pin {
+                // A start bit; the value read after edge `clocks` is the pin during clock
+                // `clocks + 1`.
+                last_start = clocks + 1;
+            }
+            match rx.sample(pin) {
                 None => {}
                 Some(RxEvent::FrameError) => {
                     failure = Some(format!("UART frame error at clock {clocks}"));
@@ -176,6 +190,7 @@ impl SelftestBench {
                         let line = RtlLine {
                             text: String::from_utf8_lossy(&text).into_owned(),
                             clock: clocks,
+                            last_byte_clock: last_start,
                             counters: Counters {
                                 perms: read(0),
                                 passes: read(1),
@@ -185,7 +200,16 @@ impl SelftestBench {
                             leds: pins.map(|p| model.get(p) == 1),
                         };
                         text.clear();
-                        failure = compare(s, &pred, lines.len(), &line);
+                        failure = compare(s, &pred, lines.len(), &line).or_else(|| {
+                            let want = expected_clocks[lines.len()];
+                            (line.last_byte_clock != want).then(|| {
+                                format!(
+                                    "line {}: its last byte started in clock {}, predicted {want}",
+                                    lines.len() + 1,
+                                    line.last_byte_clock
+                                )
+                            })
+                        });
                         lines.push(line);
                     }
                 }
@@ -195,6 +219,7 @@ impl SelftestBench {
         Ok(SelftestReport {
             perms,
             expected: pred.lines.iter().map(|l| l.text.clone()).collect(),
+            expected_clocks,
             lines,
             failure,
             clocks,

@@ -29,6 +29,11 @@ impl UartRx {
         }
     }
 
+    /// Whether the receiver waits for a start bit (the next low sample starts a frame).
+    pub fn is_waiting(&self) -> bool {
+        self.at.is_none()
+    }
+
     /// The pin's value in the next clock.
     pub fn sample(&mut self, pin: bool) -> Option<RxEvent> {
         let Some(at) = self.at else {
