@@ -136,7 +136,7 @@ pub fn line_clocks(n: usize, rounds: &[RoundResult], report_every: u32, divisor:
         c.passes = c.passes.wrapping_add(u32::from(round.passes));
         c.bit_times = c.bit_times.wrapping_add(round.bit_times);
         c.errors = c.errors.wrapping_add(u32::from(round.bad));
-        if (r as u64 + 1) % u64::from(report_every) == 0 {
+        if (r as u64 + 1).is_multiple_of(u64::from(report_every)) {
             let (last_start, next) = print_line(&c, clock, divisor);
             out.push(last_start);
             clock = next;
