@@ -114,6 +114,7 @@ fn bad_parameters_are_refused_and_nothing_is_written() {
         ),
         (vec!["--baud", "0"], "at least 2 clocks per UART bit"),
         (vec!["--baud", "9000000"], "at least 2 clocks per UART bit"),
+        (vec!["--clock-hz", "18446744073709551615"], "at most 2^24"),
         (
             vec!["--clock-hz", "10000000", "--baud", "3000000"],
             "% off the baud rate",

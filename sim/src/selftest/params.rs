@@ -89,7 +89,9 @@ pub fn uart_divisor(clock_hz: u64, baud: u64) -> Result<u64, SelftestError> {
     if baud == 0 {
         return Err(bad);
     }
-    let divisor = (clock_hz + baud / 2) / baud;
+    // Rounded to the nearest integer without overflow: q + (remainder ≥ baud / 2).
+    let (q, r) = (clock_hz / baud, clock_hz % baud);
+    let divisor = q + u64::from(r >= baud - r);
     if !(2..=1 << 24).contains(&divisor) {
         return Err(bad);
     }

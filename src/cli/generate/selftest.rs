@@ -158,7 +158,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
             }
             match &report.failure {
                 None => println!(
-                    "co-simulation: {} lines equal to the golden model's, counters and pins too ({} clocks, {:.2} s)",
+                    "co-simulation: {} lines equal to the golden model's, counters, pins and line timing too ({} clocks, {:.2} s)",
                     report.lines.len(),
                     report.clocks,
                     report.run_seconds
