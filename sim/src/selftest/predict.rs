@@ -56,13 +56,30 @@ pub struct Prediction {
     pub lines: Vec<ReportLine>,
 }
 
+/// `⌊100·passes / perms⌋` modulo 2³² (all ones when `perms` is 0, as the hardware's
+/// restoring divider gives).
+pub fn ratio_x100(c: &Counters) -> u32 {
+    if c.perms == 0 {
+        u32::MAX
+    } else {
+        (u64::from(c.passes) * 100 / u64::from(c.perms)) as u32
+    }
+}
+
 /// The text of a report line: `PASS` while the error counter is 0, else `FAIL`, then the
-/// four counters in decimal without leading zeros.
+/// permutations, the passes per permutation with two decimals (truncated), and the
+/// passes, bit-times and errors counters, in decimal without leading zeros.
 pub fn report_line(c: &Counters) -> String {
     let status = if c.errors == 0 { "PASS" } else { "FAIL" };
+    let q = ratio_x100(c);
     format!(
-        "{status} {} perms, {} passes, {} bit-times, {} errors\r\n",
-        c.perms, c.passes, c.bit_times, c.errors
+        "{status} {} perms, {}.{:02} passes/perm, {} passes, {} bit-times, {} errors\r\n",
+        c.perms,
+        q / 100,
+        q % 100,
+        c.passes,
+        c.bit_times,
+        c.errors
     )
 }
 

@@ -111,3 +111,29 @@ fn limits() {
     assert_eq!(stimulus::smear(8), 15);
     assert_eq!(stimulus::smear(1), 1);
 }
+
+/// The line's format, the passes per permutation truncated to two decimals.
+#[test]
+fn report_line_format() {
+    let c = Counters {
+        perms: 1000,
+        passes: 1834,
+        bit_times: 123_456,
+        errors: 0,
+    };
+    assert_eq!(
+        report_line(&c),
+        "PASS 1000 perms, 1.83 passes/perm, 1834 passes, 123456 bit-times, 0 errors\r\n"
+    );
+    let d = Counters {
+        perms: 3,
+        passes: 1,
+        bit_times: 7,
+        errors: 2,
+    };
+    assert_eq!(
+        report_line(&d),
+        "FAIL 3 perms, 0.33 passes/perm, 1 passes, 7 bit-times, 2 errors\r\n"
+    );
+    assert_eq!(predict::ratio_x100(&Counters::default()), u32::MAX);
+}

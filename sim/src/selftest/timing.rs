@@ -4,7 +4,7 @@
 //! block's printer and UART. Clock 1 is the first clock after power-up; edge `k` ends
 //! clock `k`.
 
-use super::predict::{Counters, RoundResult};
+use super::predict::{ratio_x100, Counters, RoundResult};
 
 /// The printer's states (`docs/selftest.md` §5).
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -13,6 +13,7 @@ enum Ps {
     Fetch,
     Conv,
     Digits,
+    Div,
 }
 
 /// One template entry of the line.
@@ -20,20 +21,22 @@ enum Ps {
 enum Item {
     Byte,
     Number(u32),
+    Ratio(u32),
 }
 
 /// The template of a line whose counters are `c`: 4 status characters and the literal
-/// text as bytes, the counters as numbers.
+/// text as bytes, the counters as numbers, the passes per permutation as the ratio.
 fn items(c: &Counters) -> Vec<Item> {
     let mut t = vec![Item::Byte; 5];
-    let parts: [(u32, &str); 4] = [
-        (c.perms, " perms, "),
-        (c.passes, " passes, "),
-        (c.bit_times, " bit-times, "),
-        (c.errors, " errors\r\n"),
+    let parts: [(Item, &str); 5] = [
+        (Item::Number(c.perms), " perms, "),
+        (Item::Ratio(ratio_x100(c)), " passes/perm, "),
+        (Item::Number(c.passes), " passes, "),
+        (Item::Number(c.bit_times), " bit-times, "),
+        (Item::Number(c.errors), " errors\r\n"),
     ];
     for (v, s) in parts {
-        t.push(Item::Number(v));
+        t.push(v);
         t.extend(s.bytes().map(|_| Item::Byte));
     }
     t
@@ -45,6 +48,7 @@ fn print_line(c: &Counters, p0: u64, divisor: u64) -> (u64, u64) {
     let t = items(c);
     let last = t.len() - 1;
     let (mut ps, mut pos, mut cnt, mut di, mut started) = (Ps::Fetch, 0usize, 0u32, 9u32, false);
+    let (mut fix, mut dot) = (false, false);
     let (mut tx_left, mut tx_div) = (0u32, 0u64);
     let mut digits = [0u32; 10];
     let mut last_start = 0;
@@ -56,10 +60,11 @@ fn print_line(c: &Counters, p0: u64, divisor: u64) -> (u64, u64) {
             return (last_start, k + 1);
         }
         let digit = digits[di as usize];
+        let dot_now = fix && di == 1 && !dot;
         let send = idle
             && match ps {
                 Ps::Fetch => matches!(t[pos], Item::Byte),
-                Ps::Digits => digit != 0 || started || di == 0,
+                Ps::Digits => dot_now || digit != 0 || started || di == 0 || (fix && di <= 2),
                 _ => false,
             };
         if !idle {
@@ -79,12 +84,13 @@ fn print_line(c: &Counters, p0: u64, divisor: u64) -> (u64, u64) {
         match ps {
             Ps::Idle => {}
             Ps::Fetch => match t[pos] {
-                Item::Number(v) => {
+                Item::Number(v) | Item::Ratio(v) => {
                     for (i, d) in digits.iter_mut().enumerate() {
                         *d = v / 10u32.pow(i as u32) % 10;
                     }
                     cnt = 0;
-                    ps = Ps::Conv;
+                    fix = matches!(t[pos], Item::Ratio(_));
+                    ps = if fix { Ps::Div } else { Ps::Conv };
                 }
                 Item::Byte if idle => {
                     if pos == last {
@@ -95,16 +101,26 @@ fn print_line(c: &Counters, p0: u64, divisor: u64) -> (u64, u64) {
                 }
                 Item::Byte => {}
             },
+            Ps::Div => {
+                cnt += 1;
+                if cnt == 40 {
+                    cnt = 0;
+                    ps = Ps::Conv;
+                }
+            }
             Ps::Conv => {
                 cnt += 1;
                 if cnt == 32 {
                     ps = Ps::Digits;
                     di = 9;
                     started = false;
+                    dot = false;
                 }
             }
             Ps::Digits => {
-                if idle {
+                if idle && dot_now {
+                    dot = true;
+                } else if idle {
                     if digit != 0 {
                         started = true;
                     }
