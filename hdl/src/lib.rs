@@ -19,4 +19,5 @@ pub mod lca_net;
 pub mod min;
 pub mod netlist;
 pub mod rusthdl;
+pub mod selftest;
 pub mod style;

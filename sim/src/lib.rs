@@ -20,3 +20,4 @@ pub mod lcan;
 pub mod min;
 pub mod perm;
 pub mod rng;
+pub mod selftest;

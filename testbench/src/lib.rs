@@ -15,6 +15,7 @@ pub mod lca_export;
 pub mod lca_net;
 pub mod min;
 pub mod paths;
+pub mod selftest;
 pub mod tbwriter;
 pub mod tools;
 

@@ -3,6 +3,7 @@
 pub mod hypercube;
 pub mod min;
 pub mod network;
+pub mod selftest;
 pub mod switch;
 
 /// Targets of `lcanet generate`.
@@ -16,6 +17,8 @@ pub enum Command {
     Hypercube(hypercube::Args),
     /// A baseline, omega or indirect binary n-cube network of 2x2 self-routing switches with ATAPE units.
     Min(min::Args),
+    /// An LCA network wrapped in an on-chip self-test (stimulus, checker, counters, LEDs, UART report).
+    Selftest(selftest::Args),
 }
 
 /// Runs one target.
@@ -25,5 +28,6 @@ pub fn run(command: Command) -> anyhow::Result<super::Outcome> {
         Command::Network(a) => network::run(a),
         Command::Hypercube(a) => hypercube::run(a),
         Command::Min(a) => min::run(a),
+        Command::Selftest(a) => selftest::run(a),
     }
 }

@@ -1,0 +1,289 @@
+//! Co-simulation of the self-test top (`docs/selftest.md` §6): the emitted
+//! `selftest_<network>` in Verilator, free-running from power-up with no input but the
+//! clock; the bench decodes its TX pin and, at the end of every report line, reads the
+//! counters `cnt_*` and the LED and heartbeat pins, and compares all of it (and the clock
+//! in which each line's last byte starts) with the golden model's prediction (`lcanet_sim::selftest`) for the same seed.
+//!
+//! - [`uart`]: the 8N1 receiver on the TX pin.
+
+pub mod uart;
+
+use crate::bridge::{build, BridgeError, Design, Model, ModelLibrary, ModelOptions};
+use lcanet_hdl::lca_net::NetGenError;
+use lcanet_hdl::selftest::{selftest_emit, SelftestSpec};
+use lcanet_sim::selftest::{line_clocks, predict, Counters, Prediction};
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Instant;
+use uart::{RxEvent, UartRx};
+
+/// Why a self-test co-simulation could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum SelftestCosimError {
+    /// Generating the Verilog failed.
+    #[error(transparent)]
+    Gen(Box<NetGenError>),
+    /// Writing the Verilog failed.
+    #[error("writing the self-test's Verilog: {0}")]
+    Write(String),
+    /// Building or driving the Verilated model failed.
+    #[error(transparent)]
+    Bridge(Box<BridgeError>),
+    /// The golden model failed.
+    #[error("golden model: {0}")]
+    Model(String),
+}
+
+impl From<BridgeError> for SelftestCosimError {
+    fn from(e: BridgeError) -> Self {
+        SelftestCosimError::Bridge(Box::new(e))
+    }
+}
+
+/// One report line as the RTL printed it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RtlLine {
+    /// The decoded text (`\r\n` included).
+    pub text: String,
+    /// Clock (bit-time) at which its last stop bit was sampled.
+    pub clock: u64,
+    /// Clock in which the start bit of its last byte first drove `uart_tx` low (clock 1 is
+    /// the first after power-up).
+    pub last_byte_clock: u64,
+    /// `cnt_*` read then.
+    pub counters: Counters,
+    /// `led_pass`, `led_fail`, `heartbeat` then.
+    pub leds: [bool; 3],
+}
+
+/// The result of a run.
+#[derive(Debug, Clone, Serialize)]
+pub struct SelftestReport {
+    /// Permutations run.
+    pub perms: u64,
+    /// Lines the RTL printed.
+    pub lines: Vec<RtlLine>,
+    /// Lines the golden model predicted.
+    pub expected: Vec<String>,
+    /// The predicted `last_byte_clock` of every line.
+    pub expected_clocks: Vec<u64>,
+    /// The first difference (`None`: everything matched).
+    pub failure: Option<String>,
+    /// Clocks simulated.
+    pub clocks: u64,
+    /// Seconds of simulation.
+    pub run_seconds: f64,
+    /// Seconds of the golden prediction.
+    pub predict_seconds: f64,
+}
+
+impl SelftestReport {
+    /// Whether the RTL matched the prediction everywhere.
+    pub fn matched(&self) -> bool {
+        self.failure.is_none()
+    }
+}
+
+/// A built self-test.
+pub struct SelftestBench {
+    /// What was built.
+    pub spec: SelftestSpec,
+    /// Top module.
+    pub top: String,
+    /// Seconds to build (or find in the cache) the model.
+    pub build_seconds: f64,
+    lib: Arc<ModelLibrary>,
+}
+
+/// Verilator options: `cnt_*` of the top public, the network builds' sharing flags.
+fn options(top: &str) -> ModelOptions {
+    let mut o = ModelOptions::traced(false).with_public(top, "cnt_*");
+    o.extra_args = crate::lca_net::NetBuild::SHARE_ARGS
+        .map(String::from)
+        .to_vec();
+    o
+}
+
+impl SelftestBench {
+    /// Generates the self-test into `rtl_dir` and builds it (cached by content hash).
+    pub fn build(spec: SelftestSpec, rtl_dir: &Path) -> Result<Self, SelftestCosimError> {
+        let emitted = selftest_emit(&spec).map_err(|e| SelftestCosimError::Gen(Box::new(e)))?;
+        emitted
+            .write_to(rtl_dir)
+            .map_err(|e| SelftestCosimError::Write(e.to_string()))?;
+        let top = emitted.top.clone();
+        let design = Design::from_file_list(&rtl_dir.join(&emitted.file_list.name), top.clone())?;
+        let t0 = Instant::now();
+        let info = build(&design, &options(&top))?;
+        let lib = ModelLibrary::load(&info)?;
+        Ok(SelftestBench {
+            spec,
+            top,
+            build_seconds: t0.elapsed().as_secs_f64(),
+            lib,
+        })
+    }
+
+    /// Runs the self-test for `perms` permutations (a multiple of `report_every` gives
+    /// `perms / report_every` lines) and compares every line, the counters and the pins at
+    /// its end with the prediction.
+    pub fn run(
+        &self,
+        perms: u64,
+        vcd: Option<&PathBuf>,
+    ) -> Result<SelftestReport, SelftestCosimError> {
+        let s = &self.spec;
+        let t0 = Instant::now();
+        let pred = predict(&s.net.topo, &s.net.net, &s.params, perms)
+            .map_err(|e| SelftestCosimError::Model(e.to_string()))?;
+        let expected_clocks =
+            line_clocks(s.net.net.n, &pred.rounds, s.params.report_every, s.divisor);
+        let predict_seconds = t0.elapsed().as_secs_f64();
+        let budget = clock_budget(s, &pred);
+        let mut model = Model::new(&self.lib, vcd.map(PathBuf::as_path))?;
+        let clock = model.input("clock")?;
+        let tx = model.port("uart_tx")?;
+        let pins = [
+            model.port("led_pass")?,
+            model.port("led_fail")?,
+            model.port("heartbeat")?,
+        ];
+        let cnt = [
+            model.signal(&format!("{}.cnt_perms", self.top))?,
+            model.signal(&format!("{}.cnt_passes", self.top))?,
+            model.signal(&format!("{}.cnt_bits", self.top))?,
+            model.signal(&format!("{}.cnt_errors", self.top))?,
+        ];
+        let mut rx = UartRx::new(s.divisor);
+        let mut text = Vec::new();
+        let mut lines = Vec::new();
+        let mut failure = None;
+        let t1 = Instant::now();
+        let mut clocks = 0u64;
+        let mut last_start = 0u64;
+        while lines.len() < pred.lines.len() && failure.is_none() {
+            if clocks >= budget {
+                failure = Some(format!(
+                    "no line {} after {clocks} clocks (budget from the prediction)",
+                    lines.len() + 1
+                ));
+                break;
+            }
+            model.tick(clock);
+            clocks += 1;
+            let pin = model.get(tx) == 1;
+            if rx.is_waiting() && !pin {
+                // A start bit; the value read after edge `clocks` is the pin during clock
+                // `clocks + 1`.
+                last_start = clocks + 1;
+            }
+            match rx.sample(pin) {
+                None => {}
+                Some(RxEvent::FrameError) => {
+                    failure = Some(format!("UART frame error at clock {clocks}"));
+                }
+                Some(RxEvent::Byte(b)) => {
+                    text.push(b);
+                    if b == b'\n' {
+                        let read = |i: usize| model.read_signal(cnt[i]) as u32;
+                        let line = RtlLine {
+                            text: String::from_utf8_lossy(&text).into_owned(),
+                            clock: clocks,
+                            last_byte_clock: last_start,
+                            counters: Counters {
+                                perms: read(0),
+                                passes: read(1),
+                                bit_times: read(2),
+                                errors: read(3),
+                            },
+                            leds: pins.map(|p| model.get(p) == 1),
+                        };
+                        text.clear();
+                        failure = compare(s, &pred, lines.len(), &line).or_else(|| {
+                            let want = expected_clocks[lines.len()];
+                            (line.last_byte_clock != want).then(|| {
+                                format!(
+                                    "line {}: its last byte started in clock {}, predicted {want}",
+                                    lines.len() + 1,
+                                    line.last_byte_clock
+                                )
+                            })
+                        });
+                        lines.push(line);
+                    }
+                }
+            }
+        }
+        model.vcd_flush();
+        Ok(SelftestReport {
+            perms,
+            expected: pred.lines.iter().map(|l| l.text.clone()).collect(),
+            expected_clocks,
+            lines,
+            failure,
+            clocks,
+            run_seconds: t1.elapsed().as_secs_f64(),
+            predict_seconds,
+        })
+    }
+}
+
+/// A generous bound on the clocks of the predicted run: twice the sum of every round's
+/// network bit-times and generator/checker clocks plus every line at the UART's rate.
+fn clock_budget(s: &SelftestSpec, pred: &Prediction) -> u64 {
+    let n = s.net.net.n as u64;
+    let rounds: u64 = pred
+        .rounds
+        .iter()
+        .map(|r| u64::from(r.bit_times) + 8 * n + 64)
+        .sum();
+    let lines: u64 = pred
+        .lines
+        .iter()
+        .map(|l| (l.text.len() as u64 + 4) * (10 * s.divisor + 40))
+        .sum();
+    2 * (rounds + lines) + 1000
+}
+
+/// The first difference between line `k` of the RTL and of the prediction.
+fn compare(s: &SelftestSpec, pred: &Prediction, k: usize, got: &RtlLine) -> Option<String> {
+    let want = &pred.lines[k];
+    if got.text != want.text {
+        return Some(format!(
+            "line {}: the RTL printed {:?}, the golden model predicts {:?} (seed {})",
+            k + 1,
+            got.text,
+            want.text,
+            s.params.seed
+        ));
+    }
+    if got.counters != want.counters {
+        return Some(format!(
+            "line {}: counters {:?}, predicted {:?} (seed {})",
+            k + 1,
+            got.counters,
+            want.counters,
+            s.params.seed
+        ));
+    }
+    let ok = want.counters.errors == 0;
+    let hb = want.counters.perms & 1 == 1;
+    let (pass, fail) = if s.active_low_leds {
+        (!ok, ok)
+    } else {
+        (ok, !ok)
+    };
+    if got.leds != [pass, fail, hb] {
+        return Some(format!(
+            "line {}: pins led_pass/led_fail/heartbeat = {:?}, predicted {:?}",
+            k + 1,
+            got.leds,
+            [pass, fail, hb]
+        ));
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,143 @@
+//! The self-test top: lint, Icarus and Yosys clean; co-simulated against the golden model
+//! (lines, counters, pins), with and without the injected fault.
+
+use super::SelftestBench;
+use crate::artifact_dir;
+use crate::tools::{icarus, lint::lint, yosys};
+use lcanet_hdl::lca_net::NetSpec;
+use lcanet_hdl::selftest::{selftest_emit, SelftestSpec};
+use lcanet_sim::lcan::cycle::ArbiterPolicy;
+use lcanet_sim::lcan::routing::Algorithm;
+use lcanet_sim::lcan::{Size, Topology};
+use std::path::PathBuf;
+
+fn spec(topo: Topology, policy: ArbiterPolicy, every: u64, fault: bool) -> SelftestSpec {
+    spec_alg(topo, Algorithm::R1, policy, every, fault)
+}
+
+fn spec_alg(
+    topo: Topology,
+    algorithm: Algorithm,
+    policy: ArbiterPolicy,
+    every: u64,
+    fault: bool,
+) -> SelftestSpec {
+    let net = NetSpec::new(topo, algorithm, policy, 1, 8).unwrap();
+    SelftestSpec::new(net, 0x1234_5678, every, 12_000_000, 3_000_000, fault).unwrap()
+}
+
+fn tree(levels: usize) -> Topology {
+    Topology::tree(2, 1, Size::Levels(levels)).unwrap()
+}
+
+/// Style check, `verilator --lint-only -Wall`, Icarus and Yosys on a small self-test.
+#[test]
+fn lint_icarus_yosys() {
+    for (policy, low) in [(ArbiterPolicy::Fixed, false), (ArbiterPolicy::Random, true)] {
+        let s = spec(tree(2), policy, 10, false).with_active_low_leds(low);
+        let e = selftest_emit(&s).unwrap();
+        let dir = artifact_dir!(format!("tools_{}", e.top)).unwrap();
+        e.write_to(dir.path()).unwrap();
+        let files: Vec<PathBuf> = e.modules.iter().map(|m| dir.file(&m.name)).collect();
+        let issues = lcanet_hdl::style::check_files(
+            e.modules
+                .iter()
+                .map(|m| (m.name.as_str(), m.contents.as_str())),
+        );
+        assert!(issues.is_empty(), "{issues:?}");
+        assert!(e
+            .file_list
+            .contents
+            .contains(&format!("{}.v", s.net.network_name())));
+        lint(&files, &e.top).unwrap_or_else(|err| panic!("lint: {err}"));
+        icarus::compile(&files, &e.top, &dir.file("sim.vvp")).unwrap();
+        let stats = yosys::synth(&files, &e.top).unwrap();
+        assert!(stats.cells > 0);
+    }
+}
+
+fn cosim(s: SelftestSpec, perms: u64) -> super::SelftestReport {
+    let dir = artifact_dir!(format!("cosim_{}_{}", s.top_name(), s.params.fault)).unwrap();
+    let bench = SelftestBench::build(s, dir.path()).unwrap();
+    let r = bench.run(perms, None).unwrap();
+    eprintln!(
+        "{} perms, {} clocks, {:.2} s simulation, {:.2} s prediction, {:.1} s build",
+        perms, r.clocks, r.run_seconds, r.predict_seconds, bench.build_seconds
+    );
+    for l in &r.lines {
+        eprint!("clock {}: {}", l.clock, l.text);
+    }
+    r
+}
+
+/// T-LCAN(2,1) n = 16, R1, fixed arbiters: 1,000 permutations, a line every 250; every
+/// line, counter and pin as predicted, 0 errors (about 15 s in a debug build once the model
+/// is cached).
+#[test]
+fn tree16_thousand_permutations_match_the_golden_model() {
+    let r = cosim(spec(tree(4), ArbiterPolicy::Fixed, 250, false), 1000);
+    assert!(r.matched(), "{:?}", r.failure);
+    assert_eq!(r.lines.len(), 4);
+    let last = &r.lines[3];
+    assert!(last.text.starts_with("PASS 1000 perms, "), "{}", last.text);
+    assert!(last.text.ends_with(" 0 errors\r\n"));
+    assert_eq!(last.counters.errors, 0);
+    assert!(last.counters.passes >= 1000);
+    assert_eq!(last.leds, [true, false, false]);
+}
+
+/// The injected fault: the on-chip checker fails every permutation, `led_fail` is on,
+/// the lines say FAIL with errors > 0 — and the golden model predicted exactly that.
+#[test]
+fn injected_fault_is_reported() {
+    let r = cosim(spec(tree(4), ArbiterPolicy::Fixed, 5, true), 10);
+    assert!(r.matched(), "{:?}", r.failure);
+    assert_eq!(r.lines.len(), 2);
+    assert!(
+        r.lines[0].text.starts_with("FAIL 5 perms, "),
+        "{}",
+        r.lines[0].text
+    );
+    assert!(r.lines[1].text.ends_with(", 10 errors\r\n"));
+    assert_eq!(r.lines[1].leds[..2], [false, true]);
+}
+
+/// The bench catches a difference: the faulty RTL against a fault-free prediction fails
+/// on the first line, naming both texts.
+#[test]
+fn bench_catches_a_wrong_prediction() {
+    let s = spec(tree(4), ArbiterPolicy::Fixed, 5, true);
+    let dir = artifact_dir!("wrong_prediction").unwrap();
+    let mut bench = SelftestBench::build(s, dir.path()).unwrap();
+    bench.spec.params.fault = false;
+    let r = bench.run(10, None).unwrap();
+    let f = r.failure.expect("the fault-free prediction differs");
+    assert!(
+        f.starts_with("line 1: the RTL printed \"FAIL 5 perms, "),
+        "{f}"
+    );
+    assert!(
+        f.contains("the golden model predicts \"PASS 5 perms, "),
+        "{f}"
+    );
+    assert_eq!(r.lines.len(), 1);
+}
+
+/// 1,000 permutations on CB-LCAN(2,2) n = 16 (R1, round-robin) and on T-LCAN(2,1) n = 16
+/// (R2, random arbiters seeded from the xorshift32 seed) — opt-in: each network is a cold
+/// Verilator build of about a minute on a busy machine.
+#[test]
+#[ignore = "two more Verilator builds (about a minute each when not cached)"]
+fn thousand_permutations_cb_and_r2() {
+    let cb = Topology::complete_bipartite(2, 2, Size::Pes(16)).unwrap();
+    let cases = [
+        spec_alg(cb, Algorithm::R1, ArbiterPolicy::RoundRobin, 250, false),
+        spec_alg(tree(4), Algorithm::R2, ArbiterPolicy::Random, 250, false),
+    ];
+    for s in cases {
+        let r = cosim(s, 1000);
+        assert!(r.matched(), "{:?}", r.failure);
+        assert_eq!(r.lines.len(), 4);
+        assert!(r.lines[3].text.starts_with("PASS 1000 perms, "));
+    }
+}

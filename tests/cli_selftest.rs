@@ -1,0 +1,187 @@
+//! `lcanet generate selftest` as a user runs it: the files and JSON summary, `--run N`
+//! (Verilator against the golden model, the UART lines printed), the hidden
+//! `--inject-fault` reported as FAIL lines, and bad parameters refused naming the
+//! condition with nothing written.
+
+mod common;
+use common::{json, lcanet, rejects, scratch};
+
+const NET: [&str; 8] = [
+    "--topology",
+    "tree",
+    "--d",
+    "2",
+    "--u",
+    "1",
+    "--levels",
+    "3",
+];
+
+fn args<'a>(extra: &[&'a str]) -> Vec<&'a str> {
+    let mut a = vec!["generate", "selftest"];
+    a.extend(NET);
+    a.extend(extra);
+    a
+}
+
+#[test]
+fn writes_the_top_the_network_and_a_file_list() {
+    let dir = scratch("files");
+    let out = dir.join("st");
+    let v = json(&args(&[
+        "--lfsr-seed",
+        "99",
+        "--report-every",
+        "7",
+        "-o",
+        out.to_str().unwrap(),
+        "--json",
+    ]));
+    let top = v["top"].as_str().unwrap();
+    assert_eq!(top, "selftest_lcan_tree_d2_u1_l3_w1_m8_r1_rr");
+    assert_eq!(v["network_top"], "lcan_tree_d2_u1_l3_w1_m8_r1_rr");
+    assert_eq!(v["lfsr_seed"], 99);
+    assert_eq!(v["uart_divisor"], 104);
+    assert_eq!(v["inject_fault"], false);
+    let list = std::fs::read_to_string(out.join(format!("{top}.f"))).unwrap();
+    let lines: Vec<&str> = list.lines().collect();
+    assert_eq!(lines.last(), Some(&format!("{top}.v").as_str()));
+    assert!(lines.contains(&"lcan_tree_d2_u1_l3_w1_m8_r1_rr.v"));
+    assert!(lines.contains(&format!("{top}_report.v").as_str()));
+    let text = std::fs::read_to_string(out.join(format!("{top}.v"))).unwrap();
+    assert!(text.contains("// Parameters: "));
+    assert!(text.contains("lfsr_seed=99"));
+    assert!(!text.contains("TEST-ONLY FAULT"));
+}
+
+#[test]
+fn run_prints_the_predicted_lines_and_the_fault_fails() {
+    let dir = scratch("run");
+    let out = dir.join("st");
+    let o = out.to_str().unwrap();
+    let base = [
+        "--report-every",
+        "10",
+        "--baud",
+        "3000000",
+        "--run",
+        "20",
+        "-o",
+        o,
+    ];
+    let good = lcanet(&args(&base));
+    let text = String::from_utf8_lossy(&good.stdout);
+    assert!(
+        good.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&good.stderr)
+    );
+    assert!(text.contains("\nPASS 10 perms, "), "{text}");
+    assert!(text.contains("\nPASS 20 perms, "), "{text}");
+    assert!(
+        text.contains("co-simulation: 2 lines equal to the golden model's"),
+        "{text}"
+    );
+    let mut bad_args = args(&base);
+    bad_args.extend(["--inject-fault", "--json"]);
+    let bad = lcanet(&bad_args);
+    // The on-chip checker reports the fault, exactly as the golden model predicts.
+    assert!(
+        bad.status.success(),
+        "{}",
+        String::from_utf8_lossy(&bad.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&bad.stdout).unwrap();
+    assert_eq!(v["inject_fault"], true);
+    assert_eq!(v["run"]["matched"], true);
+    let last = v["run"]["lines"][1]["text"].as_str().unwrap();
+    assert!(last.starts_with("FAIL 20 perms, "), "{last}");
+    assert!(last.ends_with(", 20 errors\r\n"), "{last}");
+    assert_eq!(v["run"]["lines"][1]["leds"][1], true);
+}
+
+#[test]
+fn bad_parameters_are_refused_and_nothing_is_written() {
+    let dir = scratch("bad");
+    let out = dir.join("never");
+    let o = out.to_str().unwrap();
+    for (extra, needle) in [
+        (vec!["--lfsr-seed", "0"], "--lfsr-seed must be nonzero"),
+        (vec!["--lfsr-seed", "4294967296"], "below 2^32"),
+        (
+            vec!["--report-every", "0"],
+            "--report-every must be between 1",
+        ),
+        (vec!["--baud", "0"], "at least 2 clocks per UART bit"),
+        (vec!["--baud", "9000000"], "at least 2 clocks per UART bit"),
+        (vec!["--clock-hz", "18446744073709551615"], "at most 2^24"),
+        (
+            vec!["--clock-hz", "10000000", "--baud", "3000000"],
+            "% off the baud rate",
+        ),
+        (vec!["--message-bits", "33"], "--message-bits M <= 32"),
+        (
+            vec!["--report-every", "50", "--run", "10"],
+            "--run 10 must be at least --report-every 50",
+        ),
+    ] {
+        let mut a = args(&extra);
+        a.extend(["-o", o]);
+        rejects(&a, &[needle]);
+        assert!(!out.exists(), "{extra:?} wrote {o}");
+    }
+}
+
+/// `scripts/fpga --selftest` places a small self-test on both boards' pins: every port of
+/// the top is in the PCF (5 IOs used), a bitstream is written, 12 MHz is met.
+#[test]
+#[ignore = "two Yosys + nextpnr runs (about a minute each on a busy machine)"]
+fn fpga_selftest_places_on_both_boards() {
+    let dir = scratch("fpga");
+    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    for (device, low) in [("hx8k", false), ("up5k", true)] {
+        let rtl = dir.join(format!("rtl_{device}"));
+        let mut a = vec![
+            "generate",
+            "selftest",
+            "--topology",
+            "tree",
+            "--d",
+            "2",
+            "--u",
+            "1",
+            "--levels",
+            "2",
+            "--message-bits",
+            "4",
+            "--arbiter",
+            "fixed",
+            "-o",
+        ];
+        a.push(rtl.to_str().unwrap());
+        if low {
+            a.push("--active-low-leds");
+        }
+        assert!(lcanet(&a).status.success());
+        let out = dir.join(format!("fpga_{device}"));
+        let run = std::process::Command::new(root.join("scripts/fpga"))
+            .args(["--selftest", "--device", device, "-o"])
+            .arg(&out)
+            .arg(&rtl)
+            .output()
+            .unwrap();
+        assert!(
+            run.status.success(),
+            "{device}: {}{}",
+            String::from_utf8_lossy(&run.stdout),
+            String::from_utf8_lossy(&run.stderr)
+        );
+        let summary: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap())
+                .unwrap();
+        assert_eq!(summary["wrap"], "none");
+        assert_eq!(summary["io"]["used"], 5, "{device}: {summary}");
+        assert_eq!(summary["timing_met"], true, "{device}: {summary}");
+        let _ = std::fs::remove_dir_all(&out);
+    }
+}
