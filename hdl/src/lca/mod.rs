@@ -7,7 +7,9 @@
 //!   the route decoder (tree/cb digits, or Π tables from ROM inputs); `up`, `down`: the
 //!   contention arbiters (one request per bit-time, in service order); `policy`: fixed,
 //!   round-robin or random pointers; `logic`: the shared word-level pieces (cyclic
-//!   priority select, encoder, pointer scaling).
+//!   priority select, encoder, pointer scaling); `up_fast`, `down_fast`: the same
+//!   arbiters for the fast set-up (`docs/protocol.md` §12), every request of a step decided
+//!   in its commit bit-time.
 //! - [`generate`]: the switch as a netlist module and as a design of its own.
 //!
 //! One module definition serves every level: the level, the salts, the seed and (Π) the
@@ -18,6 +20,7 @@ mod commit;
 mod datapath;
 mod decoder;
 mod down;
+mod down_fast;
 pub mod generate;
 pub mod gtkw;
 pub mod layout;
@@ -25,9 +28,12 @@ mod logic;
 mod policy;
 mod switch;
 mod up;
+mod up_fast;
 
 pub use generate::{add_switch, emit_switch, switch_design, switch_module_name, SwitchGenError};
 pub use layout::Layout;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_fast;

@@ -3,6 +3,7 @@
 
 use crate::cli::common::{print_json, write_atomic, Staged};
 use crate::cli::generate::switch::PolicyArg;
+use crate::cli::generate::switch::SetupArg;
 use crate::cli::topology_args::{describe, TopologyArgs};
 use crate::cli::Outcome;
 use anyhow::Context;
@@ -54,6 +55,11 @@ pub struct NetArgs {
     /// `auto`: instances up to 256 switches, rows above.
     #[arg(long, value_enum, default_value = "auto")]
     pub structure: StructureArg,
+    /// Set-up arbitration of every switch: `sequential` (one request per bit-time) or
+    /// `fast` (every contender in the commit bit-time: same grants, shorter UP/DOWN/PROBE
+    /// steps; docs/protocol.md §12).
+    #[arg(long, value_enum, default_value = "sequential")]
+    pub setup: SetupArg,
 }
 
 /// `--structure` on the command line.
@@ -77,7 +83,8 @@ impl NetArgs {
             self.arbiter.into(),
             self.width,
             self.message_bits,
-        )?;
+        )?
+        .with_setup(self.setup.into())?;
         Ok(match self.structure {
             StructureArg::Auto => spec,
             StructureArg::Instances => spec.with_structure(Structure::Instances),

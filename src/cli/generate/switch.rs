@@ -6,7 +6,7 @@ use crate::cli::Outcome;
 use anyhow::Context;
 use lcanet_hdl::lca::gtkw::switch_gtkw;
 use lcanet_hdl::lca::switch_design;
-use lcanet_sim::lcan::cycle::{ArbiterPolicy, SwitchParams, SwitchTopology};
+use lcanet_sim::lcan::cycle::{ArbiterPolicy, SetupMode, SwitchParams, SwitchTopology};
 use serde::Serialize;
 use std::path::PathBuf;
 
@@ -70,6 +70,30 @@ pub struct SwitchArgs {
     /// Levels of the network the switch serves (sets the address and level fields).
     #[arg(long, default_value_t = 3)]
     pub levels: usize,
+    /// Set-up arbitration: one request per bit-time (`sequential`), or every contender of
+    /// a switch in its commit bit-time (`fast`: same grants, shorter steps;
+    /// docs/protocol.md §12).
+    #[arg(long, value_enum, default_value = "sequential")]
+    pub setup: SetupArg,
+}
+
+/// Set-up arbitration on the command line (`docs/protocol.md` §12).
+#[derive(Debug, Clone, Copy, Default, clap::ValueEnum)]
+pub enum SetupArg {
+    /// One request per bit-time: `T = n(P) + K + 1`.
+    #[default]
+    Sequential,
+    /// Every request of a step decided in the commit bit-time: `T = n(P) + 1`.
+    Fast,
+}
+
+impl From<SetupArg> for SetupMode {
+    fn from(s: SetupArg) -> Self {
+        match s {
+            SetupArg::Sequential => SetupMode::Sequential,
+            SetupArg::Fast => SetupMode::Fast,
+        }
+    }
 }
 
 impl SwitchArgs {
@@ -82,7 +106,8 @@ impl SwitchArgs {
             self.levels,
             self.topology.into(),
             self.arbiter.into(),
-        )?)
+        )?
+        .with_setup(self.setup.into())?)
     }
 }
 
