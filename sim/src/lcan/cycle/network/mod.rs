@@ -41,3 +41,5 @@ pub use ports::{seeded_messages, CanonicalInputs, NetOutputs, PortSpec, PortWord
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_fast;
