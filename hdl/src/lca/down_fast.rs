@@ -47,7 +47,7 @@ fn shared(m: &mut ModuleBuilder, lay: &Layout, ctl: &Ctl, st: &State, p: Option<
     let x_req = (win_valid & ctl.serve_win.repeat(d))
         | (&st.a_valid & &st.a_here & ctl.arb_probe.repeat(d));
     let req = m.def(
-        "_dn_req",
+        "dn_req",
         cat([d_req, x_req, s_req]) & ctl.dn_window.repeat(n),
     );
     // Claim keys {~h, s} (l−1−h, then s; smallest first), claims D(0..u) then S(0..u).

@@ -38,7 +38,7 @@ pub(super) fn build(
     let pol = PolicyState::declare_fast(m, "up", lay.policy(), d, u, seed);
     // Requests of the window: packets not at their LCA level.
     let req = m.def(
-        "_up_req",
+        "up_req",
         &st.a_valid & !&st.a_here & ctl.up_window.repeat(d),
     );
     let taken = m.def("_up_taken", st.d_driven.when(&ctl.arb_probe));
