@@ -111,15 +111,17 @@ impl Split {
                 Algorithm::R1 => {
                     let add_up = part(f.n1, len(Phase::Up), h + 1);
                     let add_dn = part(f.n2, len(Phase::Down), h + 1);
-                    for i in 0..3 {
-                        s.up[i] += add_up[i];
-                        s.down[i] += add_dn[i];
+                    for (acc, a) in s.up.iter_mut().zip(add_up) {
+                        *acc += a;
+                    }
+                    for (acc, a) in s.down.iter_mut().zip(add_dn) {
+                        *acc += a;
                     }
                 }
                 _ => {
                     let add = part(f.nr, len(Phase::Probe), 2 * h + 1);
-                    for i in 0..3 {
-                        s.probe[i] += add[i];
+                    for (acc, a) in s.probe.iter_mut().zip(add) {
+                        *acc += a;
                     }
                 }
             }
@@ -150,7 +152,8 @@ fn main() {
         "seed {} (permutation i: seed + i), {} permutations, model check for n ≤ {}",
         o.seed, o.perms, o.check_n
     );
-    let nets: [(&str, fn(usize) -> Topology); 4] = [
+    type Make = fn(usize) -> Topology;
+    let nets: [(&str, Make); 4] = [
         ("CB(2,2)", |n| {
             Topology::complete_bipartite(2, 2, Size::Pes(n)).unwrap()
         }),
