@@ -162,3 +162,86 @@ fn a_bad_setup_is_rejected() {
         &["--setup"],
     );
 }
+
+#[test]
+fn decisions_per_bit_time() {
+    // Two decisions per bit-time on CB(2,2), l = 3: K = 0 (UP), ⌈6/2⌉ − 1 = 2 (DOWN),
+    // ⌈4/2⌉ − 1 = 1 (PROBE).
+    let dir = scratch("decisions");
+    let v = json(&[
+        "generate",
+        "switch",
+        "--d",
+        "2",
+        "--u",
+        "2",
+        "--topology",
+        "cb",
+        "--setup",
+        "fast",
+        "--decisions",
+        "2",
+        "-o",
+        dir.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(v["top"], "lca_switch_cb_d2_u2_w1_l3_rr_fast2");
+    assert_eq!(v["params"]["setup"]["chunked"], 2, "{}", v["params"]);
+    let f = &v["format"];
+    assert_eq!(
+        (f["t_up"].clone(), f["t_down"].clone(), f["t_probe"].clone()),
+        (10.into(), 18.into(), 8.into())
+    );
+    let sim = json(&[
+        "sim",
+        "switch",
+        "--d",
+        "4",
+        "--u",
+        "4",
+        "--topology",
+        "cb",
+        "--setup",
+        "fast",
+        "--decisions",
+        "3",
+        "--cycles",
+        "3000",
+        "--seed",
+        "5",
+        "--json",
+    ]);
+    assert_eq!(sim["match"], true, "{sim}");
+    rejects(
+        &[
+            "generate",
+            "switch",
+            "--d",
+            "2",
+            "--u",
+            "1",
+            "--decisions",
+            "2",
+            "-o",
+            "/nonexistent",
+        ],
+        &["--decisions needs --setup fast"],
+    );
+    rejects(
+        &[
+            "generate",
+            "switch",
+            "--d",
+            "2",
+            "--u",
+            "1",
+            "--setup",
+            "fast",
+            "--decisions",
+            "0",
+            "-o",
+            "/nonexistent",
+        ],
+        &["decisions per bit-time = 0"],
+    );
+}

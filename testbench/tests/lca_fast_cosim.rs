@@ -25,9 +25,24 @@ const POLICIES: [ArbiterPolicy; 3] = [
 
 /// One fast switch run of 4000 bit-times; returns its rejections.
 fn switch(params: SwitchParams, level: u8, seed: u64, table: Option<TableSwitch>) -> u64 {
-    let params = params.with_setup(SetupMode::Fast).unwrap();
+    switch_with(params, SetupMode::Fast, level, seed, table)
+}
+
+/// One run of 4000 bit-times with set-up `setup`; returns its rejections.
+fn switch_with(
+    params: SwitchParams,
+    setup: SetupMode,
+    level: u8,
+    seed: u64,
+    table: Option<TableSwitch>,
+) -> u64 {
+    let params = params.with_setup(setup).unwrap();
+    let tag = match setup {
+        SetupMode::Chunked(m) => format!("fast{m}"),
+        _ => "fast".to_string(),
+    };
     let name = format!(
-        "fast_{}_d{}_u{}_w{}_l{}_{}_lv{level}_s{seed}",
+        "{tag}_{}_d{}_u{}_w{}_l{}_{}_lv{level}_s{seed}",
         params.topology, params.d, params.u, params.width, params.levels, params.policy
     );
     let dir = artifact_dir!(name).unwrap();
@@ -89,6 +104,34 @@ fn fast_switches_match_the_golden_model() {
 }
 
 #[test]
+fn chunked_switches_match_the_golden_model() {
+    // m = 1, 2, 3 decisions per bit-time (the last ones in the commit bit-time); every
+    // policy; tree, cb and a Π switch.
+    let mut rejections = 0;
+    for (i, policy) in POLICIES.into_iter().enumerate() {
+        let m = i + 1;
+        for (j, (d, u, topology)) in [(4, 2, SwitchTopology::Tree), (4, 4, SwitchTopology::Cb)]
+            .into_iter()
+            .enumerate()
+        {
+            let params = SwitchParams::new(d, u, 1, 3, topology, policy).unwrap();
+            let seed = 970 + 10 * i as u64 + j as u64;
+            rejections += switch_with(params, SetupMode::Chunked(m), j as u8, seed, None);
+        }
+        let (params, table) =
+            TableSwitch::from_network(SwitchTopology::Cb, 2, 2, 1, 3, policy, 1, 2).unwrap();
+        rejections += switch_with(
+            params,
+            SetupMode::Chunked(m),
+            1,
+            990 + i as u64,
+            Some(table),
+        );
+    }
+    assert!(rejections > 0, "no request was ever rejected");
+}
+
+#[test]
 fn fast_pi_switches_match_the_golden_model() {
     use SwitchTopology::{Cb, Tree};
     let mut rejections = 0;
@@ -127,13 +170,24 @@ fn sequential(topo: &Topology, np: &NetParams, stim: &Stimulus) -> (Vec<usize>, 
 }
 
 fn network(name: &str, topo: Topology, alg: Algorithm, pol: ArbiterPolicy, structure: Structure) {
+    network_with(name, topo, alg, pol, structure, SetupMode::Fast);
+}
+
+fn network_with(
+    name: &str,
+    topo: Topology,
+    alg: Algorithm,
+    pol: ArbiterPolicy,
+    structure: Structure,
+    setup: SetupMode,
+) {
     let m = 4;
     let spec = NetSpec::new(topo.clone(), alg, pol, 1, m)
         .unwrap()
-        .with_setup(SetupMode::Fast)
+        .with_setup(setup)
         .unwrap()
         .with_structure(structure);
-    assert!(spec.network_name().ends_with("_fast"));
+    assert!(spec.network_name().contains("_fast"));
     let np = spec.net.clone();
     let dir = artifact_dir!(format!("fast_{name}")).unwrap();
     let bench = NetBench::build(spec, &dir.file("rtl"), NetBuild::quick())
@@ -248,4 +302,30 @@ fn fast_pi_skewed8_r1_rr() {
 fn fast_pi_irregular16_r2_fixed_rows() {
     let t = pi(include_str!("../../docs/examples/irregular16.pi"));
     network("pi_irregular16_r2_fixed", t, R2, Fixed, Structure::Rows);
+}
+
+#[test]
+fn chunked2_cb_d2_u2_l3_r1_rr() {
+    let (t, s) = (cb(2, 2, 3), SetupMode::Chunked(2));
+    network_with(
+        "cb_d2_u2_l3_r1_rr_c2",
+        t,
+        R1,
+        RoundRobin,
+        Structure::Instances,
+        s,
+    );
+}
+
+#[test]
+fn chunked3_tree_d4_u2_l2_r2_fixed() {
+    let (t, s) = (tree(4, 2, 2), SetupMode::Chunked(3));
+    network_with(
+        "tree_d4_u2_l2_r2_fixed_c3",
+        t,
+        R2,
+        Fixed,
+        Structure::Instances,
+        s,
+    );
 }

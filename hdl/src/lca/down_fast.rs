@@ -165,11 +165,34 @@ pub(super) fn build(
         }
     }
     let rr = lay.policy() == ArbiterPolicy::RoundRobin;
-    let (mut gnt, mut rej) = (zero(n), zero(n));
-    let (mut ch0, mut ch1) = (zero((u + d) * d), zero((d + u) * d));
-    let (mut used0, mut used1) = (zero(d), zero(d));
-    let mut last = zero(index_bits(u + d));
-    for i in 0..n {
+    // Chunked (m < 2u + d decisions per bit-time): the chain starts from the outcome so
+    // far, kept in registers across the window's bit-times; otherwise from nothing.
+    let stages = super::up_fast::chunk(lay, n);
+    let chunked = stages < n;
+    let regs = chunked.then(|| {
+        [
+            m.reg("dn_gnt_q", n),
+            m.reg("dn_rej_q", n),
+            m.reg("dn_ch0_q", (u + d) * d),
+            m.reg("dn_ch1_q", (d + u) * d),
+            m.reg("dn_used_a_q", d),
+            m.reg("dn_used_c_q", d),
+        ]
+    });
+    let last_q = (chunked && rr).then(|| m.reg("dn_last_q", index_bits(u + d)));
+    let [mut gnt, mut rej, mut ch0, mut ch1, mut used0, mut used1] = match &regs {
+        Some(r) => r.clone(),
+        None => [
+            zero(n),
+            zero(n),
+            zero((u + d) * d),
+            zero((d + u) * d),
+            zero(d),
+            zero(d),
+        ],
+    };
+    let mut last = last_q.clone().unwrap_or_else(|| zero(index_bits(u + d)));
+    for i in 0..stages {
         let nm = |what: &str| format!("_dnf{i}_{what}");
         let pend = m.def(nm("pend"), &sh.req & !(&gnt | &rej));
         let sel = select(m, lay, ctl, &sh, &pend, i);
@@ -219,7 +242,7 @@ pub(super) fn build(
         }
         ch0 = m.def(nm("ch0"), &ch0 | rows_of(&pick0, won0.clone()));
         ch1 = m.def(nm("ch1"), &ch1 | rows_of(&pick1, won1.clone()));
-        if i + 1 < n {
+        if i + 1 < stages || chunked {
             used0 = m.def(nm("used_a"), &used0 | pick0.when(&won0.any()));
             used1 = m.def(nm("used_c"), &used1 | pick1.when(&won1.any()));
         }
@@ -234,6 +257,26 @@ pub(super) fn build(
     // the policy does not read it (fixed pointers read neither, round-robin no rejection).
     m.allow_unread("dn_gnt");
     m.allow_unread("dn_rej");
+    if let Some(q) = &regs {
+        let (init, commit) = (&p.init, &ctl.commit);
+        let now = [&gnt, &rej, &ch0, &ch1, &used0, &used1];
+        m.always(|s| {
+            s.comment("DOWN arbiter, chunked: the outcome so far; the commit uses and clears it");
+            s.if_(init | commit, |s| {
+                for r in q {
+                    s.load(r, zero(r.width()));
+                }
+            })
+            .else_(|s| {
+                for (r, v) in q.iter().zip(now) {
+                    s.load(r, v);
+                }
+            });
+            if let Some(lq) = &last_q {
+                s.load(lq, &last);
+            }
+        });
+    }
     pol.drive_last(m, last);
     pol.update(m, &p.init, &ctl.commit, gnt.any(), (&gnt | &rej).any());
     DnArb { ch0, ch1 }

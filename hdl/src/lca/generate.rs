@@ -25,8 +25,9 @@ pub fn switch_module_name(p: &SwitchParams) -> String {
         ArbiterPolicy::Random => "random",
     };
     let setup = match p.setup {
-        SetupMode::Sequential => "",
-        SetupMode::Fast => "_fast",
+        SetupMode::Sequential => String::new(),
+        SetupMode::Fast => "_fast".to_string(),
+        SetupMode::Chunked(m) => format!("_fast{m}"),
     };
     format!(
         "lca_switch_{}_d{}_u{}_w{}_l{}_{}{setup}",
@@ -54,7 +55,7 @@ pub fn switch_design(params: SwitchParams) -> Result<Design, SwitchGenError> {
         .param("levels", params.levels)
         .param("topology", params.topology)
         .param("arbiter", params.policy);
-    if params.setup == SetupMode::Fast {
+    if params.setup != SetupMode::Sequential {
         design.param("setup", params.setup);
     }
     design

@@ -36,7 +36,7 @@ pub fn switch_gtkw(module: &Module) -> Result<GtkwFiles, MissingSignal> {
     regs.extend(s.binary(&["a_valid", "a_here"])?);
     // The fast set-up (docs/protocol.md §12) decides every request in the commit
     // bit-time: its requests (`up_req`, `dn_req`) and outcome, no per-bit-time decision.
-    let fast = module.name.ends_with("_fast");
+    let fast = module.name.contains("_fast");
     let mut up = if fast {
         s.binary(&["up_req"])?
     } else {

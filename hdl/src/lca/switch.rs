@@ -203,7 +203,7 @@ pub(super) fn switch_module(lay: &Layout) -> Module {
             up::build(&mut m, lay, &p, &ctl, &st, &dec),
             down::build(&mut m, lay, &p, &ctl, &st, &dec),
         ),
-        SetupMode::Fast => (
+        SetupMode::Fast | SetupMode::Chunked(_) => (
             up_fast::build(&mut m, lay, &p, &ctl, &st, &dec),
             down_fast::build(&mut m, lay, &p, &ctl, &st, &dec),
         ),

@@ -26,6 +26,8 @@ fn shapes() -> Vec<SwitchParams> {
         ] {
             let p = SwitchParams::new(d, u, w, l, t, policy).unwrap();
             out.push(p.with_setup(SetupMode::Fast).unwrap());
+            // Chunked: one, two and three decisions per bit-time.
+            out.push(p.with_setup(SetupMode::Chunked(1 + d % 3)).unwrap());
         }
     }
     out
@@ -59,4 +61,13 @@ fn the_fast_switch_has_its_own_name_and_no_arbitration_window() {
     // CB(2,2), n = 256: P1 = 20, P2 = 32, PR = 12; K = d, 2u + d, u + d vs 0.
     assert_eq!((fs.t_up, fs.t_down, fs.t_probe), (23, 39, 17));
     assert_eq!((ff.t_up, ff.t_down, ff.t_probe), (21, 33, 13));
+    // Two decisions per bit-time: K = ⌈2/2⌉ − 1, ⌈6/2⌉ − 1, ⌈4/2⌉ − 1.
+    let two = seq.with_setup(SetupMode::Chunked(2)).unwrap();
+    assert_eq!(
+        switch_module_name(&two),
+        format!("{}_fast2", switch_module_name(&seq))
+    );
+    let f2 = two.format();
+    assert_eq!((f2.t_up, f2.t_down, f2.t_probe), (21, 35, 14));
+    assert!(seq.with_setup(SetupMode::Chunked(0)).is_err());
 }

@@ -18,7 +18,7 @@ use super::policy::PolicyState;
 use super::switch::{Ctl, Ports};
 use super::up::UpArb;
 use crate::netlist::{cat, index_bits, or_all, zero, ModuleBuilder};
-use lcanet_sim::lcan::cycle::ArbiterPolicy;
+use lcanet_sim::lcan::cycle::{ArbiterPolicy, SetupMode};
 
 /// Declares the fast UP arbiter.
 pub(super) fn build(
@@ -49,10 +49,28 @@ pub(super) fn build(
             cat((0..d).rev().map(|x| st.rx_a.part(x * lay.p1, lay.ab))),
         )
     });
-    let (mut gnt, mut rej, mut ch) = (zero(d), zero(d), zero(d * u));
     let rr = lay.policy() == ArbiterPolicy::RoundRobin;
-    let mut last = zero(index_bits(d));
-    for i in 0..d {
+    // Chunked (m < d decisions per bit-time): the chain starts from the outcome so far,
+    // kept in registers across the window's bit-times; otherwise from nothing.
+    let stages = chunk(lay, d);
+    let regs = (stages < d).then(|| {
+        (
+            m.reg("up_gnt_q", d),
+            m.reg("up_rej_q", d),
+            m.reg("up_ch_q", d * u),
+            rr.then(|| m.reg("up_last_q", index_bits(d))),
+        )
+    });
+    let (mut gnt, mut rej, mut ch, mut last) = match &regs {
+        Some((g, r, c, l)) => (
+            g.clone(),
+            r.clone(),
+            c.clone(),
+            l.clone().unwrap_or_else(|| zero(index_bits(d))),
+        ),
+        None => (zero(d), zero(d), zero(d * u), zero(index_bits(d))),
+    };
+    for i in 0..stages {
         let n = |what: &str| format!("_upf{i}_{what}");
         let pend = m.def(n("pend"), &req & !(&gnt | &rej));
         let sel = first_from(m, &n("sel"), &pend, pol.p.as_ref());
@@ -91,7 +109,35 @@ pub(super) fn build(
     // the policy does not read it (fixed pointers read neither, round-robin no rejection).
     m.allow_unread("up_gnt");
     m.allow_unread("up_rej");
+    if let Some((gq, rq, cq, lq)) = &regs {
+        let (init, commit) = (&p.init, &ctl.commit);
+        m.always(|s| {
+            s.comment("UP arbiter, chunked: the outcome so far; the commit uses and clears it");
+            s.if_(init | commit, |s| {
+                s.load(gq, zero(d));
+                s.load(rq, zero(d));
+                s.load(cq, zero(d * u));
+            })
+            .else_(|s| {
+                s.load(gq, &gnt);
+                s.load(rq, &rej);
+                s.load(cq, &ch);
+            });
+            if let Some(lq) = lq {
+                s.load(lq, &last);
+            }
+        });
+    }
     pol.drive_last(m, last);
     pol.update(m, &p.init, &ctl.commit, gnt.any(), (&gnt | &rej).any());
     UpArb { ch }
+}
+
+/// Stages of the decision chain per bit-time for an arbiter of `slots` requests at most:
+/// all of them (fast), or `m` (chunked, `docs/protocol.md` §12).
+pub(super) fn chunk(lay: &Layout, slots: usize) -> usize {
+    match lay.params.setup {
+        SetupMode::Chunked(m) => m.clamp(1, slots),
+        _ => slots,
+    }
 }

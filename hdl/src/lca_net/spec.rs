@@ -178,8 +178,9 @@ impl NetSpec {
     /// the fast set-up.
     pub fn network_name(&self) -> String {
         let setup = match self.net.setup() {
-            SetupMode::Sequential => "",
-            SetupMode::Fast => "_fast",
+            SetupMode::Sequential => String::new(),
+            SetupMode::Fast => "_fast".to_string(),
+            SetupMode::Chunked(m) => format!("_fast{m}"),
         };
         format!(
             "lcan_{}_m{}_{}_{}{setup}",

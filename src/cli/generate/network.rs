@@ -3,7 +3,7 @@
 
 use crate::cli::common::{print_json, write_atomic, Staged};
 use crate::cli::generate::switch::PolicyArg;
-use crate::cli::generate::switch::SetupArg;
+use crate::cli::generate::switch::{setup_mode, SetupArg};
 use crate::cli::topology_args::{describe, TopologyArgs};
 use crate::cli::Outcome;
 use anyhow::Context;
@@ -60,6 +60,10 @@ pub struct NetArgs {
     /// steps; docs/protocol.md §12).
     #[arg(long, value_enum, default_value = "sequential")]
     pub setup: SetupArg,
+    /// With `--setup fast`: decide at most this many requests per arbiter and bit-time, the
+    /// last ones in the commit bit-time (`K = ⌈slots/M⌉ − 1`; default: all, `K = 0`).
+    #[arg(long, value_name = "M")]
+    pub decisions: Option<usize>,
 }
 
 /// `--structure` on the command line.
@@ -84,7 +88,7 @@ impl NetArgs {
             self.width,
             self.message_bits,
         )?
-        .with_setup(self.setup.into())?;
+        .with_setup(setup_mode(self.setup, self.decisions)?)?;
         Ok(match self.structure {
             StructureArg::Auto => spec,
             StructureArg::Instances => spec.with_structure(Structure::Instances),

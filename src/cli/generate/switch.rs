@@ -75,6 +75,22 @@ pub struct SwitchArgs {
     /// docs/protocol.md §12).
     #[arg(long, value_enum, default_value = "sequential")]
     pub setup: SetupArg,
+    /// With `--setup fast`: decide at most this many requests per arbiter and bit-time, the
+    /// last ones in the commit bit-time (`K = ⌈slots/M⌉ − 1`; default: all, `K = 0`).
+    #[arg(long, value_name = "M")]
+    pub decisions: Option<usize>,
+}
+
+/// The set-up mode of `--setup` and `--decisions` (the error names the violated condition).
+pub fn setup_mode(setup: SetupArg, decisions: Option<usize>) -> anyhow::Result<SetupMode> {
+    Ok(match (setup, decisions) {
+        (SetupArg::Sequential, None) => SetupMode::Sequential,
+        (SetupArg::Sequential, Some(_)) => {
+            anyhow::bail!("--decisions needs --setup fast (the sequential set-up decides one request per bit-time)")
+        }
+        (SetupArg::Fast, None) => SetupMode::Fast,
+        (SetupArg::Fast, Some(m)) => SetupMode::Chunked(m),
+    })
 }
 
 /// Set-up arbitration on the command line (`docs/protocol.md` §12).
@@ -107,7 +123,7 @@ impl SwitchArgs {
             self.topology.into(),
             self.arbiter.into(),
         )?
-        .with_setup(self.setup.into())?)
+        .with_setup(setup_mode(self.setup, self.decisions)?)?)
     }
 }
 

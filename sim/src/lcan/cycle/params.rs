@@ -73,6 +73,10 @@ pub enum SetupMode {
     Sequential,
     /// Every contender of a switch resolved in the commit bit-time: `K = 0`.
     Fast,
+    /// At most `m ≥ 1` requests per arbiter decided per bit-time, the last `m` in the commit
+    /// bit-time: `K = ⌈slots / m⌉ − 1` with `slots` = `d` (UP), `2u + d` (DOWN), `u + d`
+    /// (PROBE); `m ≥ slots` is [`SetupMode::Fast`]'s timing.
+    Chunked(usize),
 }
 
 impl SetupMode {
@@ -81,18 +85,24 @@ impl SetupMode {
         *self == SetupMode::Sequential
     }
 
-    /// The CLI / JSON name: `sequential` or `fast`.
-    pub fn name(self) -> &'static str {
+    /// The arbitration window `K` of an arbiter with `slots` requests at most, whose
+    /// sequential window is `sequential`.
+    pub fn window(self, slots: usize, sequential: usize) -> usize {
         match self {
-            SetupMode::Sequential => "sequential",
-            SetupMode::Fast => "fast",
+            SetupMode::Sequential => sequential,
+            SetupMode::Fast => 0,
+            SetupMode::Chunked(m) => slots.div_ceil(m.max(1)) - 1,
         }
     }
 }
 
 impl fmt::Display for SetupMode {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
+        match self {
+            SetupMode::Sequential => f.write_str("sequential"),
+            SetupMode::Fast => f.write_str("fast"),
+            SetupMode::Chunked(m) => write!(f, "fast, {m} decisions per bit-time"),
+        }
     }
 }
 
@@ -217,6 +227,20 @@ impl SwitchParams {
 
     /// The same parameters with set-up arbitration `setup` (`docs/protocol.md` §12).
     pub fn with_setup(self, setup: SetupMode) -> Result<Self, ParamError> {
+        if let SetupMode::Chunked(m) = setup {
+            if m == 0 {
+                return Err(ParamError::Zero {
+                    name: "decisions per bit-time",
+                });
+            }
+            if m > 3 * MAX_PARAM {
+                return Err(ParamError::TooLarge {
+                    name: "decisions per bit-time",
+                    value: m,
+                    max: 3 * MAX_PARAM,
+                });
+            }
+        }
         SwitchParams { setup, ..self }.check_steps()
     }
 
@@ -308,10 +332,11 @@ impl PacketFormat {
         let n = |bits: usize| bits.div_ceil(p.width);
         let (n1, n2, nr) = (n(p1), n(p2), n(pr));
         // The arbitration windows K (docs/protocol.md §3): none with the fast set-up.
-        let (k_up, k_down, k_probe) = match p.setup {
-            SetupMode::Sequential => (p.d, 2 * p.u + p.d, p.u + p.d),
-            SetupMode::Fast => (0, 0, 0),
-        };
+        let (k_up, k_down, k_probe) = (
+            p.setup.window(p.d, p.d),
+            p.setup.window(2 * p.u + p.d, 2 * p.u + p.d),
+            p.setup.window(p.u + p.d, p.u + p.d),
+        );
         PacketFormat {
             hb,
             ab,

@@ -3,7 +3,8 @@
 //! passes, top levels, senders, crosspoints at every set-up end and messages — and only the
 //! step lengths differ: its bit-times are `total_bit_times` of its own parameters, and
 //! fewer than the sequential run's by `(H + 1)·(K_UP + K_DOWN)` (R1) or
-//! `(2H + 1)·K_PROBE` (R2) per pass.
+//! `(2H + 1)·K_PROBE` (R2) per pass, less the windows it keeps (chunked: `m` decisions per
+//! bit-time).
 
 use super::*;
 use crate::lcan::cycle::{ArbiterPolicy, SetupMode};
@@ -27,13 +28,14 @@ fn same_routing(
     pol: ArbiterPolicy,
     dst: &[Option<usize>],
     seed: u64,
+    setup: SetupMode,
 ) {
     let seq = NetParams::new(topo, alg, pol, 1, 4).unwrap();
-    let fast = seq.clone().with_setup(SetupMode::Fast).unwrap();
-    assert_eq!(fast.setup(), SetupMode::Fast);
+    let fast = seq.clone().with_setup(setup).unwrap();
+    assert_eq!(fast.setup(), setup);
     let (a, b) = (run(topo, &seq, dst, seed), run(topo, &fast, dst, seed));
     let ctx = format!(
-        "{:?} d={} u={} {alg:?} {pol:?} seed {seed}",
+        "{:?} d={} u={} {alg:?} {pol:?} {setup} seed {seed}",
         topo.kind(),
         topo.d(),
         topo.u()
@@ -56,8 +58,11 @@ fn same_routing(
     let saved: usize = tops
         .iter()
         .map(|&h| match alg {
-            Algorithm::R1 => (h + 1) * (d + 2 * u + d),
-            _ => (2 * h + 1) * (u + d),
+            Algorithm::R1 => {
+                let (up, down) = (d, 2 * u + d);
+                (h + 1) * (up - setup.window(up, up) + down - setup.window(down, down))
+            }
+            _ => (2 * h + 1) * (u + d - setup.window(u + d, u + d)),
         })
         .sum();
     assert_eq!(
@@ -98,7 +103,13 @@ fn fast_setup_routes_exactly_as_the_sequential_one() {
                     ArbiterPolicy::RoundRobin,
                     ArbiterPolicy::Random,
                 ] {
-                    same_routing(topo, alg, pol, dst, 11 + i as u64);
+                    for setup in [
+                        SetupMode::Fast,
+                        SetupMode::Chunked(1),
+                        SetupMode::Chunked(2),
+                    ] {
+                        same_routing(topo, alg, pol, dst, 11 + i as u64, setup);
+                    }
                 }
             }
         }
