@@ -117,7 +117,11 @@ mod tests {
                     }
                     let p = SwitchParams::new(d, u, w, 3, topology, policy).unwrap();
                     // The fast set-up's arbiters show other signals (docs/protocol.md §12).
-                    for p in [p, p.with_setup(SetupMode::Fast).unwrap()] {
+                    for p in [
+                        p,
+                        p.with_setup(SetupMode::Fast).unwrap(),
+                        p.with_setup(SetupMode::Chunked(2)).unwrap(),
+                    ] {
                         let design = switch_design(p).unwrap();
                         let module = design.module(design.top()).unwrap();
                         let files = switch_gtkw(module).unwrap_or_else(|e| panic!("{p:?}: {e}"));
