@@ -28,6 +28,7 @@ fn switch(policy: ArbiterPolicy) -> lcanet_hdl::netlist::Module {
         levels: 3,
         topology: SwitchTopology::Cb,
         policy,
+        setup: Default::default(),
     };
     let lay = Layout::new(params);
     let mut d = Design::new("x");

@@ -4,7 +4,7 @@
 use super::layout::{Layout, TestFault};
 use super::switch::switch_module;
 use crate::netlist::{elaborate, Design, Emitted, Module, NetlistError};
-use lcanet_sim::lcan::cycle::{ArbiterPolicy, SwitchParams};
+use lcanet_sim::lcan::cycle::{ArbiterPolicy, SetupMode, SwitchParams};
 
 /// Why a switch could not be generated (a bug in the generator or the backend: the
 /// parameters were already validated by [`SwitchParams::new`]).
@@ -16,15 +16,21 @@ pub enum SwitchGenError {
 }
 
 /// The module name of a switch:
-/// `lca_switch_<tree|cb|pi<n>>_d<d>_u<u>_w<W>_l<l>_<fixed|rr|random>`.
+/// `lca_switch_<tree|cb|pi<n>>_d<d>_u<u>_w<W>_l<l>_<fixed|rr|random>`, with `_fast` appended
+/// for the fast set-up (`docs/protocol.md` §13).
 pub fn switch_module_name(p: &SwitchParams) -> String {
     let policy = match p.policy {
         ArbiterPolicy::Fixed => "fixed",
         ArbiterPolicy::RoundRobin => "rr",
         ArbiterPolicy::Random => "random",
     };
+    let setup = match p.setup {
+        SetupMode::Sequential => String::new(),
+        SetupMode::Fast => "_fast".to_string(),
+        SetupMode::Chunked(m) => format!("_fast{m}"),
+    };
     format!(
-        "lca_switch_{}_d{}_u{}_w{}_l{}_{}",
+        "lca_switch_{}_d{}_u{}_w{}_l{}_{}{setup}",
         p.topology, p.d, p.u, p.width, p.levels, policy
     )
 }
@@ -48,7 +54,11 @@ pub fn switch_design(params: SwitchParams) -> Result<Design, SwitchGenError> {
         .param("width", params.width)
         .param("levels", params.levels)
         .param("topology", params.topology)
-        .param("arbiter", params.policy)
+        .param("arbiter", params.policy);
+    if params.setup != SetupMode::Sequential {
+        design.param("setup", params.setup);
+    }
+    design
         .param("T_UP", f.t_up)
         .param("T_DOWN", f.t_down)
         .param("T_PROBE", f.t_probe);

@@ -34,25 +34,38 @@ pub fn switch_gtkw(module: &Module) -> Result<GtkwFiles, MissingSignal> {
     step.extend(s.traces(&["level_q"])?);
     let mut regs = s.traces(&["rx_a", "rx_b", "tx_c", "tx_d", "win"])?;
     regs.extend(s.binary(&["a_valid", "a_here"])?);
-    let mut up = s.binary(&["up_pend", "up_sel", "up_pick", "up_ok"])?;
+    // The fast set-up (docs/protocol.md §13) decides every request in the commit
+    // bit-time: its requests (`up_req`, `dn_req`) and outcome, no per-bit-time decision.
+    let fast = module.name.contains("_fast");
+    let mut up = if fast {
+        s.binary(&["up_req"])?
+    } else {
+        s.binary(&["up_pend", "up_sel", "up_pick", "up_ok"])?
+    };
     up.extend(s.binary(&["up_gnt", "up_rej", "up_ch"])?);
     // The policy's registers: round-robin pointers and last winner, or the LFSR (a
     // fixed-priority arbiter has none).
     up.extend(s.present(&["up_p", "up_q", "up_last", "up_lfsr"]));
-    let mut dn = s.binary(&["dn_pend", "dn_sel"])?;
-    // Π: the addresses of the request decided (tree and cb decode every request's).
-    dn.extend(s.present(&["dn_src", "dn_dst"]));
-    dn.extend(s.binary(&[
-        "dn_pick_a",
-        "dn_pick_c",
-        "dn_ok",
-        "dn_gnt",
-        "dn_rej",
-        "dn_ch0",
-        "dn_ch1",
-        "dn_used_a",
-        "dn_used_c",
-    ])?);
+    let mut dn = if fast {
+        s.binary(&["dn_req", "dn_gnt", "dn_rej", "dn_ch0", "dn_ch1"])?
+    } else {
+        s.binary(&["dn_pend", "dn_sel"])?
+    };
+    if !fast {
+        // Π: the addresses of the request decided (tree and cb decode every request's).
+        dn.extend(s.present(&["dn_src", "dn_dst"]));
+        dn.extend(s.binary(&[
+            "dn_pick_a",
+            "dn_pick_c",
+            "dn_ok",
+            "dn_gnt",
+            "dn_rej",
+            "dn_ch0",
+            "dn_ch1",
+            "dn_used_a",
+            "dn_used_c",
+        ])?);
+    }
     dn.extend(s.present(&["dn_p", "dn_q", "dn_last", "dn_lfsr"]));
     let groups = vec![
         Group::new("control (ctl_mode by name)", control),
@@ -82,7 +95,7 @@ pub fn switch_gtkw(module: &Module) -> Result<GtkwFiles, MissingSignal> {
 mod tests {
     use super::*;
     use crate::lca::switch_design;
-    use lcanet_sim::lcan::cycle::{ArbiterPolicy, SwitchParams, SwitchTopology};
+    use lcanet_sim::lcan::cycle::{ArbiterPolicy, SetupMode, SwitchParams, SwitchTopology};
 
     /// Every variant (topology kind, policy, link width) has every signal the save file
     /// shows, with the width the save file gives it, and its policy's registers.
@@ -103,26 +116,33 @@ mod tests {
                         continue;
                     }
                     let p = SwitchParams::new(d, u, w, 3, topology, policy).unwrap();
-                    let design = switch_design(p).unwrap();
-                    let module = design.module(design.top()).unwrap();
-                    let files = switch_gtkw(module).unwrap_or_else(|e| panic!("{p:?}: {e}"));
-                    assert_eq!(files.mismatches(&design), Vec::<String>::new(), "{p:?}");
-                    let paths: Vec<&str> = files
-                        .groups
-                        .iter()
-                        .flat_map(|g| &g.traces)
-                        .map(|t| t.path.as_str())
-                        .collect();
-                    let want: &[&str] = match policy {
-                        ArbiterPolicy::Fixed => &[],
-                        ArbiterPolicy::RoundRobin => &["up_p", "up_q", "dn_p", "dn_last"],
-                        ArbiterPolicy::Random => &["up_lfsr", "dn_lfsr", "seed16", "salt_dn"],
-                    };
-                    for r in want {
-                        assert!(paths.contains(r), "{p:?}: no {r} in {paths:?}");
+                    // The fast set-up's arbiters show other signals (docs/protocol.md §13).
+                    for p in [
+                        p,
+                        p.with_setup(SetupMode::Fast).unwrap(),
+                        p.with_setup(SetupMode::Chunked(2)).unwrap(),
+                    ] {
+                        let design = switch_design(p).unwrap();
+                        let module = design.module(design.top()).unwrap();
+                        let files = switch_gtkw(module).unwrap_or_else(|e| panic!("{p:?}: {e}"));
+                        assert_eq!(files.mismatches(&design), Vec::<String>::new(), "{p:?}");
+                        let paths: Vec<&str> = files
+                            .groups
+                            .iter()
+                            .flat_map(|g| &g.traces)
+                            .map(|t| t.path.as_str())
+                            .collect();
+                        let want: &[&str] = match policy {
+                            ArbiterPolicy::Fixed => &[],
+                            ArbiterPolicy::RoundRobin => &["up_p", "up_q", "dn_p", "dn_last"],
+                            ArbiterPolicy::Random => &["up_lfsr", "dn_lfsr", "seed16", "salt_dn"],
+                        };
+                        for r in want {
+                            assert!(paths.contains(r), "{p:?}: no {r} in {paths:?}");
+                        }
+                        let pi = matches!(topology, SwitchTopology::Table { .. });
+                        assert_eq!(paths.contains(&"tab_dn"), pi, "{p:?}");
                     }
-                    let pi = matches!(topology, SwitchTopology::Table { .. });
-                    assert_eq!(paths.contains(&"tab_dn"), pi, "{p:?}");
                 }
             }
         }

@@ -42,13 +42,44 @@ impl PolicyState {
         wires: usize,
         seed: Option<(&V, &V)>,
     ) -> PolicyState {
+        Self::declare_with(m, arb, policy, requesters, wires, seed, false)
+    }
+
+    /// [`PolicyState::declare`] for the fast set-up (`docs/protocol.md` §13): the whole
+    /// arbitration happens in the commit bit-time, so round-robin's `<arb>_last` is a wire
+    /// (the requester of the arbitration's last grant), driven with
+    /// [`PolicyState::drive_last`], instead of a register.
+    pub(super) fn declare_fast(
+        m: &mut ModuleBuilder,
+        arb: &str,
+        policy: ArbiterPolicy,
+        requesters: usize,
+        wires: usize,
+        seed: Option<(&V, &V)>,
+    ) -> PolicyState {
+        Self::declare_with(m, arb, policy, requesters, wires, seed, true)
+    }
+
+    fn declare_with(
+        m: &mut ModuleBuilder,
+        arb: &str,
+        policy: ArbiterPolicy,
+        requesters: usize,
+        wires: usize,
+        seed: Option<(&V, &V)>,
+        fast: bool,
+    ) -> PolicyState {
         let (ir, iw) = (index_bits(requesters), index_bits(wires));
         let (p, q, regs) = match policy {
             ArbiterPolicy::Fixed => (None, None, Regs::Fixed),
             ArbiterPolicy::RoundRobin => {
                 let p = m.reg(format!("{arb}_p"), ir);
                 let q = m.reg(format!("{arb}_q"), iw);
-                let last = m.reg(format!("{arb}_last"), ir);
+                let last = if fast {
+                    m.wire(format!("{arb}_last"), ir)
+                } else {
+                    m.reg(format!("{arb}_last"), ir)
+                };
                 (
                     Some(p.clone()),
                     Some(q.clone()),
@@ -82,6 +113,14 @@ impl PolicyState {
     pub(super) fn record_grant(&self, s: &mut Proc, granted: V, requester: &V) {
         if let Regs::RoundRobin { last, .. } = &self.regs {
             s.if_(granted, |s| s.load(last, index_of(requester)));
+        }
+    }
+
+    /// Fast set-up, round-robin: drives the wire `<arb>_last` with `last` (an index); a
+    /// no-op for the other policies.
+    pub(super) fn drive_last(&self, m: &mut ModuleBuilder, last: V) {
+        if let Regs::RoundRobin { last: wire, .. } = &self.regs {
+            m.assign(wire, last);
         }
     }
 

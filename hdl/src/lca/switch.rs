@@ -12,9 +12,11 @@ use super::decoder::Decoder;
 use super::generate::switch_module_name;
 use super::layout::Layout;
 use super::{down, up};
+use super::{down_fast, up_fast};
 use crate::netlist::{zero, Module, ModuleBuilder, V};
 use lcanet_sim::lcan::cycle::params::MAX_STEP;
 use lcanet_sim::lcan::cycle::ArbiterPolicy;
+use lcanet_sim::lcan::cycle::SetupMode;
 
 /// The switch's ports (`docs/protocol.md` §2).
 pub(super) struct Ports {
@@ -196,8 +198,16 @@ pub(super) fn switch_module(lay: &Layout) -> Module {
     let st: State = datapath::declare(&mut m, lay, &p, &ctl);
     let tables = p.tables.as_ref().map(|(dn, up)| (dn, up));
     let dec = Decoder::new(&mut m, lay, &ctl.level_q, tables);
-    let up = up::build(&mut m, lay, &p, &ctl, &st, &dec);
-    let dn = down::build(&mut m, lay, &p, &ctl, &st, &dec);
+    let (up, dn) = match lay.params.setup {
+        SetupMode::Sequential => (
+            up::build(&mut m, lay, &p, &ctl, &st, &dec),
+            down::build(&mut m, lay, &p, &ctl, &st, &dec),
+        ),
+        SetupMode::Fast | SetupMode::Chunked(_) => (
+            up_fast::build(&mut m, lay, &p, &ctl, &st, &dec),
+            down_fast::build(&mut m, lay, &p, &ctl, &st, &dec),
+        ),
+    };
     commit::process(&mut m, lay, &p, &ctl, &st, &up, &dn);
     m.build()
 }

@@ -49,7 +49,11 @@ pub(crate) fn header(design: &mut Design, spec: &NetSpec) {
     }
     design
         .param("arbiter", spec.policy())
-        .param("algorithm", spec.net.algorithm.name())
+        .param("algorithm", spec.net.algorithm.name());
+    if !spec.net.setup().is_sequential() {
+        design.param("setup", spec.net.setup());
+    }
+    design
         .param("T_UP", f.t_up)
         .param("T_DOWN", f.t_down)
         .param("T_PROBE", f.t_probe);

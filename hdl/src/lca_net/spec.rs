@@ -2,6 +2,7 @@
 //! with the golden model), and the module names they imply.
 
 use lcanet_sim::lcan::cycle::network::params::{NetParamError, NetParams};
+use lcanet_sim::lcan::cycle::SetupMode;
 use lcanet_sim::lcan::cycle::{ArbiterPolicy, SwitchTopology};
 use lcanet_sim::lcan::routing::Algorithm;
 use lcanet_sim::lcan::Topology;
@@ -114,6 +115,13 @@ impl NetSpec {
         self
     }
 
+    /// The same network with set-up arbitration `setup` in every switch
+    /// (`docs/protocol.md` §13; the controller's `UP`, `DOWN`, `PROBE` steps shorten).
+    pub fn with_setup(mut self, setup: SetupMode) -> Result<Self, SpecError> {
+        self.net = self.net.with_setup(setup)?;
+        Ok(self)
+    }
+
     /// Link width `W`.
     pub fn width(&self) -> usize {
         self.net.switch.width
@@ -166,14 +174,19 @@ impl NetSpec {
         format!("{}_ctrl", self.network_name())
     }
 
-    /// The network's top: `lcan_<shape>_m<M>_<r1|r2>_<policy>`, or `lcan_<shape>_m<M>_r3`
-    /// (R3 has no arbiter).
+    /// The network's top: `lcan_<shape>_m<M>_<r1|r2>_<policy>`, with `_fast` appended for
+    /// the fast set-up, or `lcan_<shape>_m<M>_r3` (R3 has no arbiter and no set-up steps).
     pub fn network_name(&self) -> String {
         if self.net.algorithm == Algorithm::R3 {
             return format!("lcan_{}_m{}_r3", self.shape_tag(), self.net.msg_bits);
         }
+        let setup = match self.net.setup() {
+            SetupMode::Sequential => String::new(),
+            SetupMode::Fast => "_fast".to_string(),
+            SetupMode::Chunked(m) => format!("_fast{m}"),
+        };
         format!(
-            "lcan_{}_m{}_{}_{}",
+            "lcan_{}_m{}_{}_{}{setup}",
             self.shape_tag(),
             self.net.msg_bits,
             self.net.algorithm.name(),

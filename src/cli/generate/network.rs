@@ -3,6 +3,7 @@
 
 use crate::cli::common::{print_json, write_atomic, Staged};
 use crate::cli::generate::switch::PolicyArg;
+use crate::cli::generate::switch::{setup_mode, SetupArg};
 use crate::cli::topology_args::{describe, TopologyArgs};
 use crate::cli::Outcome;
 use anyhow::Context;
@@ -59,6 +60,15 @@ pub struct NetArgs {
     /// `auto`: instances up to 256 switches, rows above.
     #[arg(long, value_enum, default_value = "auto")]
     pub structure: StructureArg,
+    /// Set-up arbitration of every switch: `sequential` (one request per bit-time) or
+    /// `fast` (every contender in the commit bit-time: same grants, shorter UP/DOWN/PROBE
+    /// steps; docs/protocol.md §13).
+    #[arg(long, value_enum, default_value = "sequential")]
+    pub setup: SetupArg,
+    /// With `--setup fast`: decide at most this many requests per arbiter and bit-time, the
+    /// last ones in the commit bit-time (`K = ⌈slots/M⌉ − 1`; default: all, `K = 0`).
+    #[arg(long, value_name = "M")]
+    pub decisions: Option<usize>,
 }
 
 /// `--structure` on the command line.
@@ -82,7 +92,8 @@ impl NetArgs {
             self.arbiter.into(),
             self.width,
             self.message_bits,
-        )?;
+        )?
+        .with_setup(setup_mode(self.setup, self.decisions)?)?;
         Ok(match self.structure {
             StructureArg::Auto => spec,
             StructureArg::Instances => spec.with_structure(Structure::Instances),

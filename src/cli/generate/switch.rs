@@ -6,7 +6,7 @@ use crate::cli::Outcome;
 use anyhow::Context;
 use lcanet_hdl::lca::gtkw::switch_gtkw;
 use lcanet_hdl::lca::switch_design;
-use lcanet_sim::lcan::cycle::{ArbiterPolicy, SwitchParams, SwitchTopology};
+use lcanet_sim::lcan::cycle::{ArbiterPolicy, SetupMode, SwitchParams, SwitchTopology};
 use serde::Serialize;
 use std::path::PathBuf;
 
@@ -70,6 +70,46 @@ pub struct SwitchArgs {
     /// Levels of the network the switch serves (sets the address and level fields).
     #[arg(long, default_value_t = 3)]
     pub levels: usize,
+    /// Set-up arbitration: one request per bit-time (`sequential`), or every contender of
+    /// a switch in its commit bit-time (`fast`: same grants, shorter steps;
+    /// docs/protocol.md §13).
+    #[arg(long, value_enum, default_value = "sequential")]
+    pub setup: SetupArg,
+    /// With `--setup fast`: decide at most this many requests per arbiter and bit-time, the
+    /// last ones in the commit bit-time (`K = ⌈slots/M⌉ − 1`; default: all, `K = 0`).
+    #[arg(long, value_name = "M")]
+    pub decisions: Option<usize>,
+}
+
+/// The set-up mode of `--setup` and `--decisions` (the error names the violated condition).
+pub fn setup_mode(setup: SetupArg, decisions: Option<usize>) -> anyhow::Result<SetupMode> {
+    Ok(match (setup, decisions) {
+        (SetupArg::Sequential, None) => SetupMode::Sequential,
+        (SetupArg::Sequential, Some(_)) => {
+            anyhow::bail!("--decisions needs --setup fast (the sequential set-up decides one request per bit-time)")
+        }
+        (SetupArg::Fast, None) => SetupMode::Fast,
+        (SetupArg::Fast, Some(m)) => SetupMode::Chunked(m),
+    })
+}
+
+/// Set-up arbitration on the command line (`docs/protocol.md` §13).
+#[derive(Debug, Clone, Copy, Default, clap::ValueEnum)]
+pub enum SetupArg {
+    /// One request per bit-time: `T = n(P) + K + 1`.
+    #[default]
+    Sequential,
+    /// Every request of a step decided in the commit bit-time: `T = n(P) + 1`.
+    Fast,
+}
+
+impl From<SetupArg> for SetupMode {
+    fn from(s: SetupArg) -> Self {
+        match s {
+            SetupArg::Sequential => SetupMode::Sequential,
+            SetupArg::Fast => SetupMode::Fast,
+        }
+    }
 }
 
 impl SwitchArgs {
@@ -82,7 +122,8 @@ impl SwitchArgs {
             self.levels,
             self.topology.into(),
             self.arbiter.into(),
-        )?)
+        )?
+        .with_setup(setup_mode(self.setup, self.decisions)?)?)
     }
 }
 

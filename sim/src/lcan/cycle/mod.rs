@@ -27,6 +27,7 @@ pub mod types;
 pub mod xpoint;
 
 pub use arbiter::Arbiter;
+pub use params::SetupMode;
 pub use params::{ArbiterPolicy, PacketFormat, ParamError, SwitchParams, SwitchTopology};
 pub use switch::SwitchModel;
 pub use types::{Claim, Control, Mode, ProtocolError, SlotOutcome, StepOutcome, SwitchConsts};

@@ -60,6 +60,52 @@ impl fmt::Display for ArbiterPolicy {
     }
 }
 
+/// How a switch resolves the contenders of a set-up step (`docs/protocol.md` §3, §13).
+///
+/// Both give exactly the same grants (the arbitration of `docs/routing.md` §2 is the same
+/// function of the same packets and state); they differ only in the arbitration window `K`
+/// of the step lengths `T = n(P) + K + 1`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SetupMode {
+    /// One request per bit-time: `K = d` (UP), `2u + d` (DOWN), `u + d` (PROBE).
+    #[default]
+    Sequential,
+    /// Every contender of a switch resolved in the commit bit-time: `K = 0`.
+    Fast,
+    /// At most `m ≥ 1` requests per arbiter decided per bit-time, the last `m` in the commit
+    /// bit-time: `K = ⌈slots / m⌉ − 1` with `slots` = `d` (UP), `2u + d` (DOWN), `u + d`
+    /// (PROBE); `m ≥ slots` is [`SetupMode::Fast`]'s timing.
+    Chunked(usize),
+}
+
+impl SetupMode {
+    /// Whether this is the default (sequential) set-up, which JSON summaries leave out.
+    pub fn is_sequential(&self) -> bool {
+        *self == SetupMode::Sequential
+    }
+
+    /// The arbitration window `K` of an arbiter with `slots` requests at most, whose
+    /// sequential window is `sequential`.
+    pub fn window(self, slots: usize, sequential: usize) -> usize {
+        match self {
+            SetupMode::Sequential => sequential,
+            SetupMode::Fast => 0,
+            SetupMode::Chunked(m) => slots.div_ceil(m.max(1)) - 1,
+        }
+    }
+}
+
+impl fmt::Display for SetupMode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SetupMode::Sequential => f.write_str("sequential"),
+            SetupMode::Fast => f.write_str("fast"),
+            SetupMode::Chunked(m) => write!(f, "fast, {m} decisions per bit-time"),
+        }
+    }
+}
+
 /// Why a switch parameterization is not supported.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ParamError {
@@ -127,6 +173,9 @@ pub struct SwitchParams {
     pub topology: SwitchTopology,
     /// Arbiter policy.
     pub policy: ArbiterPolicy,
+    /// Set-up arbitration: sequential (default) or fast ([`SwitchParams::with_setup`]).
+    #[serde(skip_serializing_if = "SetupMode::is_sequential")]
+    pub setup: SetupMode,
 }
 
 impl SwitchParams {
@@ -171,7 +220,33 @@ impl SwitchParams {
             levels,
             topology,
             policy,
+            setup: SetupMode::Sequential,
         };
+        p.check_steps()
+    }
+
+    /// The same parameters with set-up arbitration `setup` (`docs/protocol.md` §13).
+    pub fn with_setup(self, setup: SetupMode) -> Result<Self, ParamError> {
+        if let SetupMode::Chunked(m) = setup {
+            if m == 0 {
+                return Err(ParamError::Zero {
+                    name: "decisions per bit-time",
+                });
+            }
+            if m > 3 * MAX_PARAM {
+                return Err(ParamError::TooLarge {
+                    name: "decisions per bit-time",
+                    value: m,
+                    max: 3 * MAX_PARAM,
+                });
+            }
+        }
+        SwitchParams { setup, ..self }.check_steps()
+    }
+
+    /// Checks that every step length fits the step counter.
+    fn check_steps(self) -> Result<Self, ParamError> {
+        let p = self;
         let f = p.format();
         for (mode, len) in [("UP", f.t_up), ("DOWN", f.t_down), ("PROBE", f.t_probe)] {
             if len > MAX_STEP {
@@ -256,6 +331,12 @@ impl PacketFormat {
         let (p1, p2, pr) = (1 + hb + 2 * ab, 2 + 2 * hb + 3 * ab, 1 + hb + ab);
         let n = |bits: usize| bits.div_ceil(p.width);
         let (n1, n2, nr) = (n(p1), n(p2), n(pr));
+        // The arbitration windows K (docs/protocol.md §3): none with the fast set-up.
+        let (k_up, k_down, k_probe) = (
+            p.setup.window(p.d, p.d),
+            p.setup.window(2 * p.u + p.d, 2 * p.u + p.d),
+            p.setup.window(p.u + p.d, p.u + p.d),
+        );
         PacketFormat {
             hb,
             ab,
@@ -266,9 +347,9 @@ impl PacketFormat {
             n1,
             n2,
             nr,
-            t_up: n1 + p.d + 1,
-            t_down: n2 + 2 * p.u + p.d + 1,
-            t_probe: nr + p.u + p.d + 1,
+            t_up: n1 + k_up + 1,
+            t_down: n2 + k_down + 1,
+            t_probe: nr + k_probe + 1,
         }
     }
 

@@ -45,4 +45,6 @@ pub use r3load::{r3_load, R3Load, R3LoadError};
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
+mod tests_fast;
+#[cfg(test)]
 mod tests_r3;

@@ -6,7 +6,7 @@
 //! generator and the co-simulation all take it as given.
 
 use super::super::params::{clog2, ArbiterPolicy, PacketFormat, ParamError, SwitchParams};
-use super::super::params::{SwitchTopology, MAX_STEP};
+use super::super::params::{SetupMode, SwitchTopology, MAX_STEP};
 use crate::lcan::routing::Algorithm;
 use crate::lcan::{Kind, Topology};
 use serde::Serialize;
@@ -135,6 +135,23 @@ impl NetParams {
             nf,
             t_load: if convert { abin } else { 1 },
         })
+    }
+
+    /// The same network with set-up arbitration `setup` in every switch
+    /// (`docs/protocol.md` §13): only the `UP`, `DOWN` and `PROBE` step lengths change.
+    pub fn with_setup(self, setup: SetupMode) -> Result<Self, NetParamError> {
+        let switch = self.switch.with_setup(setup)?;
+        let fmt = switch.format();
+        Ok(NetParams {
+            switch,
+            fmt,
+            ..self
+        })
+    }
+
+    /// The switches' set-up arbitration.
+    pub fn setup(&self) -> SetupMode {
+        self.switch.setup
     }
 
     /// Levels `l`.
