@@ -10,6 +10,7 @@ use super::routing_pareto;
 use super::routing_plot::plots;
 use super::routing_sweep::{nets_in_range, run as run_sweep, Plan, Record, Workload, ALGORITHMS};
 use crate::cli::common::{print_json, write_atomic, SeedArg};
+use crate::cli::generate::switch::SetupArg;
 use crate::cli::schedule::{MAX_SCHEDULE_PES, MAX_TRIALS};
 use crate::cli::Outcome;
 use anyhow::{bail, Context};
@@ -78,6 +79,11 @@ pub struct Args {
     /// Link width W of the bit-time figures.
     #[arg(long, default_value_t = 1)]
     width: usize,
+    /// Set-up arbitration of the R1/R2 hardware the bit-times are priced with: the
+    /// online option `fast` decides every contender in the commit bit-time (same passes,
+    /// shorter UP/DOWN/PROBE steps; docs/protocol.md §13). R3 has no set-up steps.
+    #[arg(long, value_enum, default_value = "sequential")]
+    setup: SetupArg,
     /// Node budget of the exact optimum at n ≤ 32 (0: do not compute it).
     #[arg(long, default_value_t = DEFAULT_BUDGET)]
     opt_budget: u64,
@@ -258,6 +264,7 @@ fn plan(a: &Args) -> anyhow::Result<Plan> {
         width: a.width,
         opt_budget: (a.opt_budget > 0).then_some(a.opt_budget),
         seed: 0,
+        setup: a.setup.into(),
     })
 }
 

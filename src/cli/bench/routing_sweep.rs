@@ -15,7 +15,7 @@ use super::routing_bits::{bit_time_bound, bit_times};
 use anyhow::Context;
 use lcanet_sim::lcan::arbiter::Policy;
 use lcanet_sim::lcan::cycle::network::NetParams;
-use lcanet_sim::lcan::cycle::ArbiterPolicy;
+use lcanet_sim::lcan::cycle::{ArbiterPolicy, SetupMode};
 use lcanet_sim::lcan::evaluate::evaluate;
 use lcanet_sim::lcan::optimal::MAX_OPTIMAL_PES;
 use lcanet_sim::lcan::routing::{Algorithm, Config, Conflict};
@@ -168,6 +168,9 @@ pub struct Plan {
     pub opt_budget: Option<u64>,
     /// The sweep's seed.
     pub seed: u64,
+    /// Set-up arbitration of the R1/R2 hardware the bit-times are priced with
+    /// (`docs/protocol.md` §13; R3 has no set-up steps).
+    pub setup: SetupMode,
 }
 
 /// The hardware-parameter policy of a routing policy.
@@ -204,8 +207,13 @@ impl Plan {
                     .algorithms
                     .iter()
                     .map(|&alg| {
-                        NetParams::new(&net.topo, alg, policy, self.width, self.msg_bits)
-                            .map_err(|e| e.to_string())
+                        let np = NetParams::new(&net.topo, alg, policy, self.width, self.msg_bits)
+                            .map_err(|e| e.to_string())?;
+                        if alg == Algorithm::R3 {
+                            Ok(np)
+                        } else {
+                            np.with_setup(self.setup).map_err(|e| e.to_string())
+                        }
                     })
                     .collect())
             })
@@ -282,6 +290,9 @@ pub struct Record {
     pub message_bits: usize,
     /// Link width of the bit-time figures.
     pub width: usize,
+    /// `fast` when R1/R2 are priced with the fast set-up (absent: sequential).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub setup: Option<&'static str>,
     /// The sweep seed.
     pub seed: u64,
     /// Seed of the sample with the largest passes ÷ lower bound (rerun it with
@@ -450,6 +461,8 @@ fn run_with(
                     bit_times_unavailable: nps[ni][ai].as_ref().err().cloned(),
                     message_bits: plan.msg_bits,
                     width: plan.width,
+                    setup: (plan.setup != SetupMode::Sequential && alg != Algorithm::R3)
+                        .then_some("fast"),
                     seed: plan.seed,
                     worst_sample_seed: 0,
                 };
@@ -569,6 +582,7 @@ mod tests {
             msg_bits: 8,
             width: 1,
             opt_budget: Some(100_000),
+            setup: SetupMode::Sequential,
             seed: 42,
         };
         let ticks = AtomicUsize::new(0);
@@ -611,6 +625,7 @@ mod tests {
             width: 1,
             opt_budget: None,
             seed: 3,
+            setup: SetupMode::Sequential,
         };
         let mut nps = plan.net_params().unwrap();
         assert!(nps[0].iter().all(|h| h.is_ok()));
@@ -633,5 +648,41 @@ mod tests {
         };
         let e = format!("{:#}", bad.net_params().unwrap_err());
         assert!(e.contains("message bits = 0"), "{e}");
+    }
+
+    #[test]
+    fn the_fast_set_up_keeps_the_passes_and_shortens_the_bit_times() {
+        let plan = |setup| Plan {
+            nets: nets_in_range(Kind::CompleteBipartite, 2, 2, 16, 16).unwrap(),
+            algorithms: vec![Algorithm::R1, Algorithm::R2, Algorithm::R3],
+            workloads: vec![(Workload::Random, 3)],
+            policy: Policy::RoundRobin,
+            msg_bits: 8,
+            width: 1,
+            opt_budget: None,
+            seed: 5,
+            setup,
+        };
+        let (slow, fast) = (plan(SetupMode::Sequential), plan(SetupMode::Fast));
+        let a = run_with(&slow, &slow.net_params().unwrap(), 1, &|| {}).unwrap();
+        let b = run_with(&fast, &fast.net_params().unwrap(), 1, &|| {}).unwrap();
+        for (x, y) in a.iter().zip(&b) {
+            assert_eq!(x.passes.mean, y.passes.mean, "{}", x.algorithm);
+            let (bx, by) = (x.bit_times.as_ref().unwrap(), y.bit_times.as_ref().unwrap());
+            if x.algorithm == "r3" {
+                // R3 has no set-up steps: the option does not apply.
+                assert_eq!(bx.mean, by.mean);
+                assert_eq!(y.setup, None);
+            } else {
+                assert!(
+                    by.mean < bx.mean,
+                    "{}: {} vs {}",
+                    x.algorithm,
+                    by.mean,
+                    bx.mean
+                );
+                assert_eq!((x.setup, y.setup), (None, Some("fast")));
+            }
+        }
     }
 }
