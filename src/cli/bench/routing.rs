@@ -137,7 +137,8 @@ fn parse_du(s: &str) -> Result<(usize, usize), String> {
     Ok((d, u))
 }
 
-fn parse_algorithm(s: &str) -> Result<Algorithm, String> {
+/// Parses an algorithm name (`r1`, `r2`, `r3`, any case), naming the known ones on error.
+pub fn parse_algorithm(s: &str) -> Result<Algorithm, String> {
     ALGORITHMS
         .iter()
         .copied()

@@ -7,6 +7,7 @@
 mod configs;
 mod out;
 
+use crate::cli::bench::routing::parse_algorithm;
 use crate::cli::common::{print_json, SeedArg};
 use crate::cli::Outcome;
 use anyhow::{bail, Context};
@@ -111,17 +112,6 @@ impl From<PolicyArg> for ArbiterPolicy {
             PolicyArg::Random => ArbiterPolicy::Random,
         }
     }
-}
-
-fn parse_algorithm(s: &str) -> Result<Algorithm, String> {
-    Algorithm::ALL
-        .iter()
-        .copied()
-        .find(|a| a.name().eq_ignore_ascii_case(s.trim()))
-        .ok_or_else(|| {
-            let names: Vec<&str> = Algorithm::ALL.iter().map(|a| a.name()).collect();
-            format!("unknown algorithm '{s}' (known: {})", names.join(", "))
-        })
 }
 
 /// The first failing permutation of a configuration.
