@@ -111,6 +111,9 @@ pub fn first_missing(path: &Path) -> Option<PathBuf> {
 
 static STAGE_COUNTER: AtomicU64 = AtomicU64::new(0);
 
+/// The longest file name, in bytes, of the file systems lcanet writes to (Linux `NAME_MAX`).
+const NAME_MAX: usize = 255;
+
 /// An output directory written all or nothing: files go to a staging directory beside
 /// the output (same file system), and [`Staged::commit`] moves them into place only
 /// once everything was written. Dropped without a commit, it removes the staging
@@ -138,6 +141,27 @@ impl Staged {
             );
         }
         let created = first_missing(out);
+        // A name the file system cannot hold would fail only at the final rename, after
+        // all the work (a proof, a build): refuse it now.
+        if let Some(m) = &created {
+            let anchor_len = m.components().count() - 1;
+            if let Some(c) = out
+                .components()
+                .skip(anchor_len)
+                .find(|c| c.as_os_str().len() > NAME_MAX)
+            {
+                bail!(
+                    "-o {}: File name too long: {:?}… has {} bytes, a file name at most {NAME_MAX}",
+                    out.display(),
+                    c.as_os_str()
+                        .to_string_lossy()
+                        .chars()
+                        .take(16)
+                        .collect::<String>(),
+                    c.as_os_str().len()
+                );
+            }
+        }
         let anchor = match &created {
             None => out.to_path_buf(),
             Some(m) => match m.parent().filter(|p| !p.as_os_str().is_empty()) {
@@ -330,12 +354,23 @@ mod tests {
         std::fs::write(staged.path().join("f.v"), "x").unwrap();
         drop(staged);
         assert!(listing(tmp.path()).is_empty());
-        // A name that is too long fails at the commit, and leaves nothing either.
-        let staged = Staged::new(&tmp.path().join("a").join("x".repeat(300))).unwrap();
-        std::fs::write(staged.path().join("f.v"), "x").unwrap();
-        let err = format!("{:#}", staged.commit().unwrap_err());
-        assert!(err.contains("too long"), "{err}");
+        // A name that is too long is refused before any work (regression: `prove
+        // --keep` ran the whole proof and failed at the commit), and leaves nothing.
+        let err = Staged::new(&tmp.path().join("a").join("x".repeat(300))).unwrap_err();
+        let err = format!("{err:#}");
+        assert!(
+            err.contains("too long") && err.contains("300 bytes"),
+            "{err}"
+        );
         assert!(listing(tmp.path()).is_empty(), "{:?}", listing(tmp.path()));
+        // 255 bytes is still a name.
+        let ok = Staged::new(&tmp.path().join("a").join("x".repeat(255))).unwrap();
+        std::fs::write(ok.path().join("f.v"), "x").unwrap();
+        ok.commit().unwrap();
+        assert_eq!(
+            listing(&tmp.path().join("a").join("x".repeat(255))),
+            ["f.v"]
+        );
     }
 
     /// Regression: `generate min -o DIR` with a directory named `summary.json` in DIR

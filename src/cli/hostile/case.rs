@@ -280,12 +280,17 @@ pub(super) const COMMANDS: &[&str] = &[
     "bench cosim",
     "bench routing",
     "sweep",
+    "prove switch",
+    "prove matrix",
 ];
 
 /// Commands that build a model or run a tool: only ever given refused inputs.
 /// (`export-tb network` runs the golden model only; it is never given `--run`.)
 pub(super) fn builds(cmd: &str) -> bool {
-    cmd.starts_with("sim ") || cmd.starts_with("bench") || cmd == "sweep"
+    cmd.starts_with("sim ")
+        || cmd.starts_with("bench")
+        || cmd == "sweep"
+        || cmd.starts_with("prove")
 }
 
 pub(super) fn cli_case(g: &mut Gen, s: &Scratch, case_dir: &Path, seeds: &[String]) -> CliCase {
@@ -483,6 +488,7 @@ pub(super) fn cli_case(g: &mut Gen, s: &Scratch, case_dir: &Path, seeds: &[Strin
         }
         "bench routing" => bench_routing_args(&mut b, s, case_dir, &mut out),
         "sweep" => sweep_args(&mut b, s, case_dir, &mut out),
+        "prove switch" | "prove matrix" => prove_args(&mut b, s, cmd, case_dir, &mut out),
         "generate hypercube" | "sim hypercube" => {
             b.number("--k", "2", |v| (1..=12).contains(&v), &["k", "--k"]);
             b.number(
@@ -538,12 +544,14 @@ pub(super) fn cli_case(g: &mut Gen, s: &Scratch, case_dir: &Path, seeds: &[Strin
             }
             _ => {
                 b.arg("--width", "0");
+                // (`prove switch` takes `--width` as an alias of `--w`.)
                 b.defect(&[
                     "--width",
                     "width",
                     "--payload-bits",
                     "--message-bits",
                     "--k",
+                    "--w ",
                 ]);
             }
         }
@@ -660,4 +668,57 @@ fn sweep_args(b: &mut Builder, s: &Scratch, case_dir: &Path, out: &mut Option<Ou
     let o = out_file(b, s, case_dir, "jsonl");
     b.arg("--out", &o.path);
     *out = Some(o);
+}
+
+/// `prove switch|matrix`: switch shape, proof options and the kept directory (Yosys itself
+/// never runs: the command is in [`builds`]).
+fn prove_args(b: &mut Builder, s: &Scratch, cmd: &str, case_dir: &Path, out: &mut Option<OutPath>) {
+    if cmd == "prove switch" {
+        let sw = |v: u128| (1..=16).contains(&v);
+        b.number("--d", "4", |v| (2..=16).contains(&v), &["d", "--d"]);
+        b.number("--u", "2", sw, &["u", "--u"]);
+        b.number("--w", "1", sw, &["width", "--w"]);
+        b.choice("--topology", &["tree", "cb"]);
+        if b.hit(b.rate / 4) {
+            // A tree switch needs d to be a multiple of u.
+            b.arg("--d", "3");
+            b.arg("--u", "2");
+            b.arg("--topology", "tree");
+            b.defect(&["multiple", "--d", "--u", "--topology"]);
+        }
+    }
+    b.number(
+        "--levels",
+        "2",
+        |v| (1..=16).contains(&v),
+        &["levels", "--levels"],
+    );
+    b.choice("--policy", &["fixed", "round-robin", "random"]);
+    if b.hit(b.rate / 3) {
+        let v = b.g.pick_str(&["P5", "p1;P2", "", "P 1", "all"]);
+        b.arg("--property", v);
+        b.defect(&["--property", "property"]);
+    } else if b.g.chance(30) {
+        b.arg("--property", "P1,P4");
+    }
+    b.number("--max-k", "1", |v| (1..=64).contains(&v), &["--max-k"]);
+    if b.g.chance(40) {
+        b.number(
+            "--bmc-depth",
+            "30",
+            |v| (1..=4096).contains(&v),
+            &["--bmc-depth"],
+        );
+    }
+    b.number(
+        "--timeout",
+        "60",
+        |v| (1..=86_400).contains(&v),
+        &["--timeout"],
+    );
+    if b.g.chance(50) {
+        let o = out_dir(b, s, cmd, case_dir);
+        b.arg("--keep", &o.path);
+        *out = Some(o);
+    }
 }
