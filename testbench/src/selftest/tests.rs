@@ -1,15 +1,24 @@
 //! The self-test top: lint, Icarus and Yosys clean; co-simulated against the golden model
-//! (lines, counters, pins), with and without the injected fault.
+//! (lines, counters, pins), with and without the injected fault, for an LCA network, the
+//! hypercube and a MIN.
 
 use super::SelftestBench;
 use crate::artifact_dir;
 use crate::tools::{icarus, lint::lint, yosys};
 use lcanet_hdl::lca_net::NetSpec;
-use lcanet_hdl::selftest::{selftest_emit, SelftestSpec};
+use lcanet_hdl::selftest::{selftest_emit, DutSpec, SelftestSpec};
+use lcanet_sim::hypercube::timing::Algorithm as CubeAlgorithm;
 use lcanet_sim::lcan::cycle::ArbiterPolicy;
 use lcanet_sim::lcan::routing::Algorithm;
 use lcanet_sim::lcan::{Size, Topology};
+use lcanet_sim::min::{Min, Network};
 use std::path::PathBuf;
+
+/// A 300 kHz clock and 75,000 baud: 4 clocks per UART bit, a heartbeat toggle at most
+/// every 75,000 clocks (several per test run).
+fn selftest(dut: DutSpec, every: u64, fault: bool) -> SelftestSpec {
+    SelftestSpec::new(dut, 0x1234_5678, every, 300_000, 75_000, fault).unwrap()
+}
 
 fn spec(topo: Topology, policy: ArbiterPolicy, every: u64, fault: bool) -> SelftestSpec {
     spec_alg(topo, Algorithm::R1, policy, every, fault)
@@ -23,18 +32,37 @@ fn spec_alg(
     fault: bool,
 ) -> SelftestSpec {
     let net = NetSpec::new(topo, algorithm, policy, 1, 8).unwrap();
-    SelftestSpec::new(net, 0x1234_5678, every, 12_000_000, 3_000_000, fault).unwrap()
+    selftest(DutSpec::Lca(Box::new(net)), every, fault)
+}
+
+fn cube(k: usize, algorithm: CubeAlgorithm, every: u64, fault: bool) -> SelftestSpec {
+    selftest(DutSpec::cube(k, 4, algorithm).unwrap(), every, fault)
+}
+
+fn min(network: Network, m: u32, every: u64, fault: bool) -> SelftestSpec {
+    let dut = DutSpec::Min {
+        min: Min::new(network, m).unwrap(),
+        message_bits: 8,
+    };
+    selftest(dut, every, fault)
 }
 
 fn tree(levels: usize) -> Topology {
     Topology::tree(2, 1, Size::Levels(levels)).unwrap()
 }
 
-/// Style check, `verilator --lint-only -Wall`, Icarus and Yosys on a small self-test.
+/// Style check, `verilator --lint-only -Wall`, Icarus and Yosys on small self-tests of
+/// every family.
 #[test]
 fn lint_icarus_yosys() {
-    for (policy, low) in [(ArbiterPolicy::Fixed, false), (ArbiterPolicy::Random, true)] {
-        let s = spec(tree(2), policy, 10, false).with_active_low_leds(low);
+    let specs = [
+        spec(tree(2), ArbiterPolicy::Fixed, 10, false),
+        spec(tree(2), ArbiterPolicy::Random, 10, false).with_active_low_leds(true),
+        cube(2, CubeAlgorithm::Full, 10, true),
+        cube(2, CubeAlgorithm::Semi, 10, false),
+        min(Network::Cube, 2, 10, true),
+    ];
+    for s in specs {
         let e = selftest_emit(&s).unwrap();
         let dir = artifact_dir!(format!("tools_{}", e.top)).unwrap();
         e.write_to(dir.path()).unwrap();
@@ -48,7 +76,7 @@ fn lint_icarus_yosys() {
         assert!(e
             .file_list
             .contents
-            .contains(&format!("{}.v", s.net.network_name())));
+            .contains(&format!("{}.v", s.dut.network_name())));
         lint(&files, &e.top).unwrap_or_else(|err| panic!("lint: {err}"));
         icarus::compile(&files, &e.top, &dir.file("sim.vvp")).unwrap();
         let stats = yosys::synth(&files, &e.top).unwrap();
@@ -81,9 +109,69 @@ fn tree16_thousand_permutations_match_the_golden_model() {
     let last = &r.lines[3];
     assert!(last.text.starts_with("PASS 1000 perms, "), "{}", last.text);
     assert!(last.text.ends_with(" 0 errors\r\n"));
-    assert_eq!(last.counters.errors, 0);
-    assert!(last.counters.passes >= 1000);
-    assert_eq!(last.leds, [true, false, false]);
+    assert_eq!(last.counters.errors(), 0);
+    assert!(last.counters.values[1] >= 1000);
+    assert_eq!(last.leds[..2], [true, false]);
+    // The heartbeat blinks (a toggle every 75,000 clocks or so) and the bench checked it.
+    let hb: Vec<bool> = r.expected_timing.iter().map(|t| t.heartbeat).collect();
+    assert!(hb.contains(&true) && hb.contains(&false), "{hb:?}");
+}
+
+/// The 4-cube (16 nodes, L = 4): 1,000 random full permutations by Algorithm 2, a line
+/// every 250; lines, counters and pins as the golden model predicts, 16,000 messages
+/// delivered, 0 errors.
+#[test]
+fn cube4_thousand_permutations_match_the_golden_model() {
+    let r = cosim(cube(4, CubeAlgorithm::Full, 250, false), 1000);
+    assert!(r.matched(), "{:?}", r.failure);
+    assert_eq!(r.lines.len(), 4);
+    let last = &r.lines[3];
+    assert!(last.text.starts_with("PASS 1000 perms, "), "{}", last.text);
+    assert_eq!(last.counters.values[2], 16_000);
+    assert_eq!(last.counters.errors(), 0);
+    assert_eq!(last.leds[..2], [true, false]);
+}
+
+/// The omega network with m = 3 (8 PEs, B = 8): 1,000 ATAPE exchanges (8,000 frames,
+/// 64,000 messages), 0 errors, as predicted.
+#[test]
+fn omega8_thousand_exchanges_match_the_golden_model() {
+    let r = cosim(min(Network::Omega, 3, 250, false), 1000);
+    assert!(r.matched(), "{:?}", r.failure);
+    assert_eq!(r.lines.len(), 4);
+    let last = &r.lines[3];
+    assert!(
+        last.text.starts_with("PASS 1000 exchanges, "),
+        "{}",
+        last.text
+    );
+    assert_eq!(last.counters.values[2], 64_000);
+    assert_eq!(last.counters.errors(), 0);
+}
+
+/// The injected fault in the cube and the MIN: every round fails, PE 0's messages are
+/// not counted, `led_fail` is on — and the golden model predicted exactly that.
+#[test]
+fn injected_fault_fails_the_cube_and_the_min() {
+    let r = cosim(cube(3, CubeAlgorithm::Full, 5, true), 10);
+    assert!(r.matched(), "{:?}", r.failure);
+    assert!(
+        r.lines[1].text.starts_with("FAIL 10 perms, "),
+        "{}",
+        r.lines[1].text
+    );
+    assert_eq!(r.lines[1].counters.values[2], 10 * 7);
+    assert!(r.lines[1].text.ends_with(", 10 errors\r\n"));
+    assert_eq!(r.lines[1].leds[..2], [false, true]);
+    let r = cosim(min(Network::Baseline, 3, 5, true), 10);
+    assert!(r.matched(), "{:?}", r.failure);
+    assert!(
+        r.lines[1].text.starts_with("FAIL 10 exchanges, "),
+        "{}",
+        r.lines[1].text
+    );
+    assert_eq!(r.lines[1].counters.values[2], 10 * 56);
+    assert_eq!(r.lines[1].leds[..2], [false, true]);
 }
 
 /// The injected fault: the on-chip checker fails every permutation, `led_fail` is on,
@@ -124,20 +212,27 @@ fn bench_catches_a_wrong_prediction() {
 }
 
 /// 1,000 permutations on CB-LCAN(2,2) n = 16 (R1, round-robin) and on T-LCAN(2,1) n = 16
-/// (R2, random arbiters seeded from the xorshift32 seed) — opt-in: each network is a cold
-/// Verilator build of about a minute on a busy machine.
+/// (R2, random arbiters seeded from the xorshift32 seed); 1,000 packings on the 4-cube
+/// (Algorithm 1); 1,000 exchanges on the baseline and cube MINs with m = 3 and on the
+/// omega network with m = 4 — opt-in: seven more Verilator builds.
 #[test]
-#[ignore = "two more Verilator builds (about a minute each when not cached)"]
-fn thousand_permutations_cb_and_r2() {
+#[ignore = "seven more Verilator builds (up to a minute each when not cached)"]
+fn thousand_rounds_more_networks() {
     let cb = Topology::complete_bipartite(2, 2, Size::Pes(16)).unwrap();
     let cases = [
         spec_alg(cb, Algorithm::R1, ArbiterPolicy::RoundRobin, 250, false),
         spec_alg(tree(4), Algorithm::R2, ArbiterPolicy::Random, 250, false),
+        cube(4, CubeAlgorithm::Semi, 250, false),
+        min(Network::Baseline, 3, 250, false),
+        min(Network::Cube, 3, 250, false),
+        min(Network::Omega, 4, 250, false),
     ];
     for s in cases {
+        let top = s.top_name();
         let r = cosim(s, 1000);
-        assert!(r.matched(), "{:?}", r.failure);
+        assert!(r.matched(), "{top}: {:?}", r.failure);
         assert_eq!(r.lines.len(), 4);
-        assert!(r.lines[3].text.starts_with("PASS 1000 perms, "));
+        assert!(r.lines[3].text.starts_with("PASS 1000 "), "{top}");
+        assert!(r.lines[3].text.ends_with(" 0 errors\r\n"), "{top}");
     }
 }
