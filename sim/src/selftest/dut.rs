@@ -53,7 +53,7 @@ pub enum StimulusKind {
 }
 
 fn msg_bits_ok(flag: &'static str, bits: usize) -> Result<(), SelftestError> {
-    if bits > MAX_MSG_BITS {
+    if !(1..=MAX_MSG_BITS).contains(&bits) {
         return Err(SelftestError::MsgBits { flag, bits });
     }
     Ok(())

@@ -20,7 +20,7 @@ pub enum SelftestError {
     #[error("--report-every must be between 1 and 4294967295 rounds; got {0}")]
     ReportEvery(u64),
     /// Messages wider than one generator state.
-    #[error("the self-test needs {flag} <= {MAX_MSG_BITS} (a message is the low bits of one 32-bit xorshift32 state); got {bits}")]
+    #[error("the self-test needs 1 <= {flag} <= {MAX_MSG_BITS} (a message is the low bits of one 32-bit xorshift32 state); got {bits}")]
     MsgBits {
         /// The flag that sets the width (`--message-bits`, `--payload-bits`).
         flag: &'static str,
