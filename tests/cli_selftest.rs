@@ -265,56 +265,68 @@ fn hypercube_and_min_bad_parameters_are_refused() {
     }
 }
 
-/// `scripts/fpga --selftest` places a small self-test on both boards' pins: every port of
-/// the top is in the PCF (5 IOs used), a bitstream is written, 12 MHz is met.
+/// `scripts/fpga --selftest` places small self-tests of every family on both boards'
+/// pins: every port of the top is in the PCF (5 IOs used), a bitstream is written, 12 MHz
+/// is met.
 #[test]
-#[ignore = "two Yosys + nextpnr runs (about a minute each on a busy machine)"]
+#[ignore = "six Yosys + nextpnr runs (a minute or more each on a busy machine)"]
 fn fpga_selftest_places_on_both_boards() {
     let dir = scratch("fpga");
     let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    for (device, low) in [("hx8k", false), ("up5k", true)] {
-        let rtl = dir.join(format!("rtl_{device}"));
-        let mut a = vec![
-            "generate",
-            "selftest",
-            "--topology",
-            "tree",
-            "--d",
-            "2",
-            "--u",
-            "1",
-            "--levels",
-            "2",
-            "--message-bits",
-            "4",
-            "--arbiter",
-            "fixed",
-            "-o",
-        ];
-        a.push(rtl.to_str().unwrap());
-        if low {
-            a.push("--active-low-leds");
-        }
-        assert!(lcanet(&a).status.success());
-        let out = dir.join(format!("fpga_{device}"));
-        let run = std::process::Command::new(root.join("scripts/fpga"))
-            .args(["--selftest", "--device", device, "-o"])
-            .arg(&out)
-            .arg(&rtl)
-            .output()
-            .unwrap();
-        assert!(
-            run.status.success(),
-            "{device}: {}{}",
-            String::from_utf8_lossy(&run.stdout),
-            String::from_utf8_lossy(&run.stderr)
-        );
-        let summary: serde_json::Value =
-            serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap())
+    let lca = [
+        "--topology",
+        "tree",
+        "--d",
+        "2",
+        "--u",
+        "1",
+        "--levels",
+        "2",
+        "--message-bits",
+        "4",
+        "--arbiter",
+        "fixed",
+    ];
+    let cube = ["hypercube", "--k", "2", "--payload-bits", "4"];
+    let min = [
+        "min",
+        "--network",
+        "cube",
+        "--m",
+        "2",
+        "--message-bits",
+        "4",
+    ];
+    for (name, family) in [("lca", &lca[..]), ("cube", &cube[..]), ("min", &min[..])] {
+        for (device, low) in [("hx8k", false), ("up5k", true)] {
+            let rtl = dir.join(format!("rtl_{name}_{device}"));
+            let mut a = vec!["generate", "selftest"];
+            a.extend(family);
+            a.extend(["-o", rtl.to_str().unwrap()]);
+            if low {
+                a.push("--active-low-leds");
+            }
+            assert!(lcanet(&a).status.success(), "{a:?}");
+            let out = dir.join(format!("fpga_{name}_{device}"));
+            let run = std::process::Command::new(root.join("scripts/fpga"))
+                .args(["--selftest", "--device", device, "-o"])
+                .arg(&out)
+                .arg(&rtl)
+                .output()
                 .unwrap();
-        assert_eq!(summary["wrap"], "none");
-        assert_eq!(summary["io"]["used"], 5, "{device}: {summary}");
-        assert_eq!(summary["timing_met"], true, "{device}: {summary}");
-        let _ = std::fs::remove_dir_all(&out);
+            assert!(
+                run.status.success(),
+                "{name} {device}: {}{}",
+                String::from_utf8_lossy(&run.stdout),
+                String::from_utf8_lossy(&run.stderr)
+            );
+            let summary: serde_json::Value =
+                serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap())
+                    .unwrap();
+            assert_eq!(summary["wrap"], "none");
+            assert_eq!(summary["io"]["used"], 5, "{name} {device}: {summary}");
+            assert_eq!(summary["timing_met"], true, "{name} {device}: {summary}");
+            let _ = std::fs::remove_dir_all(&out);
+        }
     }
 }

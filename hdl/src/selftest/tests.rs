@@ -83,6 +83,29 @@ fn cube_and_min_emit_and_follow_the_style() {
     }
 }
 
+/// A destination table wider than 64 bits powers up as the identity too (32 rows of 5
+/// bits: `reg_init_words` across three words).
+#[test]
+fn a_wide_destination_table_powers_up_as_the_identity() {
+    let top = emit(&spec(
+        DutSpec::cube(5, 2, CubeAlgorithm::Full).unwrap(),
+        false,
+    ));
+    // Row p holds p: bit b of row p is bit 5p + b of the table.
+    let mut words = [0u64; 3];
+    for p in 0..32usize {
+        for b in 0..5 {
+            let at = 5 * p + b;
+            words[at / 64] |= (((p >> b) & 1) as u64) << (at % 64);
+        }
+    }
+    let text = format!(
+        "perm = 160'h{:08x}{:016x}{:016x};",
+        words[2], words[1], words[0]
+    );
+    assert!(top.contains(&text), "{text} not in {top}");
+}
+
 #[test]
 fn the_self_test_limits_are_refused() {
     let e = SelftestSpec::new(

@@ -214,9 +214,9 @@ fn bench_catches_a_wrong_prediction() {
 /// 1,000 permutations on CB-LCAN(2,2) n = 16 (R1, round-robin) and on T-LCAN(2,1) n = 16
 /// (R2, random arbiters seeded from the xorshift32 seed); 1,000 packings on the 4-cube
 /// (Algorithm 1); 1,000 exchanges on the baseline and cube MINs with m = 3 and on the
-/// omega network with m = 4 — opt-in: seven more Verilator builds.
+/// omega network with m = 4 — opt-in: six more Verilator builds.
 #[test]
-#[ignore = "seven more Verilator builds (up to a minute each when not cached)"]
+#[ignore = "six more Verilator builds (up to a minute each when not cached)"]
 fn thousand_rounds_more_networks() {
     let cb = Topology::complete_bipartite(2, 2, Size::Pes(16)).unwrap();
     let cases = [
