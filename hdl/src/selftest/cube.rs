@@ -6,7 +6,7 @@
 //! payload (if it sent), and node `idx` must hold a message exactly when it is a
 //! destination. Counter 1 sums the cube's `bit_time`, counter 2 the messages checked.
 
-use super::top::{expect, ones, Add2, Ctx, Hooks, START};
+use super::top::{delivered, ones, Add2, Ctx, Hooks, START};
 use super::{DutSpec, SelftestSpec};
 use crate::netlist::{cat, index_bits, lit, Module, ModuleBuilder};
 use lcanet_sim::hypercube::timing::Algorithm as CubeAlgorithm;
@@ -63,12 +63,7 @@ pub(super) fn attach(
         .pin("bit_time", &net_bits);
 
     m.comment("Checker: PE idx's destination holds PE idx's payload");
-    let chk_dst = m.def("chk_dst", dest.row_at(&ctx.idx, k));
-    let chk_valid = m.def("chk_valid", net_valid.row_at(&chk_dst, 1));
-    let chk_payload = m.def("chk_payload", net_payload.row_at(&chk_dst, l));
-    let own = ctx.msg.row_at(&ctx.idx, l);
-    let want = expect(m, spec, own, &ctx.idx);
-    let delivered = m.def("chk_delivered", chk_valid & chk_payload.eq(&want));
+    let delivered = delivered(m, spec, ctx, &dest, &net_valid, &net_payload);
     let (chk_ok, counted, all_ok) = if full {
         let all_ok = m.def("all_ok", net_valid.all() & !net_collision.clone());
         (delivered.clone(), delivered, all_ok)

@@ -4,7 +4,7 @@
 //! `error`, and in `CHECK` PE `idx`'s destination `perm[idx]` must hold PE `idx`'s
 //! message. Counter 1 sums the network's `passes`, counter 2 its `bit_times`.
 
-use super::top::{expect, ones, Add2, Ctx, Hooks, START};
+use super::top::{delivered, ones, Add2, Ctx, Hooks, START};
 use super::{DutSpec, SelftestSpec};
 use crate::netlist::{index_bits, lit, Module, ModuleBuilder};
 
@@ -56,12 +56,7 @@ pub(super) fn attach(
     }
 
     m.comment("Checker: PE idx's destination perm[idx] holds PE idx's message");
-    let chk_dst = m.def("chk_dst", perm.row_at(&ctx.idx, ab));
-    let chk_valid = m.def("chk_valid", net_valid.row_at(&chk_dst, 1));
-    let chk_rmsg = m.def("chk_rmsg", net_rmsg.row_at(&chk_dst, mb));
-    let own = ctx.msg.row_at(&ctx.idx, mb);
-    let want = expect(m, spec, own, &ctx.idx);
-    let chk_ok = m.def("chk_ok", chk_valid & chk_rmsg.eq(&want));
+    let chk_ok = delivered(m, spec, ctx, perm, &net_valid, &net_rmsg);
     let all_ok = m.def(
         "all_ok",
         net_valid.all() & net_sent.all() & !net_error.clone(),

@@ -62,8 +62,26 @@ pub(super) fn rows_words(width: usize, rows: impl IntoIterator<Item = u64>) -> V
     words
 }
 
+/// In `CHECK`: PE `idx`'s destination (row `idx` of `dst`) holds a valid (`valid`) message
+/// (row of `rmsg`) equal to PE `idx`'s own (with the fault, bit 0 of PE 0's inverted).
+pub(super) fn delivered(
+    m: &mut ModuleBuilder,
+    spec: &SelftestSpec,
+    ctx: &Ctx,
+    dst: &V,
+    valid: &V,
+    rmsg: &V,
+) -> V {
+    let (n, mb) = (valid.width(), rmsg.width() / valid.width());
+    let chk_dst = m.def("chk_dst", dst.row_at(&ctx.idx, index_bits(n)));
+    let chk_valid = m.def("chk_valid", valid.row_at(&chk_dst, 1));
+    let chk_msg = m.def("chk_msg", rmsg.row_at(&chk_dst, mb));
+    let want = expect(m, spec, ctx.msg.row_at(&ctx.idx, mb), &ctx.idx);
+    m.def("chk_delivered", chk_valid & chk_msg.eq(&want))
+}
+
 /// PE `p`'s expected message `own`: with the test-only fault, bit 0 of PE 0's inverted.
-pub(super) fn expect(m: &mut ModuleBuilder, spec: &SelftestSpec, own: V, idx: &V) -> V {
+fn expect(m: &mut ModuleBuilder, spec: &SelftestSpec, own: V, idx: &V) -> V {
     if !spec.params.fault {
         return m.def("chk_expect", own);
     }

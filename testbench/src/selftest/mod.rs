@@ -111,7 +111,18 @@ fn options(spec: &SelftestSpec, top: &str) -> ModelOptions {
 impl SelftestBench {
     /// Generates the self-test into `rtl_dir` and builds it (cached by content hash).
     pub fn build(spec: SelftestSpec, rtl_dir: &Path) -> Result<Self, SelftestCosimError> {
-        let emitted = selftest_emit(&spec).map_err(|e| SelftestCosimError::Gen(Box::new(e)))?;
+        Self::build_with(spec, rtl_dir, |_| {})
+    }
+
+    /// As [`Self::build`], with `mutate` applied to the emitted Verilog first (tests: a
+    /// fault planted in the network, which the on-chip checker must report).
+    pub fn build_with(
+        spec: SelftestSpec,
+        rtl_dir: &Path,
+        mutate: impl FnOnce(&mut lcanet_hdl::netlist::Emitted),
+    ) -> Result<Self, SelftestCosimError> {
+        let mut emitted = selftest_emit(&spec).map_err(|e| SelftestCosimError::Gen(Box::new(e)))?;
+        mutate(&mut emitted);
         emitted
             .write_to(rtl_dir)
             .map_err(|e| SelftestCosimError::Write(e.to_string()))?;

@@ -190,6 +190,48 @@ fn injected_fault_is_reported() {
     assert_eq!(r.lines[1].leds[..2], [false, true]);
 }
 
+/// A fault planted in the network itself, not in the checker: miswired links (the MIN's
+/// outputs to PEs 0 and 1 swapped; node 0 of the 2-cube hearing its dimension-0 and
+/// dimension-1 neighbours swapped). The on-chip checker prints FAIL lines and lights
+/// `led_fail`, where the golden model of the intact network predicts PASS, so the bench
+/// reports the difference on line 1. (Swapping the two inputs of one 2x2 switch is no
+/// such fault: each message still leaves on the output its tag asks for, and ATAPE's
+/// frames have no conflict in which the ports' priority would show.)
+#[test]
+fn a_miswired_network_fails_its_self_test() {
+    let cases = [
+        (
+            min(Network::Cube, 2, 5, false),
+            "cube_atape_m2_b8.v",
+            "assign dout = st1_out;",
+            "assign dout = {st1_out[3:2], st1_out[0], st1_out[1]};",
+        ),
+        (
+            cube(2, CubeAlgorithm::Full, 5, false),
+            "hypercube_k2_l4.v",
+            ".dim_in({dim_out[5], dim_out[2]})",
+            ".dim_in({dim_out[2], dim_out[5]})",
+        ),
+    ];
+    for (s, file, from, to) in cases {
+        let top = s.top_name();
+        let dir = artifact_dir!(format!("miswired_{top}")).unwrap();
+        let bench = SelftestBench::build_with(s, dir.path(), |e| {
+            let f = e.modules.iter_mut().find(|f| f.name == file).unwrap();
+            assert!(f.contents.contains(from), "{file} lacks {from}");
+            f.contents = f.contents.replace(from, to);
+        })
+        .unwrap();
+        let r = bench.run(10, None).unwrap();
+        let got = &r.lines[0];
+        assert!(got.text.starts_with("FAIL 5 "), "{top}: {}", got.text);
+        assert_eq!(got.leds[..2], [false, true], "{top}");
+        assert!(r.expected[0].starts_with("PASS 5 "), "{top}");
+        let f = r.failure.expect("the intact network's prediction differs");
+        assert!(f.starts_with("line 1: the RTL printed \"FAIL 5 "), "{f}");
+    }
+}
+
 /// The bench catches a difference: the faulty RTL against a fault-free prediction fails
 /// on the first line, naming both texts.
 #[test]
