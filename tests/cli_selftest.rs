@@ -142,9 +142,9 @@ fn hypercube_and_min_run_and_the_fault_fails() {
     let dir = scratch("families");
     for (family, count, messages) in [
         (
-            &["hypercube", "--k", "3", "--payload-bits", "4"][..],
+            &["hypercube", "--k", "2", "--payload-bits", "4"][..],
             "perms",
-            "70 messages",
+            "30 messages",
         ),
         (
             &[
@@ -152,12 +152,12 @@ fn hypercube_and_min_run_and_the_fault_fails() {
                 "--network",
                 "baseline",
                 "--m",
-                "3",
+                "2",
                 "--message-bits",
                 "8",
             ][..],
             "exchanges",
-            "560 messages",
+            "120 messages",
         ),
     ] {
         let out = dir.join(family[0]);

@@ -51,18 +51,22 @@ fn tree(levels: usize) -> Topology {
     Topology::tree(2, 1, Size::Levels(levels)).unwrap()
 }
 
-/// Style check, `verilator --lint-only -Wall`, Icarus and Yosys on small self-tests of
-/// every family.
+/// Style check, `verilator --lint-only -Wall` and Icarus on small self-tests of every
+/// family; Yosys (`synth`, 20–30 s each on a busy machine) on the two LCA tops and the MIN
+/// top (the cube's is synthesized by `scripts/fpga` in `tests/cli_selftest.rs`, opt-in).
 #[test]
 fn lint_icarus_yosys() {
     let specs = [
-        spec(tree(2), ArbiterPolicy::Fixed, 10, false),
-        spec(tree(2), ArbiterPolicy::Random, 10, false).with_active_low_leds(true),
-        cube(2, CubeAlgorithm::Full, 10, true),
-        cube(2, CubeAlgorithm::Semi, 10, false),
-        min(Network::Cube, 2, 10, true),
+        (spec(tree(2), ArbiterPolicy::Fixed, 10, false), true),
+        (
+            spec(tree(2), ArbiterPolicy::Random, 10, false).with_active_low_leds(true),
+            true,
+        ),
+        (cube(2, CubeAlgorithm::Full, 10, true), false),
+        (cube(2, CubeAlgorithm::Semi, 10, false), false),
+        (min(Network::Cube, 2, 10, true), true),
     ];
-    for s in specs {
+    for (s, synthesize) in specs {
         let e = selftest_emit(&s).unwrap();
         let dir = artifact_dir!(format!("tools_{}", e.top)).unwrap();
         e.write_to(dir.path()).unwrap();
@@ -79,8 +83,10 @@ fn lint_icarus_yosys() {
             .contains(&format!("{}.v", s.dut.network_name())));
         lint(&files, &e.top).unwrap_or_else(|err| panic!("lint: {err}"));
         icarus::compile(&files, &e.top, &dir.file("sim.vvp")).unwrap();
-        let stats = yosys::synth(&files, &e.top).unwrap();
-        assert!(stats.cells > 0);
+        if synthesize {
+            let stats = yosys::synth(&files, &e.top).unwrap();
+            assert!(stats.cells > 0);
+        }
     }
 }
 
@@ -153,24 +159,24 @@ fn omega8_thousand_exchanges_match_the_golden_model() {
 /// not counted, `led_fail` is on — and the golden model predicted exactly that.
 #[test]
 fn injected_fault_fails_the_cube_and_the_min() {
-    let r = cosim(cube(3, CubeAlgorithm::Full, 5, true), 10);
+    let r = cosim(cube(2, CubeAlgorithm::Full, 5, true), 10);
     assert!(r.matched(), "{:?}", r.failure);
     assert!(
         r.lines[1].text.starts_with("FAIL 10 perms, "),
         "{}",
         r.lines[1].text
     );
-    assert_eq!(r.lines[1].counters.values[2], 10 * 7);
+    assert_eq!(r.lines[1].counters.values[2], 10 * 3);
     assert!(r.lines[1].text.ends_with(", 10 errors\r\n"));
     assert_eq!(r.lines[1].leds[..2], [false, true]);
-    let r = cosim(min(Network::Baseline, 3, 5, true), 10);
+    let r = cosim(min(Network::Baseline, 2, 5, true), 10);
     assert!(r.matched(), "{:?}", r.failure);
     assert!(
         r.lines[1].text.starts_with("FAIL 10 exchanges, "),
         "{}",
         r.lines[1].text
     );
-    assert_eq!(r.lines[1].counters.values[2], 10 * 56);
+    assert_eq!(r.lines[1].counters.values[2], 10 * 12);
     assert_eq!(r.lines[1].leds[..2], [false, true]);
 }
 
@@ -198,6 +204,7 @@ fn injected_fault_is_reported() {
 /// such fault: each message still leaves on the output its tag asks for, and ATAPE's
 /// frames have no conflict in which the ports' priority would show.)
 #[test]
+#[ignore = "two more Verilator builds (10-20 s each on a busy machine)"]
 fn a_miswired_network_fails_its_self_test() {
     let cases = [
         (
