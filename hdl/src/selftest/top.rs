@@ -196,7 +196,7 @@ pub fn top_module(spec: &SelftestSpec, net_top: &Module, report: &Module) -> Mod
     let rep_cnt = m.reg("rep_cnt", 32);
     let pass_q = m.reg_init("pass_q", 1, 1);
     let go = m.reg("go", 1);
-    m.comment("Heartbeat: toggles in the first TALLY at least hb_period clocks after the last");
+    m.comment("Heartbeat: toggles in the first TALLY at least heartbeat_clocks clocks after the last toggle");
     let hw = index_bits(spec.heartbeat as usize + 1);
     let hb = m.reg("hb", 1);
     let hb_cnt = m.reg("hb_cnt", hw);
