@@ -6,7 +6,8 @@
 //! payload (if it sent), and node `idx` must hold a message exactly when it is a
 //! destination. Counter 1 sums the cube's `bit_time`, counter 2 the messages checked.
 
-use super::top::{delivered, ones, Add2, Ctx, Hooks, START};
+use super::adapter::{delivered, ones, Add2, Ctx, Hooks};
+use super::top::START;
 use super::{DutSpec, SelftestSpec};
 use crate::netlist::{cat, index_bits, lit, Module, ModuleBuilder};
 use lcanet_sim::hypercube::timing::Algorithm as CubeAlgorithm;

@@ -4,7 +4,8 @@
 //! `error`, and in `CHECK` PE `idx`'s destination `perm[idx]` must hold PE `idx`'s
 //! message. Counter 1 sums the network's `passes`, counter 2 its `bit_times`.
 
-use super::top::{delivered, ones, Add2, Ctx, Hooks, START};
+use super::adapter::{delivered, ones, Add2, Ctx, Hooks};
+use super::top::START;
 use super::{DutSpec, SelftestSpec};
 use crate::netlist::{index_bits, lit, Module, ModuleBuilder};
 

@@ -16,7 +16,8 @@
 //! in `CHECK`, row `idx` of `seen` is all ones and of `msg_err` all zeros. Counter 1 sums
 //! the busy clocks (`run_bt`), counter 2 the messages seen and intact.
 
-use super::top::{Add2, Ctx, Hooks, START, WAIT0, WAIT1};
+use super::adapter::{rows_words, Add2, Ctx, Hooks};
+use super::top::{START, WAIT0, WAIT1};
 use super::{DutSpec, SelftestSpec};
 use crate::netlist::{cat, index_bits, lit, lit_words, or_all, zero, Module, ModuleBuilder};
 use lcanet_sim::min::first_row;
@@ -36,10 +37,7 @@ pub(super) fn attach(
     let fw = index_bits(f);
     let offset = ctx.offset.as_ref().expect("an exchange has an offset");
     let first = first_row(min);
-    let first_c = lit_words(
-        n * w,
-        super::top::rows_words(w, (0..n).map(|j| first.dst(j) as u64)),
-    );
+    let first_c = lit_words(n * w, rows_words(w, (0..n).map(|j| first.dst(j) as u64)));
 
     m.comment("The PEs' side of the exchange: frame position and number from start on");
     let run = m.reg("run", 1);
@@ -96,10 +94,7 @@ pub(super) fn attach(
             .rev()
             .map(|j| ctx.msg.row_at(&pair_now.row(j, 2 * w), b))),
     );
-    let keep = lit_words(
-        n * b,
-        super::top::rows_words(b, (0..n).map(|_| (1u64 << (b - 1)) - 1)),
-    );
+    let keep = lit_words(n * b, rows_words(b, (0..n).map(|_| (1u64 << (b - 1)) - 1)));
     m.comment("What PE j sent m bit-times ago must be on dout[dst_rx_j] now");
     let sent_then = dl.top(n);
     let pair_rx = m.def(

@@ -6,9 +6,11 @@
 //! - [`top`]: the parts every family shares: generator, sequencer, counters, LEDs,
 //!   heartbeat.
 //! - [`lca`], [`cube`], [`min`]: the per-family adapters: what a round drives into the
-//!   network, when it is done, and how the checker reads back what arrived.
+//!   network, when it is done, and how the checker reads back what arrived;
+//!   `adapter.rs`: the interface between them and the top.
 //! - [`report`]: the report line's template ROM, the binary → BCD converter, the UART.
 
+mod adapter;
 pub mod cube;
 pub mod lca;
 pub mod min;

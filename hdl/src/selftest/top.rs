@@ -12,8 +12,9 @@
 //! `WAIT1` (until `done` is 1), 5 `CHECK` (n clocks), 6 `TALLY` (counters), 7 `PRINT`
 //! (until the report line is out).
 
+use super::adapter::{rows_words, Add2, Ctx};
 use super::SelftestSpec;
-use crate::netlist::{cat, index_bits, lit, lit_words, zero, Module, ModuleBuilder, V};
+use crate::netlist::{cat, index_bits, lit, zero, Module, ModuleBuilder, V};
 use lcanet_sim::selftest::StimulusKind;
 
 /// State codes of the sequencer.
@@ -33,68 +34,6 @@ pub const TALLY: u64 = 6;
 /// See [`MSG`].
 pub const PRINT: u64 = 7;
 
-/// `n` one bits.
-pub(super) fn ones(n: usize) -> V {
-    let words = (0..n.div_ceil(64))
-        .map(|i| {
-            if n - 64 * i >= 64 {
-                u64::MAX
-            } else {
-                (1u64 << (n - 64 * i)) - 1
-            }
-        })
-        .collect();
-    lit_words(n, words)
-}
-
-/// `rows` values of `width` bits as 64-bit words, row `i` at bit `i·width`.
-pub(super) fn rows_words(width: usize, rows: impl IntoIterator<Item = u64>) -> Vec<u64> {
-    let mut words = Vec::new();
-    for (i, v) in rows.into_iter().enumerate() {
-        for b in 0..width {
-            let at = i * width + b;
-            if words.len() <= at / 64 {
-                words.resize(at / 64 + 1, 0);
-            }
-            words[at / 64] |= ((v >> b) & 1) << (at % 64);
-        }
-    }
-    words
-}
-
-/// In `CHECK`: PE `idx`'s destination (row `idx` of `dst`) holds a valid (`valid`) message
-/// (row of `rmsg`) equal to PE `idx`'s own (with the fault, bit 0 of PE 0's inverted).
-pub(super) fn delivered(
-    m: &mut ModuleBuilder,
-    spec: &SelftestSpec,
-    ctx: &Ctx,
-    dst: &V,
-    valid: &V,
-    rmsg: &V,
-) -> V {
-    let (n, mb) = (valid.width(), rmsg.width() / valid.width());
-    let chk_dst = m.def("chk_dst", dst.row_at(&ctx.idx, index_bits(n)));
-    let chk_valid = m.def("chk_valid", valid.row_at(&chk_dst, 1));
-    let chk_msg = m.def("chk_msg", rmsg.row_at(&chk_dst, mb));
-    let want = expect(m, spec, ctx.msg.row_at(&ctx.idx, mb), &ctx.idx);
-    m.def("chk_delivered", chk_valid & chk_msg.eq(&want))
-}
-
-/// PE `p`'s expected message `own`: with the test-only fault, bit 0 of PE 0's inverted.
-fn expect(m: &mut ModuleBuilder, spec: &SelftestSpec, own: V, idx: &V) -> V {
-    if !spec.params.fault {
-        return m.def("chk_expect", own);
-    }
-    m.comment("TEST-ONLY FAULT (--inject-fault): PE 0's expected message has bit 0 inverted");
-    let mb = own.width();
-    let flip = if mb == 1 {
-        idx.is(0)
-    } else {
-        cat([zero(mb - 1), idx.is(0)])
-    };
-    m.def("chk_expect", own ^ flip)
-}
-
 /// xorshift32's next state as three named wires (`docs/selftest.md` §2).
 fn xorshift_next(m: &mut ModuleBuilder, rng: &V) -> V {
     let a = m.def("rng_a", rng.clone() ^ rng.shl(13));
@@ -112,48 +51,6 @@ fn smear(m: &mut ModuleBuilder, i: &V) -> V {
         k <<= 1;
     }
     s
-}
-
-/// What the shared top gives an adapter.
-pub(super) struct Ctx {
-    /// The clock.
-    pub clock: V,
-    /// The sequencer state.
-    pub st: V,
-    /// The message index (`MSG`) or PE (`CHECK`).
-    pub idx: V,
-    /// The message table: message `k` at row `k`.
-    pub msg: V,
-    /// The destination table (permutations) or senders' ranks (packings).
-    pub perm: Option<V>,
-    /// The senders (packings).
-    pub send: Option<V>,
-    /// The packing's senders, counted during `MSG`.
-    pub count: Option<V>,
-    /// A packing's start, an exchange's row offset.
-    pub offset: Option<V>,
-}
-
-/// How counter 2 grows.
-pub(super) enum Add2 {
-    /// By this 32-bit value at `TALLY`.
-    Tally(V),
-    /// By this value (at most 32 bits) in every `CHECK` clock.
-    Check(V),
-}
-
-/// What an adapter gives the shared top.
-pub(super) struct Hooks {
-    /// The network's `done` (1 between runs).
-    pub done: V,
-    /// Everything checked at the first `done` clock passed.
-    pub all_ok: V,
-    /// In `CHECK`, PE `idx`'s checks passed.
-    pub chk_ok: V,
-    /// Added to counter 1 at `TALLY` (32 bits).
-    pub add1: V,
-    /// How counter 2 grows.
-    pub add2: Add2,
 }
 
 /// The top module (`net` is the network top `net_top`, `rep` the report block `report`).

@@ -12,7 +12,7 @@
 //! - [`stimulus`]: messages, the in-place Fisher–Yates shuffle, packings and exchange
 //!   offsets, draw by draw.
 //! - [`rounds`]: one round through the network's golden model and the checker's verdict.
-//! - [`line`]: the counters and the report line's text.
+//! - [`line`](mod@line): the counters and the report line's text.
 //! - [`predict`](mod@predict): rounds routed, checked and counted; the report lines.
 //! - [`timing`]: the clock in which each report line's last byte starts; the heartbeat.
 
