@@ -1,6 +1,6 @@
-//! `lcanet generate selftest` as a user runs it: the files and JSON summary, `--run N`
-//! (Verilator against the golden model, the UART lines printed), the hidden
-//! `--inject-fault` reported as FAIL lines, and bad parameters refused naming the
+//! `lcanet generate selftest [hypercube | min]` as a user runs it: the files and JSON
+//! summary, `--run N` (Verilator against the golden model, the UART lines printed), the
+//! hidden `--inject-fault` reported as FAIL lines, and bad parameters refused naming the
 //! condition with nothing written.
 
 mod common;
@@ -119,7 +119,8 @@ fn bad_parameters_are_refused_and_nothing_is_written() {
             vec!["--clock-hz", "10000000", "--baud", "3000000"],
             "% off the baud rate",
         ),
-        (vec!["--message-bits", "33"], "--message-bits M <= 32"),
+        (vec!["--message-bits", "33"], "1 <= --message-bits <= 32"),
+        (vec!["--algorithm", "r3"], "R3 loads an off-line schedule"),
         (
             vec!["--report-every", "50", "--run", "10"],
             "--run 10 must be at least --report-every 50",
@@ -132,56 +133,200 @@ fn bad_parameters_are_refused_and_nothing_is_written() {
     }
 }
 
-/// `scripts/fpga --selftest` places a small self-test on both boards' pins: every port of
-/// the top is in the PCF (5 IOs used), a bitstream is written, 12 MHz is met.
+/// The hypercube and a MIN with the injected fault: `--run` matches the golden model,
+/// whose lines say FAIL (every round for Algorithm 2 and ATAPE, PE 0's messages not
+/// counted). The parameters are those of the test bench's own fault test
+/// (`lcanet_testbench::selftest::tests`), so the Verilated models come from the cache.
 #[test]
-#[ignore = "two Yosys + nextpnr runs (about a minute each on a busy machine)"]
+fn hypercube_and_min_run_and_the_fault_fails() {
+    let dir = scratch("families");
+    for (family, count, messages) in [
+        (
+            &["hypercube", "--k", "2", "--payload-bits", "4"][..],
+            "perms",
+            "30 messages",
+        ),
+        (
+            &[
+                "min",
+                "--network",
+                "baseline",
+                "--m",
+                "2",
+                "--message-bits",
+                "8",
+            ][..],
+            "exchanges",
+            "120 messages",
+        ),
+    ] {
+        let out = dir.join(family[0]);
+        let mut a = vec!["generate", "selftest"];
+        a.extend(family);
+        a.extend([
+            "--lfsr-seed",
+            "305419896",
+            "--report-every",
+            "5",
+            "--clock-hz",
+            "300000",
+            "--baud",
+            "75000",
+            "--inject-fault",
+            "--run",
+            "10",
+            "--json",
+            "-o",
+            out.to_str().unwrap(),
+        ]);
+        let v = json(&a);
+        assert_eq!(v["inject_fault"], true);
+        assert_eq!(v["run"]["matched"], true, "{family:?}: {v}");
+        let last = v["run"]["lines"][1]["text"].as_str().unwrap();
+        assert!(
+            last.starts_with(&format!("FAIL 10 {count}, ")),
+            "{family:?}: {last}"
+        );
+        assert!(
+            last.ends_with(&format!(", {messages}, 10 errors\r\n")),
+            "{last}"
+        );
+        assert_eq!(v["run"]["lines"][1]["leds"][1], true);
+        let top = v["top"].as_str().unwrap();
+        assert!(out.join(format!("{top}.v")).exists());
+        let net = v["network_top"].as_str().unwrap();
+        assert!(out.join(format!("{net}.v")).exists());
+    }
+}
+
+#[test]
+fn hypercube_and_min_bad_parameters_are_refused() {
+    let dir = scratch("families_bad");
+    let out = dir.join("never");
+    let o = out.to_str().unwrap();
+    for (args, needle) in [
+        (&["hypercube", "--k", "13"][..], "1 <= k <= 12"),
+        (&["hypercube", "--k", "0"][..], "1 <= k <= 12"),
+        (
+            &["hypercube", "--k", "3", "--payload-bits", "33"][..],
+            "1 <= --payload-bits <= 32",
+        ),
+        (
+            &["hypercube", "--k", "3", "--payload-bits", "0"][..],
+            "payload width 0 is out of range",
+        ),
+        (
+            &["hypercube", "--k", "3", "--algorithm", "r1"][..],
+            "invalid value 'r1' for '--algorithm",
+        ),
+        (
+            &["hypercube", "--k", "3", "--topology", "tree"][..],
+            "unexpected argument '--topology'",
+        ),
+        (
+            &["min", "--network", "omega", "--m", "6"][..],
+            "1 <= m <= 5",
+        ),
+        (&["min", "--network", "omega", "--m", "13"][..], "m ≤ 12"),
+        (
+            &[
+                "min",
+                "--network",
+                "omega",
+                "--m",
+                "3",
+                "--message-bits",
+                "0",
+            ][..],
+            "1 <= --message-bits <= 32",
+        ),
+        (
+            &["min", "--network", "butterfly", "--m", "3"][..],
+            "unknown network 'butterfly'",
+        ),
+        (
+            &["min", "--network", "omega", "--m", "3", "--lfsr-seed", "0"][..],
+            "--lfsr-seed must be nonzero",
+        ),
+        (
+            &["min", "--network", "omega", "--m", "3", "--run", "5"][..],
+            "--run 5 must be at least --report-every 1000",
+        ),
+        (
+            &["hypercube", "--k", "3", "--baud", "0"][..],
+            "at least 2 clocks per UART bit",
+        ),
+    ] {
+        let mut a = vec!["generate", "selftest"];
+        a.extend(args);
+        a.extend(["-o", o]);
+        rejects(&a, &[needle]);
+        assert!(!out.exists(), "{args:?} wrote {o}");
+    }
+}
+
+/// `scripts/fpga --selftest` places small self-tests of every family on both boards'
+/// pins: every port of the top is in the PCF (5 IOs used), a bitstream is written, 12 MHz
+/// is met.
+#[test]
+#[ignore = "six Yosys + nextpnr runs (a minute or more each on a busy machine)"]
 fn fpga_selftest_places_on_both_boards() {
     let dir = scratch("fpga");
     let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    for (device, low) in [("hx8k", false), ("up5k", true)] {
-        let rtl = dir.join(format!("rtl_{device}"));
-        let mut a = vec![
-            "generate",
-            "selftest",
-            "--topology",
-            "tree",
-            "--d",
-            "2",
-            "--u",
-            "1",
-            "--levels",
-            "2",
-            "--message-bits",
-            "4",
-            "--arbiter",
-            "fixed",
-            "-o",
-        ];
-        a.push(rtl.to_str().unwrap());
-        if low {
-            a.push("--active-low-leds");
-        }
-        assert!(lcanet(&a).status.success());
-        let out = dir.join(format!("fpga_{device}"));
-        let run = std::process::Command::new(root.join("scripts/fpga"))
-            .args(["--selftest", "--device", device, "-o"])
-            .arg(&out)
-            .arg(&rtl)
-            .output()
-            .unwrap();
-        assert!(
-            run.status.success(),
-            "{device}: {}{}",
-            String::from_utf8_lossy(&run.stdout),
-            String::from_utf8_lossy(&run.stderr)
-        );
-        let summary: serde_json::Value =
-            serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap())
+    let lca = [
+        "--topology",
+        "tree",
+        "--d",
+        "2",
+        "--u",
+        "1",
+        "--levels",
+        "2",
+        "--message-bits",
+        "4",
+        "--arbiter",
+        "fixed",
+    ];
+    let cube = ["hypercube", "--k", "2", "--payload-bits", "4"];
+    let min = [
+        "min",
+        "--network",
+        "cube",
+        "--m",
+        "2",
+        "--message-bits",
+        "4",
+    ];
+    for (name, family) in [("lca", &lca[..]), ("cube", &cube[..]), ("min", &min[..])] {
+        for (device, low) in [("hx8k", false), ("up5k", true)] {
+            let rtl = dir.join(format!("rtl_{name}_{device}"));
+            let mut a = vec!["generate", "selftest"];
+            a.extend(family);
+            a.extend(["-o", rtl.to_str().unwrap()]);
+            if low {
+                a.push("--active-low-leds");
+            }
+            assert!(lcanet(&a).status.success(), "{a:?}");
+            let out = dir.join(format!("fpga_{name}_{device}"));
+            let run = std::process::Command::new(root.join("scripts/fpga"))
+                .args(["--selftest", "--device", device, "-o"])
+                .arg(&out)
+                .arg(&rtl)
+                .output()
                 .unwrap();
-        assert_eq!(summary["wrap"], "none");
-        assert_eq!(summary["io"]["used"], 5, "{device}: {summary}");
-        assert_eq!(summary["timing_met"], true, "{device}: {summary}");
-        let _ = std::fs::remove_dir_all(&out);
+            assert!(
+                run.status.success(),
+                "{name} {device}: {}{}",
+                String::from_utf8_lossy(&run.stdout),
+                String::from_utf8_lossy(&run.stderr)
+            );
+            let summary: serde_json::Value =
+                serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap())
+                    .unwrap();
+            assert_eq!(summary["wrap"], "none");
+            assert_eq!(summary["io"]["used"], 5, "{name} {device}: {summary}");
+            assert_eq!(summary["timing_met"], true, "{name} {device}: {summary}");
+            let _ = std::fs::remove_dir_all(&out);
+        }
     }
 }

@@ -130,14 +130,26 @@ impl ModuleBuilder {
 
     /// Declares a register that powers up at `init`.
     pub fn reg_init(&mut self, name: impl Into<String>, width: usize, init: u64) -> V {
+        self.reg_init_words(name, width, vec![init])
+    }
+
+    /// Declares a register of any width that powers up at `init`, 64-bit words least
+    /// significant first (as [`lit_words`](super::lit_words); missing words are zero,
+    /// bits past `width` are dropped by the printer).
+    pub fn reg_init_words(
+        &mut self,
+        name: impl Into<String>,
+        width: usize,
+        mut init: Vec<u64>,
+    ) -> V {
         let name = name.into();
+        // All-zero words are not stored (an empty value is zero).
+        while init.last() == Some(&0) {
+            init.pop();
+        }
         let v = V::signal(name.as_str(), width);
         self.clock();
-        self.body.items.push(Item::Reg(Reg {
-            name,
-            width,
-            init: if init == 0 { Vec::new() } else { vec![init] },
-        }));
+        self.body.items.push(Item::Reg(Reg { name, width, init }));
         v
     }
 

@@ -1,14 +1,17 @@
 //! The report block (`docs/selftest.md` §5): on `go`, prints one line built from a
-//! template ROM — literal bytes, the status word (`PASS` while `errors` is 0, else `FAIL`),
-//! the four 32-bit counters in decimal without leading zeros and the passes per
-//! permutation with two decimals — through an 8N1 UART transmitter of `divisor` clocks per
-//! bit. A counter is converted by a sequential double-dabble (32 clocks: add 3 to every BCD
-//! digit ≥ 5, shift in the next bit), then its ten digits are sent from the most
-//! significant, skipping leading zeros. The ratio is `⌊100·passes / perms⌋`, from a
-//! sequential restoring divider (40 clocks), printed the same way with a `.` before the
-//! last two digits. `busy` is 1 from the clock after `go` until the last stop bit is out.
+//! template ROM — literal bytes, the status word (`PASS` while the error counter is 0,
+//! else `FAIL`), the four 32-bit counters in decimal without leading zeros and the ratio
+//! `counter 1 / counter 0` with two decimals — through an 8N1 UART transmitter of
+//! `divisor` clocks per bit. A counter is converted by a sequential double-dabble (32
+//! clocks: add 3 to every BCD digit ≥ 5, shift in the next bit), then its ten digits are
+//! sent from the most significant, skipping leading zeros. The ratio is
+//! `⌊100·counter 1 / counter 0⌋`, from a sequential restoring divider (40 clocks), printed
+//! the same way with a `.` before the last two digits. `busy` is 1 from the clock after
+//! `go` until the last stop bit is out. The text comes from the family's
+//! [`LineFormat`]; the block is the same for every family.
 
 use crate::netlist::{cat, index_bits, lit, lit_words, zero, Module, ModuleBuilder, V};
+use lcanet_sim::selftest::{LineFormat, Piece};
 
 /// A template entry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -17,28 +20,23 @@ pub enum Item {
     Byte(u8),
     /// Character `k` (0..=3) of the status word.
     Status(u8),
-    /// Counter `k`: 0 perms, 1 passes, 2 bit-times, 3 errors.
+    /// Counter `k` (0..=3).
     Number(u8),
-    /// `⌊100·passes / perms⌋` with two decimals.
+    /// `⌊100·counter 1 / counter 0⌋` with two decimals.
     Ratio,
 }
 
-/// The line: `<PASS|FAIL> <perms> perms, <ratio> passes/perm, <passes> passes,
-/// <bit-times> bit-times, <errors> errors\r\n`.
-pub fn template() -> Vec<Item> {
-    let mut t: Vec<Item> = (0..4).map(Item::Status).collect();
-    let lit_text = |t: &mut Vec<Item>, s: &str| t.extend(s.bytes().map(Item::Byte));
-    lit_text(&mut t, " ");
-    t.push(Item::Number(0));
-    lit_text(&mut t, " perms, ");
-    t.push(Item::Ratio);
-    lit_text(&mut t, " passes/perm, ");
-    t.push(Item::Number(1));
-    lit_text(&mut t, " passes, ");
-    t.push(Item::Number(2));
-    lit_text(&mut t, " bit-times, ");
-    t.push(Item::Number(3));
-    lit_text(&mut t, " errors\r\n");
+/// The line of `format`, entry by entry.
+pub fn template(format: &LineFormat) -> Vec<Item> {
+    let mut t = Vec::new();
+    for piece in format.pieces() {
+        match piece {
+            Piece::Status => t.extend((0..4).map(Item::Status)),
+            Piece::Text(s) => t.extend(s.bytes().map(Item::Byte)),
+            Piece::Number(k) => t.push(Item::Number(k as u8)),
+            Piece::Ratio => t.push(Item::Ratio),
+        }
+    }
     t
 }
 
@@ -65,19 +63,17 @@ const CONV: u64 = 2;
 const DIGITS: u64 = 3;
 const DIV: u64 = 4;
 
-/// The report block with a UART of `divisor` clocks per bit (`divisor ≥ 2`).
-pub fn report_module(name: &str, divisor: u64) -> Module {
-    let items = template();
+/// The report block for lines of `format` with a UART of `divisor` clocks per bit
+/// (`divisor ≥ 2`); its counter inputs are named by the format's keys.
+pub fn report_module(name: &str, divisor: u64, format: &LineFormat) -> Module {
+    let items = template(format);
     let len = items.len();
     let pw = index_bits(len);
     let dw = index_bits(divisor as usize);
     let mut m = ModuleBuilder::new(name);
     let clock = m.clock();
     let go = m.input("go", 1);
-    let counters: Vec<V> = ["perms", "passes", "bit_times", "errors"]
-        .iter()
-        .map(|c| m.input(*c, 32))
-        .collect();
+    let counters: Vec<V> = format.keys().iter().map(|c| m.input(c, 32)).collect();
     let busy = m.output("busy", 1);
     let tx = m.output("tx", 1);
     let _ = &clock;
@@ -125,7 +121,7 @@ pub fn report_module(name: &str, divisor: u64) -> Module {
         ),
     );
     let p40 = counters[1].zext(40);
-    let hundred = m.def("passes_x100", p40.shl(6) + p40.shl(5) + p40.shl(2));
+    let hundred = m.def("num_x100", p40.shl(6) + p40.shl(5) + p40.shl(2));
     let trial = m.def("div_trial", cat([rem.clone(), dvd.bit(39)]));
     let fits = m.def("div_fits", trial.ge(&counters[0].zext(33)));
     let diff = m.def("div_diff", trial.clone() - counters[0].zext(33));

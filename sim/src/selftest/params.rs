@@ -1,10 +1,14 @@
-//! Parameters of a self-test and their limits (`docs/selftest.md` §1).
-
-use crate::lcan::cycle::network::NetParams;
+//! Parameters of a self-test and their limits (`docs/selftest.md` §1): the generator seed,
+//! the report interval and the test-only fault, shared by the three families; the UART
+//! divisor and the heartbeat's period, which change timing, not the text.
 
 /// Largest message width the self-test supports: a message is the low `M` bits of one
 /// 32-bit generator state.
 pub const MAX_MSG_BITS: usize = 32;
+
+/// Largest MIN the self-test generates: `m ≤ 5` (n = 32 PEs, a message table of
+/// n² = 1,024 messages; an iCE40-HX8K holds m = 3).
+pub const MAX_MIN_M: u32 = 5;
 
 /// Why a self-test cannot be built with these parameters.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -13,14 +17,25 @@ pub enum SelftestError {
     #[error("--lfsr-seed must be nonzero and below 2^32 (xorshift32 stays at 0 forever); got {0}")]
     Seed(u64),
     /// A report every 0 permutations.
-    #[error("--report-every must be between 1 and 4294967295 permutations; got {0}")]
+    #[error("--report-every must be between 1 and 4294967295 rounds; got {0}")]
     ReportEvery(u64),
     /// Messages wider than one generator state.
-    #[error("the self-test needs --message-bits M <= {MAX_MSG_BITS} (a message is the low M bits of one 32-bit xorshift32 state); got {0}")]
-    MsgBits(usize),
+    #[error("the self-test needs 1 <= {flag} <= {MAX_MSG_BITS} (a message is the low bits of one 32-bit xorshift32 state); got {bits}")]
+    MsgBits {
+        /// The flag that sets the width (`--message-bits`, `--payload-bits`).
+        flag: &'static str,
+        /// The width asked for.
+        bits: usize,
+    },
     /// A network with one PE has nothing to permute.
     #[error("the self-test needs n >= 2 PEs; got {0}")]
     TooFewPes(usize),
+    /// R3 needs an off-line schedule per permutation.
+    #[error("the self-test runs R1 and R2 networks (--algorithm r1|r2): R3 loads an off-line schedule computed from the whole permutation, which the on-chip stimulus cannot compute")]
+    R3,
+    /// A MIN whose message table (n² messages) the self-test does not generate.
+    #[error("the MIN self-test needs 1 <= m <= {MAX_MIN_M} (it stores all n² = 4^m messages of an exchange); got m = {0}")]
+    MinTooLarge(u32),
     /// The clock and baud rate give no usable divisor.
     #[error("--clock-hz / --baud must be at least 2 clocks per UART bit and at most 2^24; got {clock_hz} / {baud}")]
     Divisor {
@@ -41,38 +56,32 @@ pub enum SelftestError {
         /// Relative error, percent.
         error_pct: f64,
     },
+    /// The golden model of the network under test refused a round (a bug in lcanet: the
+    /// self-test only generates valid rounds).
+    #[error("golden model: {0}")]
+    Model(String),
 }
 
-/// The parameters the golden model needs (the UART divisor changes timing, not the text).
+/// The parameters the golden model needs besides the network (the UART divisor and the
+/// heartbeat's period change timing, not the text).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 pub struct SelftestParams {
     /// Initial state of the xorshift32 generator (nonzero).
     pub seed: u32,
-    /// One report line per this many permutations.
+    /// One report line per this many rounds.
     pub report_every: u32,
-    /// Test-only fault: the checker expects PE 0's message with bit 0 inverted.
+    /// Test-only fault: the checker expects bit 0 of PE 0's message(s) inverted.
     pub fault: bool,
 }
 
 impl SelftestParams {
-    /// Validates the parameters for the network `np`.
-    pub fn new(
-        np: &NetParams,
-        seed: u64,
-        report_every: u64,
-        fault: bool,
-    ) -> Result<Self, SelftestError> {
+    /// Validates the seed and the report interval.
+    pub fn new(seed: u64, report_every: u64, fault: bool) -> Result<Self, SelftestError> {
         if seed == 0 || seed > u64::from(u32::MAX) {
             return Err(SelftestError::Seed(seed));
         }
         if report_every == 0 || report_every > u64::from(u32::MAX) {
             return Err(SelftestError::ReportEvery(report_every));
-        }
-        if np.msg_bits > MAX_MSG_BITS {
-            return Err(SelftestError::MsgBits(np.msg_bits));
-        }
-        if np.n < 2 {
-            return Err(SelftestError::TooFewPes(np.n));
         }
         Ok(SelftestParams {
             seed: seed as u32,
@@ -106,4 +115,11 @@ pub fn uart_divisor(clock_hz: u64, baud: u64) -> Result<u64, SelftestError> {
         });
     }
     Ok(divisor)
+}
+
+/// Clocks between heartbeat toggles: a quarter of a second at `clock_hz` (at least 1), so
+/// the LED blinks at about 2 Hz (`docs/selftest.md` §4). The toggle waits for the next
+/// round's `TALLY`, so a stopped sequencer stops the blinking.
+pub fn heartbeat_clocks(clock_hz: u64) -> u64 {
+    (clock_hz / 4).max(1)
 }

@@ -1,10 +1,12 @@
 //! When each report line comes out (`docs/selftest.md` §5, "Timing"): the clock in which
 //! the start bit of the line's last byte (`\n`) first drives `uart_tx` low, from each
 //! round's generator draws and network bit-times and a clock-by-clock model of the report
-//! block's printer and UART. Clock 1 is the first clock after power-up; edge `k` ends
-//! clock `k`.
+//! block's printer and UART; and the heartbeat pin while the line is printed (§4: it
+//! toggles in a round's `TALLY` clock once `heartbeat` clocks have passed since the last
+//! toggle). Clock 1 is the first clock after power-up; edge `k` ends clock `k`.
 
-use super::predict::{ratio_x100, Counters, RoundResult};
+use super::line::{ratio_x100, Counters, LineFormat, Piece};
+use super::predict::RoundResult;
 
 /// The printer's states (`docs/selftest.md` §5).
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -24,20 +26,17 @@ enum Item {
     Ratio(u32),
 }
 
-/// The template of a line whose counters are `c`: 4 status characters and the literal
-/// text as bytes, the counters as numbers, the passes per permutation as the ratio.
+/// The template of a line whose counters are `c`: the 4 status characters and the
+/// literal text as bytes, the counters as numbers, the ratio.
 fn items(c: &Counters) -> Vec<Item> {
-    let mut t = vec![Item::Byte; 5];
-    let parts: [(Item, &str); 5] = [
-        (Item::Number(c.perms), " perms, "),
-        (Item::Ratio(ratio_x100(c)), " passes/perm, "),
-        (Item::Number(c.passes), " passes, "),
-        (Item::Number(c.bit_times), " bit-times, "),
-        (Item::Number(c.errors), " errors\r\n"),
-    ];
-    for (v, s) in parts {
-        t.push(v);
-        t.extend(s.bytes().map(|_| Item::Byte));
+    let mut t = Vec::new();
+    for piece in c.format.pieces() {
+        match piece {
+            Piece::Status => t.extend([Item::Byte; 4]),
+            Piece::Text(s) => t.extend(s.bytes().map(|_| Item::Byte)),
+            Piece::Number(k) => t.push(Item::Number(c.values[k])),
+            Piece::Ratio => t.push(Item::Ratio(ratio_x100(c))),
+        }
     }
     t
 }
@@ -137,24 +136,56 @@ fn print_line(c: &Counters, p0: u64, divisor: u64) -> (u64, u64) {
     }
 }
 
-/// For every report line of `rounds` (one per `report_every` rounds): the clock in which
-/// the start bit of its last byte first drives `uart_tx` low.
-pub fn line_clocks(n: usize, rounds: &[RoundResult], report_every: u32, divisor: u64) -> Vec<u64> {
-    let n = n as u64;
+/// When a line comes out, and the heartbeat pin meanwhile.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct LineTiming {
+    /// The clock in which the start bit of the line's last byte first drives `uart_tx` low.
+    pub last_byte_clock: u64,
+    /// `heartbeat` while the line is printed.
+    pub heartbeat: bool,
+}
+
+/// The shared timing parameters of a self-test.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Clocks {
+    /// Clocks of the `CHECK` state (`n`).
+    pub check: u64,
+    /// Clocks per UART bit.
+    pub divisor: u64,
+    /// Clocks between heartbeat toggles ([`super::heartbeat_clocks`]).
+    pub heartbeat: u64,
+}
+
+/// For every report line of `rounds` (one per `report_every` rounds), when its last byte
+/// starts and the heartbeat pin meanwhile.
+pub fn line_timing(
+    format: LineFormat,
+    rounds: &[RoundResult],
+    report_every: u32,
+    clocks: Clocks,
+) -> Vec<LineTiming> {
     let mut clock = 1u64;
     let mut out = Vec::new();
-    let mut c = Counters::default();
+    let mut c = Counters::new(format);
+    // The heartbeat: its pin, and the edge that last cleared its counter (0: power-up).
+    let (mut hb, mut hb_reset) = (false, 0u64);
     for (r, round) in rounds.iter().enumerate() {
-        // MSG + SHUF (one clock per draw), START, WAIT0, WAIT1 until `done` (bit-time
-        // 2 + bit_times of the canonical run whose bit-time 1 is START), CHECK, TALLY.
-        clock += round.draws + u64::from(round.bit_times) + n + 3;
-        c.perms = c.perms.wrapping_add(1);
-        c.passes = c.passes.wrapping_add(u32::from(round.passes));
-        c.bit_times = c.bit_times.wrapping_add(round.bit_times);
-        c.errors = c.errors.wrapping_add(u32::from(round.bad));
+        // MSG + SHUF (one clock per draw), START, WAIT0, WAIT1 until `done` (START + 1 +
+        // bit_times), CHECK; `tally` is the TALLY clock.
+        let tally = clock + round.draws + u64::from(round.bit_times) + clocks.check + 2;
+        // The counter reads min(clock − 1 − reset edge, heartbeat) in clock `tally`.
+        if tally - 1 - hb_reset >= clocks.heartbeat {
+            hb = !hb;
+            hb_reset = tally;
+        }
+        clock = tally + 1;
+        c.tally(round.add, round.bad);
         if (r as u64 + 1).is_multiple_of(u64::from(report_every)) {
-            let (last_start, next) = print_line(&c, clock, divisor);
-            out.push(last_start);
+            let (last_start, next) = print_line(&c, tally + 1, clocks.divisor);
+            out.push(LineTiming {
+                last_byte_clock: last_start,
+                heartbeat: hb,
+            });
             clock = next;
         }
     }

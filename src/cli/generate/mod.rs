@@ -17,7 +17,7 @@ pub enum Command {
     Hypercube(hypercube::Args),
     /// A baseline, omega or indirect binary n-cube network of 2x2 self-routing switches with ATAPE units.
     Min(min::Args),
-    /// An LCA network wrapped in an on-chip self-test (stimulus, checker, counters, LEDs, UART report).
+    /// A network (LCA, hypercube, MIN) wrapped in an on-chip self-test (stimulus, checker, counters, LEDs, UART report).
     Selftest(selftest::Args),
 }
 

@@ -1,32 +1,115 @@
-//! `lcanet generate selftest`: an LCA network wrapped in its on-chip self-test
-//! (`docs/selftest.md`): stimulus generator, checker, counters, LEDs and a UART report line
-//! every `--report-every` permutations; with `--run N`, also co-simulated in Verilator for
-//! N permutations against the golden model, printing the UART lines.
+//! `lcanet generate selftest`: a network wrapped in its on-chip self-test
+//! (`docs/selftest.md`): stimulus generator, checker, counters, LEDs, heartbeat and a UART
+//! report line every `--report-every` rounds; with `--run N`, also co-simulated in
+//! Verilator for N rounds against the golden model, printing the UART lines. An LCA
+//! network takes the flags of `generate network`; `selftest hypercube` and `selftest min`
+//! take those of `generate hypercube` and `generate min`.
 
 use crate::cli::common::{print_json, write_atomic, Staged};
 use crate::cli::generate::network::NetArgs;
+use crate::cli::latin::MinArgs;
 use crate::cli::topology_args::describe;
 use crate::cli::Outcome;
 use anyhow::{bail, Context};
-use lcanet_hdl::selftest::{selftest_emit, SelftestSpec};
+use lcanet_hdl::selftest::{selftest_emit, DutSpec, SelftestSpec};
+use lcanet_sim::hypercube::timing::Algorithm as CubeAlgorithm;
 use lcanet_testbench::selftest::{SelftestBench, SelftestReport};
 use lcanet_testbench::ArtifactDir;
 use serde::Serialize;
 use std::path::PathBuf;
 
+const AFTER_HELP: &str = "\
+Examples:
+  lcanet generate selftest --topology tree --d 2 --u 1 --levels 4 --message-bits 4 \\
+      --arbiter fixed --run 1000 -o out/st16
+  lcanet generate selftest hypercube --k 4 --payload-bits 4 --run 1000 -o out/stcube4
+  lcanet generate selftest min --network omega --m 3 --message-bits 4 --run 1000 -o out/stomega3
+  scripts/fpga --selftest --device hx8k out/st16
+
+The top needs only a clock: LEDs led_pass/led_fail, a heartbeat blinking at about 2 Hz,
+and a UART line per --report-every rounds, e.g.
+  PASS 1000 perms, 4.49 passes/perm, 4496 passes, 777948 bit-times, 0 errors
+Pins for the iCE40-HX8K breakout and the iCEBreaker: constraints/ice40/selftest-*.pcf.
+Design, checker and line timing: docs/selftest.md.";
+
 /// Arguments of `lcanet generate selftest`.
 #[derive(Debug, clap::Args)]
+#[command(
+    args_conflicts_with_subcommands = true,
+    subcommand_negates_reqs = true,
+    after_help = AFTER_HELP
+)]
 pub struct Args {
+    /// The hypercube or a MIN instead of an LCA network (their flags follow the family).
+    #[command(subcommand)]
+    family: Option<Family>,
     #[command(flatten)]
     net: NetArgs,
+    #[command(flatten)]
+    common: Common,
+}
+
+/// Self-tests of the other families.
+#[derive(Debug, clap::Subcommand)]
+enum Family {
+    /// Kuszmaul's k-cube router: a random full permutation per round by Algorithm 2
+    /// (`--algorithm full`), or a random packing by Algorithm 1 (`--algorithm semi`).
+    Hypercube(CubeArgs),
+    /// A baseline, omega or cube MIN with ATAPE units: one all-to-all personalized
+    /// exchange (n frames, n² random messages) per round.
+    Min(MinSelftestArgs),
+}
+
+/// `lcanet generate selftest hypercube`.
+#[derive(Debug, clap::Args)]
+struct CubeArgs {
+    /// Cube dimension: 2^k nodes (1 <= k <= 12).
+    #[arg(long)]
+    k: usize,
+    /// Payload bits per message (1..=32: a payload is the low bits of one draw).
+    #[arg(long = "payload-bits", default_value_t = 8)]
+    payload_bits: usize,
+    /// `full`: Algorithm 2 on a random permutation; `semi`: Algorithm 1 on a random
+    /// packing (random senders onto a random interval, in order).
+    #[arg(long, value_enum, default_value = "full")]
+    algorithm: CubeAlgorithmArg,
+    #[command(flatten)]
+    common: Common,
+}
+
+/// `--algorithm` of the hypercube self-test.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+enum CubeAlgorithmArg {
+    /// Algorithm 1 (semi-contractions), on random packings.
+    Semi,
+    /// Algorithm 2, on random full permutations.
+    Full,
+}
+
+/// `lcanet generate selftest min`.
+#[derive(Debug, clap::Args)]
+struct MinSelftestArgs {
+    #[command(flatten)]
+    net: MinArgs,
+    /// Payload bits B per message (1..=32: a payload is the low bits of one draw).
+    #[arg(long = "message-bits", default_value_t = 8)]
+    message_bits: u32,
+    #[command(flatten)]
+    common: Common,
+}
+
+/// The self-test's own flags, the same for every family.
+#[derive(Debug, clap::Args)]
+struct Common {
     /// Initial state of the xorshift32 stimulus generator (nonzero, below 2^32); every
-    /// permutation and message follows from it.
+    /// permutation, packing, offset and message follows from it.
     #[arg(long = "lfsr-seed", default_value_t = 1)]
     lfsr_seed: u64,
-    /// Print one UART report line per this many permutations.
+    /// Print one UART report line per this many rounds.
     #[arg(long = "report-every", default_value_t = 1000)]
     report_every: u64,
-    /// Clock frequency of the board, Hz (the UART divisor is clock-hz / baud, rounded).
+    /// Clock frequency of the board, Hz (the UART divisor is clock-hz / baud, rounded;
+    /// the heartbeat toggles every clock-hz / 4 clocks).
     #[arg(long = "clock-hz", default_value_t = 12_000_000)]
     clock_hz: u64,
     /// UART baud rate (8N1).
@@ -35,17 +118,17 @@ pub struct Args {
     /// LED outputs active low (iCEBreaker); active high otherwise (iCE40-HX8K breakout).
     #[arg(long = "active-low-leds")]
     active_low_leds: bool,
-    /// TEST ONLY: the checker expects PE 0's message with bit 0 inverted, so every
-    /// permutation must be reported as an error (docs/selftest.md §4).
+    /// TEST ONLY: the checker expects bit 0 of PE 0's message(s) inverted, so every round
+    /// must be reported as an error (docs/selftest.md §4).
     #[arg(long = "inject-fault", hide = true)]
     inject_fault: bool,
-    /// Also co-simulate N permutations in Verilator against the golden model and print the
+    /// Also co-simulate N rounds in Verilator against the golden model and print the
     /// UART lines (exit 2 on a difference).
     #[arg(long)]
     run: Option<u64>,
     /// Output directory (created if missing).
-    #[arg(short = 'o', long = "out")]
-    out: PathBuf,
+    #[arg(short = 'o', long = "out", required = true)]
+    out: Option<PathBuf>,
     /// Print the summary as JSON.
     #[arg(long)]
     json: bool,
@@ -64,6 +147,7 @@ struct Summary {
     clock_hz: u64,
     baud: u64,
     uart_divisor: u64,
+    heartbeat_clocks: u64,
     active_low_leds: bool,
     inject_fault: bool,
     verilog_bytes: usize,
@@ -80,17 +164,55 @@ struct RunSummary {
 
 /// Runs `lcanet generate selftest`.
 pub fn run(args: Args) -> anyhow::Result<Outcome> {
-    let net = args.net.spec()?;
+    let (dut, network, common) = match args.family {
+        None => {
+            let net = args.net.spec()?;
+            let name = describe(&net.topo);
+            (DutSpec::Lca(Box::new(net)), name, args.common)
+        }
+        Some(Family::Hypercube(a)) => {
+            let algorithm = match a.algorithm {
+                CubeAlgorithmArg::Semi => CubeAlgorithm::Semi,
+                CubeAlgorithmArg::Full => CubeAlgorithm::Full,
+            };
+            let dut = DutSpec::cube(a.k, a.payload_bits, algorithm)?;
+            let name = format!(
+                "{}-cube ({} nodes, L = {}), Algorithm {}",
+                a.k,
+                1usize << a.k,
+                a.payload_bits,
+                if algorithm == CubeAlgorithm::Full {
+                    2
+                } else {
+                    1
+                }
+            );
+            (dut, name, a.common)
+        }
+        Some(Family::Min(a)) => {
+            let min = a.net.build()?;
+            let name = format!("{min}, B = {}", a.message_bits);
+            let dut = DutSpec::Min {
+                min,
+                message_bits: a.message_bits,
+            };
+            (dut, name, a.common)
+        }
+    };
+    let out = common
+        .out
+        .clone()
+        .context("-o DIR is required (the output directory)")?;
     let spec = SelftestSpec::new(
-        net,
-        args.lfsr_seed,
-        args.report_every,
-        args.clock_hz,
-        args.baud,
-        args.inject_fault,
+        dut,
+        common.lfsr_seed,
+        common.report_every,
+        common.clock_hz,
+        common.baud,
+        common.inject_fault,
     )?
-    .with_active_low_leds(args.active_low_leds);
-    if let Some(n) = args.run {
+    .with_active_low_leds(common.active_low_leds);
+    if let Some(n) = common.run {
         if n < u64::from(spec.params.report_every) {
             bail!(
                 "--run {n} must be at least --report-every {} (no report line would be printed)",
@@ -99,7 +221,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         }
     }
     let emitted = selftest_emit(&spec).context("generating the self-test")?;
-    let staged = Staged::new(&args.out)?;
+    let staged = Staged::new(&out)?;
     let written = emitted
         .write_to(staged.path())
         .context("writing the Verilog files")?;
@@ -112,15 +234,16 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     files.push(summary_name.clone());
     let mut summary = Summary {
         top: emitted.top.clone(),
-        network_top: spec.net.network_name(),
-        network: describe(&spec.net.topo),
-        dir: args.out.clone(),
+        network_top: spec.dut.network_name(),
+        network,
+        dir: out.clone(),
         files,
         lfsr_seed: spec.params.seed,
         report_every: spec.params.report_every,
         clock_hz: spec.clock_hz,
         baud: spec.baud,
         uart_divisor: spec.divisor,
+        heartbeat_clocks: spec.heartbeat,
         active_low_leds: spec.active_low_leds,
         inject_fault: spec.params.fault,
         verilog_bytes: emitted.module_bytes(),
@@ -129,12 +252,12 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let text = serde_json::to_string_pretty(&summary).context("serializing the summary")?;
     write_atomic(&staged.path().join(&summary_name), text.as_bytes())?;
     staged.commit()?;
-    if !args.json {
+    if !common.json {
         println!(
-            "{}: wrote {} files to {} (top module {}, lfsr seed {}, a line every {} permutations, UART {} baud = {} clocks per bit at {} Hz)",
+            "{}: wrote {} files to {} (top module {}, lfsr seed {}, a line every {} rounds, UART {} baud = {} clocks per bit at {} Hz)",
             summary.network,
             summary.files.len(),
-            args.out.display(),
+            out.display(),
             summary.top,
             summary.lfsr_seed,
             summary.report_every,
@@ -144,15 +267,18 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         );
     }
     let mut outcome = Outcome::Success;
-    if let Some(n) = args.run {
+    if let Some(n) = common.run {
         let dir = ArtifactDir::new(&format!("cli::generate_selftest::{}", summary.top))
             .context("creating the work directory")?;
-        if !args.json {
+        if !common.json {
             eprintln!("building the Verilated model (cached by content)…");
         }
         let bench = SelftestBench::build(spec, &dir.file("rtl"))?;
+        if !common.json {
+            eprintln!("co-simulating {n} rounds against the golden model…");
+        }
         let report = bench.run(n, None)?;
-        if !args.json {
+        if !common.json {
             for l in &report.lines {
                 print!("{}", l.text);
             }
@@ -175,7 +301,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
             report,
         });
     }
-    if args.json {
+    if common.json {
         print_json(&summary)?;
     }
     Ok(outcome)

@@ -271,6 +271,9 @@ pub(super) const COMMANDS: &[&str] = &[
     "generate network",
     "generate hypercube",
     "generate min",
+    "generate selftest",
+    "generate selftest hypercube",
+    "generate selftest min",
     "sim switch",
     "sim network",
     "sim hypercube",
@@ -486,6 +489,9 @@ pub(super) fn cli_case(g: &mut Gen, s: &Scratch, case_dir: &Path, seeds: &[Strin
                 out = Some(o);
             }
         }
+        "generate selftest" | "generate selftest hypercube" | "generate selftest min" => {
+            selftest_args(&mut b, s, case_dir, seeds, cmd, &mut out)
+        }
         "bench routing" => bench_routing_args(&mut b, s, case_dir, &mut out),
         "sweep" => sweep_args(&mut b, s, case_dir, &mut out),
         "prove switch" | "prove matrix" => prove_args(&mut b, s, cmd, case_dir, &mut out),
@@ -561,6 +567,103 @@ pub(super) fn cli_case(g: &mut Gen, s: &Scratch, case_dir: &Path, seeds: &[Strin
         hints: b.hints,
         defects: b.defects,
         out,
+    }
+}
+
+/// `generate selftest [hypercube | min]`: the family's flags (the self-test's limits:
+/// messages of at most 32 bits, R1/R2 only, a MIN of m ≤ 5), then the self-test's own:
+/// seed, report interval, clock and baud rate, LED polarity, the hidden fault. `--run`
+/// (a Verilator build) is only ever given below `--report-every`, which refuses it before
+/// anything is written.
+fn selftest_args(
+    b: &mut Builder,
+    s: &Scratch,
+    case_dir: &Path,
+    seeds: &[String],
+    cmd: &str,
+    out: &mut Option<OutPath>,
+) {
+    let msg = |v| (1..=32).contains(&v);
+    let key = match cmd {
+        "generate selftest hypercube" => {
+            b.number("--k", "2", |v| (1..=12).contains(&v), &["k", "--k"]);
+            b.number("--payload-bits", "4", msg, &["payload", "--payload-bits"]);
+            b.choice("--algorithm", &["semi", "full"]);
+            let semi = b.argv.iter().any(|a| a.to_str() == Some("semi"))
+                || b.argv
+                    .iter()
+                    .any(|a| a.to_str() == Some("--algorithm=semi"));
+            format!(
+                "generate selftest cube {}",
+                if semi { "semi" } else { "full" }
+            )
+        }
+        "generate selftest min" => {
+            let net = if b.hit(b.rate / 4) {
+                b.defect(&["--network"]);
+                "butterfly"
+            } else {
+                *b.g.pick(&["baseline", "omega", "cube"])
+            };
+            b.arg("--network", net);
+            b.number("--m", "2", |v| (1..=5).contains(&v), &["m", "--m"]);
+            b.number("--message-bits", "4", msg, &["--message-bits", "B"]);
+            format!("generate selftest min {net}")
+        }
+        _ => {
+            topology_args(b, s, seeds, true);
+            if b.hit(b.rate / 5) {
+                b.arg("--algorithm", "r3");
+                b.defect(&["R3"]);
+            } else {
+                b.choice("--algorithm", &["r1", "r2"]);
+            }
+            b.choice("--arbiter", &["fixed", "round-robin", "random"]);
+            b.number(
+                "--message-bits",
+                "4",
+                msg,
+                &["message", "M", "--message-bits"],
+            );
+            cmd.to_string()
+        }
+    };
+    let u32_ok = |v| (1..=u128::from(u32::MAX)).contains(&v);
+    b.extreme(
+        "--lfsr-seed",
+        &["1", "4294967295"],
+        "7",
+        u32_ok,
+        &["--lfsr-seed"],
+    );
+    b.number("--report-every", "10", u32_ok, &["--report-every"]);
+    // Supersets of what the command accepts (the divisor must be 2 … 2^24 clocks and
+    // within 2 % of the baud rate).
+    if b.g.chance(50) {
+        let ok = |v| (200_000..=2_000_000_000_000).contains(&v);
+        b.number("--clock-hz", "12000000", ok, &["--clock-hz"]);
+    }
+    if b.g.chance(50) {
+        let ok = |v| (1..=6_000_000).contains(&v);
+        b.number("--baud", "115200", ok, &["--baud"]);
+    }
+    if b.g.chance(30) {
+        b.flag("--active-low-leds");
+    }
+    if b.g.chance(20) {
+        b.flag("--inject-fault");
+    }
+    if b.hit(b.rate / 5) {
+        // Below --report-every (10 or more when accepted): refused before any build.
+        let v = *b.g.pick(&["0", "1", "9"]);
+        b.arg("--run", v);
+        b.defect(&["--run"]);
+    }
+    let o = out_dir(b, s, &key, case_dir);
+    b.arg("-o", &o.path);
+    *out = Some(o);
+    if b.g.chance(50) {
+        b.flag("--json");
     }
 }
 

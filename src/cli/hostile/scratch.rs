@@ -45,6 +45,58 @@ pub(super) const DISCOVER: &[(&str, &[&str])] = &[
         "generate min cube",
         &["--network", "cube", "--m", "2", "--message-bits", "4"],
     ),
+    (
+        "generate selftest cube full",
+        &["hypercube", "--k", "2", "--payload-bits", "4"],
+    ),
+    (
+        "generate selftest cube semi",
+        &[
+            "hypercube",
+            "--k",
+            "2",
+            "--payload-bits",
+            "4",
+            "--algorithm",
+            "semi",
+        ],
+    ),
+    (
+        "generate selftest min baseline",
+        &[
+            "min",
+            "--network",
+            "baseline",
+            "--m",
+            "2",
+            "--message-bits",
+            "4",
+        ],
+    ),
+    (
+        "generate selftest min omega",
+        &[
+            "min",
+            "--network",
+            "omega",
+            "--m",
+            "2",
+            "--message-bits",
+            "4",
+        ],
+    ),
+    (
+        "generate selftest min cube",
+        &[
+            "min",
+            "--network",
+            "cube",
+            "--m",
+            "2",
+            "--message-bits",
+            "4",
+        ],
+    ),
 ];
 
 impl Scratch {

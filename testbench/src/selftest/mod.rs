@@ -1,17 +1,17 @@
 //! Co-simulation of the self-test top (`docs/selftest.md` §6): the emitted
-//! `selftest_<network>` in Verilator, free-running from power-up with no input but the
-//! clock; the bench decodes its TX pin and, at the end of every report line, reads the
-//! counters `cnt_*` and the LED and heartbeat pins, and compares all of it (and the clock
-//! in which each line's last byte starts) with the golden model's prediction (`lcanet_sim::selftest`) for the same seed.
+//! `selftest_<network>` (an LCA network, the hypercube or a MIN inside) in Verilator,
+//! free-running from power-up with no input but the clock; the bench decodes its TX pin
+//! and, at the end of every report line, reads the counters `cnt_*` and the LED and
+//! heartbeat pins, and compares all of it (and the clock in which each line's last byte
+//! starts) with the golden model's prediction (`lcanet_sim::selftest`) for the same seed.
 //!
 //! - [`uart`]: the 8N1 receiver on the TX pin.
 
 pub mod uart;
 
 use crate::bridge::{build, BridgeError, Design, Model, ModelLibrary, ModelOptions};
-use lcanet_hdl::lca_net::NetGenError;
-use lcanet_hdl::selftest::{selftest_emit, SelftestSpec};
-use lcanet_sim::selftest::{line_clocks, predict, Counters, Prediction};
+use lcanet_hdl::selftest::{selftest_emit, DutSpec, SelftestGenError, SelftestSpec};
+use lcanet_sim::selftest::{line_timing, predict, Clocks, Counters, LineTiming, Prediction};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -23,7 +23,7 @@ use uart::{RxEvent, UartRx};
 pub enum SelftestCosimError {
     /// Generating the Verilog failed.
     #[error(transparent)]
-    Gen(Box<NetGenError>),
+    Gen(Box<SelftestGenError>),
     /// Writing the Verilog failed.
     #[error("writing the self-test's Verilog: {0}")]
     Write(String),
@@ -66,8 +66,8 @@ pub struct SelftestReport {
     pub lines: Vec<RtlLine>,
     /// Lines the golden model predicted.
     pub expected: Vec<String>,
-    /// The predicted `last_byte_clock` of every line.
-    pub expected_clocks: Vec<u64>,
+    /// The predicted `last_byte_clock` and heartbeat of every line.
+    pub expected_timing: Vec<LineTiming>,
     /// The first difference (`None`: everything matched).
     pub failure: Option<String>,
     /// Clocks simulated.
@@ -96,26 +96,40 @@ pub struct SelftestBench {
     lib: Arc<ModelLibrary>,
 }
 
-/// Verilator options: `cnt_*` of the top public, the network builds' sharing flags.
-fn options(top: &str) -> ModelOptions {
+/// Verilator options: `cnt_*` of the top public; for an LCA network, the network
+/// builds' sharing flags.
+fn options(spec: &SelftestSpec, top: &str) -> ModelOptions {
     let mut o = ModelOptions::traced(false).with_public(top, "cnt_*");
-    o.extra_args = crate::lca_net::NetBuild::SHARE_ARGS
-        .map(String::from)
-        .to_vec();
+    if matches!(spec.dut, DutSpec::Lca(_)) {
+        o.extra_args = crate::lca_net::NetBuild::SHARE_ARGS
+            .map(String::from)
+            .to_vec();
+    }
     o
 }
 
 impl SelftestBench {
     /// Generates the self-test into `rtl_dir` and builds it (cached by content hash).
     pub fn build(spec: SelftestSpec, rtl_dir: &Path) -> Result<Self, SelftestCosimError> {
-        let emitted = selftest_emit(&spec).map_err(|e| SelftestCosimError::Gen(Box::new(e)))?;
+        Self::build_with(spec, rtl_dir, |_| {})
+    }
+
+    /// As [`Self::build`], with `mutate` applied to the emitted Verilog first (tests: a
+    /// fault planted in the network, which the on-chip checker must report).
+    pub fn build_with(
+        spec: SelftestSpec,
+        rtl_dir: &Path,
+        mutate: impl FnOnce(&mut lcanet_hdl::netlist::Emitted),
+    ) -> Result<Self, SelftestCosimError> {
+        let mut emitted = selftest_emit(&spec).map_err(|e| SelftestCosimError::Gen(Box::new(e)))?;
+        mutate(&mut emitted);
         emitted
             .write_to(rtl_dir)
             .map_err(|e| SelftestCosimError::Write(e.to_string()))?;
         let top = emitted.top.clone();
         let design = Design::from_file_list(&rtl_dir.join(&emitted.file_list.name), top.clone())?;
         let t0 = Instant::now();
-        let info = build(&design, &options(&top))?;
+        let info = build(&design, &options(&spec, &top))?;
         let lib = ModelLibrary::load(&info)?;
         Ok(SelftestBench {
             spec,
@@ -135,10 +149,15 @@ impl SelftestBench {
     ) -> Result<SelftestReport, SelftestCosimError> {
         let s = &self.spec;
         let t0 = Instant::now();
-        let pred = predict(&s.net.topo, &s.net.net, &s.params, perms)
+        let pred = predict(&s.golden, &s.params, perms)
             .map_err(|e| SelftestCosimError::Model(e.to_string()))?;
-        let expected_clocks =
-            line_clocks(s.net.net.n, &pred.rounds, s.params.report_every, s.divisor);
+        let clocks = Clocks {
+            check: s.golden.pes() as u64,
+            divisor: s.divisor,
+            heartbeat: s.heartbeat,
+        };
+        let expected_timing =
+            line_timing(s.golden.line(), &pred.rounds, s.params.report_every, clocks);
         let predict_seconds = t0.elapsed().as_secs_f64();
         let budget = clock_budget(s, &pred);
         let mut model = Model::new(&self.lib, vcd.map(PathBuf::as_path))?;
@@ -149,12 +168,11 @@ impl SelftestBench {
             model.port("led_fail")?,
             model.port("heartbeat")?,
         ];
-        let cnt = [
-            model.signal(&format!("{}.cnt_perms", self.top))?,
-            model.signal(&format!("{}.cnt_passes", self.top))?,
-            model.signal(&format!("{}.cnt_bits", self.top))?,
-            model.signal(&format!("{}.cnt_errors", self.top))?,
-        ];
+        let format = s.golden.line();
+        let mut cnt = Vec::new();
+        for key in format.keys() {
+            cnt.push(model.signal(&format!("{}.cnt_{key}", self.top))?);
+        }
         let mut rx = UartRx::new(s.divisor);
         let mut text = Vec::new();
         let mut lines = Vec::new();
@@ -192,16 +210,15 @@ impl SelftestBench {
                             clock: clocks,
                             last_byte_clock: last_start,
                             counters: Counters {
-                                perms: read(0),
-                                passes: read(1),
-                                bit_times: read(2),
-                                errors: read(3),
+                                format,
+                                values: [read(0), read(1), read(2), read(3)],
                             },
                             leds: pins.map(|p| model.get(p) == 1),
                         };
                         text.clear();
-                        failure = compare(s, &pred, lines.len(), &line).or_else(|| {
-                            let want = expected_clocks[lines.len()];
+                        let timing = expected_timing[lines.len()];
+                        failure = compare(s, &pred, lines.len(), &line, timing).or_else(|| {
+                            let want = timing.last_byte_clock;
                             (line.last_byte_clock != want).then(|| {
                                 format!(
                                     "line {}: its last byte started in clock {}, predicted {want}",
@@ -219,7 +236,7 @@ impl SelftestBench {
         Ok(SelftestReport {
             perms,
             expected: pred.lines.iter().map(|l| l.text.clone()).collect(),
-            expected_clocks,
+            expected_timing,
             lines,
             failure,
             clocks,
@@ -232,11 +249,11 @@ impl SelftestBench {
 /// A generous bound on the clocks of the predicted run: twice the sum of every round's
 /// network bit-times and generator/checker clocks plus every line at the UART's rate.
 fn clock_budget(s: &SelftestSpec, pred: &Prediction) -> u64 {
-    let n = s.net.net.n as u64;
+    let n = s.golden.pes() as u64;
     let rounds: u64 = pred
         .rounds
         .iter()
-        .map(|r| u64::from(r.bit_times) + 8 * n + 64)
+        .map(|r| u64::from(r.bit_times) + r.draws + 8 * n + 64)
         .sum();
     let lines: u64 = pred
         .lines
@@ -247,7 +264,13 @@ fn clock_budget(s: &SelftestSpec, pred: &Prediction) -> u64 {
 }
 
 /// The first difference between line `k` of the RTL and of the prediction.
-fn compare(s: &SelftestSpec, pred: &Prediction, k: usize, got: &RtlLine) -> Option<String> {
+fn compare(
+    s: &SelftestSpec,
+    pred: &Prediction,
+    k: usize,
+    got: &RtlLine,
+    timing: LineTiming,
+) -> Option<String> {
     let want = &pred.lines[k];
     if got.text != want.text {
         return Some(format!(
@@ -260,15 +283,16 @@ fn compare(s: &SelftestSpec, pred: &Prediction, k: usize, got: &RtlLine) -> Opti
     }
     if got.counters != want.counters {
         return Some(format!(
-            "line {}: counters {:?}, predicted {:?} (seed {})",
+            "line {}: counters {:?} = {:?}, predicted {:?} (seed {})",
             k + 1,
-            got.counters,
-            want.counters,
+            want.counters.format.keys(),
+            got.counters.values,
+            want.counters.values,
             s.params.seed
         ));
     }
-    let ok = want.counters.errors == 0;
-    let hb = want.counters.perms & 1 == 1;
+    let ok = want.counters.errors() == 0;
+    let hb = timing.heartbeat;
     let (pass, fail) = if s.active_low_leds {
         (!ok, ok)
     } else {

@@ -1,0 +1,212 @@
+//! The MIN/ATAPE adapter (`docs/selftest.md` §4): a round is one ATAPE exchange. `first`
+//! is the network's first Latin-square row with the round's offset `c` xor-ed into every
+//! entry; the self-test, as the PEs, feeds each frame's payload bits from its message
+//! table addressed by the network's `dst` (message `j·n + q` is PE `j`'s to PE `q`) and
+//! checks the outputs as they stream out. `done` is `!busy`.
+//!
+//! Its own frame counters (`fpos`, `fcnt`, from the `start` clock on, as docs/min.md §4
+//! times a run) mark the payload positions. At position `m − 1` of every frame it latches
+//! `dst` into `dst_rx` (the frame's addressing while its bits arrive) and marks message
+//! `(j, dst_j)` in `seen` (a second mark is a duplicate), and loads each PE's message
+//! into the shift register `tx_sr`, whose bit 0 is the PE's `din` at payload positions.
+//! What PE `j` sent `m` bit-times ago (the delay line `dl`, zero at tag positions) must be
+//! on `dout[dst_rx_j]` now, for every `j`, at every clock of the run; a difference marks
+//! message `(j, dst_rx_j)` in `msg_err`. A stage's `conflict` flag is sampled once its
+//! first decision of the run shows (`run_bt > 2s`). At `done`: no duplicate, no conflict;
+//! in `CHECK`, row `idx` of `seen` is all ones and of `msg_err` all zeros. Counter 1 sums
+//! the busy clocks (`run_bt`), counter 2 the messages seen and intact.
+
+use super::adapter::{rows_words, Add2, Ctx, Hooks};
+use super::top::{START, WAIT0, WAIT1};
+use super::{DutSpec, SelftestSpec};
+use crate::netlist::{cat, index_bits, lit, lit_words, or_all, zero, Module, ModuleBuilder};
+use lcanet_sim::min::first_row;
+
+/// Instantiates the MIN as `net` and returns the checker's view of it.
+pub(super) fn attach(
+    m: &mut ModuleBuilder,
+    spec: &SelftestSpec,
+    net_top: &Module,
+    ctx: &Ctx,
+) -> Hooks {
+    let DutSpec::Min { min, message_bits } = &spec.dut else {
+        unreachable!("the MIN adapter gets a MIN")
+    };
+    let (w, n, b) = (min.m() as usize, min.n(), *message_bits as usize);
+    let f = w + b;
+    let fw = index_bits(f);
+    let offset = ctx.offset.as_ref().expect("an exchange has an offset");
+    let first = first_row(min);
+    let first_c = lit_words(n * w, rows_words(w, (0..n).map(|j| first.dst(j) as u64)));
+
+    m.comment("The PEs' side of the exchange: frame position and number from start on");
+    let run = m.reg("run", 1);
+    let fpos = m.reg("fpos", fw);
+    let fcnt = m.reg("fcnt", w);
+    let run_bt = m.reg("run_bt", 16);
+    let pay = m.def("pay", run.clone() & fpos.ge(&lit(fw, w as u64)));
+    let latch = m.def("latch", run.clone() & fpos.is(w as u64 - 1));
+    let tx_sr = m.reg("tx_sr", n * b);
+    let dst_rx = m.reg("dst_rx", n * w);
+    let dl = m.reg("dl", n * w);
+    let seen = m.reg("seen", n * n);
+    let msg_err = m.reg("msg_err", n * n);
+    let dup = m.reg("dup", 1);
+    let conflict_seen = m.reg("conflict_seen", 1);
+
+    let net_dout = m.wire("net_dout", n);
+    let net_dst = m.wire("net_dst", n * w);
+    let net_busy = m.wire("net_busy", 1);
+    let net_conflict = m.wire("net_conflict", w);
+    let first_in = m.def("first_row", first_c ^ offset.repeat(n));
+    let din = m.def(
+        "din",
+        cat((0..n).rev().map(|j| tx_sr.bit(j * b))) & pay.repeat(n),
+    );
+    let _ = m
+        .instance("net", net_top)
+        .pin("clock", &ctx.clock)
+        .pin("reset", lit(1, 0))
+        .pin("start", ctx.st.is(START))
+        .pin("single", lit(1, 0))
+        .pin("first", &first_in)
+        .pin("din", &din)
+        .pin("dout", &net_dout)
+        .pin("dst", &net_dst)
+        .pin("busy", &net_busy)
+        .open("sending")
+        .open("frame")
+        .open("pos")
+        .pin("conflict", &net_conflict)
+        .open("sw_crossed")
+        .open("sw_conflict");
+
+    m.comment("Message (j, dst_j) of every PE j: its row {j, dst_j} of the message table");
+    let pair_now = m.def(
+        "pair_now",
+        cat((0..n)
+            .rev()
+            .map(|j| cat([lit(w, j as u64), net_dst.row(j, w)]))),
+    );
+    let tx_load = m.def(
+        "tx_load",
+        cat((0..n)
+            .rev()
+            .map(|j| ctx.msg.row_at(&pair_now.row(j, 2 * w), b))),
+    );
+    let keep = lit_words(n * b, rows_words(b, (0..n).map(|_| (1u64 << (b - 1)) - 1)));
+    m.comment("What PE j sent m bit-times ago must be on dout[dst_rx_j] now");
+    let sent_then = dl.top(n);
+    let pair_rx = m.def(
+        "pair_rx",
+        cat((0..n)
+            .rev()
+            .map(|j| cat([lit(w, j as u64), dst_rx.row(j, w)]))),
+    );
+    let got = cat((0..n).rev().map(|j| net_dout.row_at(&dst_rx.row(j, w), 1)));
+    let want = if spec.params.fault {
+        m.comment(
+            "TEST-ONLY FAULT (--inject-fault): PE 0's expected payload bit 0 inverted in every frame",
+        );
+        let b0 = m.reg("b0_dl", w);
+        let first_bit = run.clone() & fpos.is(w as u64);
+        m.always(|p| {
+            let next = if w > 1 {
+                cat([b0.bits(w - 2, 0), first_bit.clone()])
+            } else {
+                first_bit.clone()
+            };
+            p.load(&b0, next);
+        });
+        let flip = if n > 1 {
+            cat([zero(n - 1), b0.bit(w - 1)])
+        } else {
+            b0.bit(w - 1)
+        };
+        m.def("chk_want", sent_then ^ flip)
+    } else {
+        m.def("chk_want", sent_then)
+    };
+    let mis = m.def("chk_mis", got ^ want);
+    let cmp_on = m.def("cmp_on", ctx.st.is(WAIT0) | ctx.st.is(WAIT1));
+    m.comment("Stage s's conflict flag shows this run's decisions once run_bt > 2s");
+    let armed = m.def(
+        "armed",
+        cat((0..w).rev().map(|s| run_bt.gt(&lit(16, 2 * s as u64)))),
+    );
+    let dup_now = m.def(
+        "dup_now",
+        or_all(1, (0..n).map(|j| seen.row_at(&pair_now.row(j, 2 * w), 1))),
+    );
+
+    m.always(|p| {
+        p.load(
+            &dl,
+            if w > 1 {
+                cat([dl.low(n * (w - 1)), din.clone()])
+            } else {
+                din.clone()
+            },
+        );
+        p.if_(ctx.st.is(START), |p| {
+            p.load(&run, lit(1, 1));
+            p.load(&fpos, zero(fw));
+            p.load(&fcnt, zero(w));
+            p.load(&run_bt, zero(16));
+            p.load(&seen, zero(n * n));
+            p.load(&msg_err, zero(n * n));
+            p.load(&dup, lit(1, 0));
+            p.load(&conflict_seen, lit(1, 0));
+        });
+        p.if_(run.clone(), |p| {
+            p.if_(fpos.is(f as u64 - 1), |p| {
+                p.load(&fpos, zero(fw));
+                p.load(&fcnt, fcnt.plus(1));
+                p.if_(fcnt.is(n as u64 - 1), |p| p.load(&run, lit(1, 0)));
+            })
+            .else_(|p| p.load(&fpos, fpos.plus(1)));
+        });
+        p.if_(latch.clone(), |p| {
+            p.load(&dst_rx, net_dst.clone());
+            p.load(&tx_sr, tx_load.clone());
+            p.if_(dup_now.clone(), |p| p.load(&dup, lit(1, 1)));
+            for j in 0..n {
+                p.load(&seen.row_at(&pair_now.row(j, 2 * w), 1), lit(1, 1));
+            }
+        })
+        .elif(pay.clone(), |p| {
+            p.load(&tx_sr, tx_sr.shr(1) & keep.clone());
+        });
+        p.if_(cmp_on.clone(), |p| {
+            p.if_(net_busy.clone(), |p| {
+                p.load(&run_bt, run_bt.plus(1));
+                p.if_((net_conflict.clone() & armed.clone()).any(), |p| {
+                    p.load(&conflict_seen, lit(1, 1))
+                });
+            });
+            for j in 0..n {
+                p.if_(mis.bit(j), |p| {
+                    p.load(&msg_err.row_at(&pair_rx.row(j, 2 * w), 1), lit(1, 1))
+                });
+            }
+        });
+    });
+
+    m.comment("Checker: at done, no duplicate and no conflict; in CHECK, PE idx's row");
+    let pe = ctx.idx.low(w);
+    let good = m.def("chk_good", seen.row_at(&pe, n) & !msg_err.row_at(&pe, n));
+    let cw = index_bits(n + 1);
+    let count = m.def(
+        "chk_count",
+        (0..n).fold(zero(cw), |acc, j| acc + good.bit(j).zext(cw)),
+    );
+    let chk_ok = m.def("chk_ok", good.all());
+    let all_ok = m.def("all_ok", !dup.clone() & !conflict_seen.clone());
+    Hooks {
+        done: m.def("net_done", !net_busy.clone()),
+        all_ok,
+        chk_ok,
+        add1: run_bt.zext(32),
+        add2: Add2::Check(count),
+    }
+}
