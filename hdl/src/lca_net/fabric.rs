@@ -1,13 +1,14 @@
-//! The switch fabric of a whole LCA network: one instance `lvl<i>_sw<j>` of the (single)
-//! switch module per switch of a [`Topology`], wired through level-wide link vectors.
+//! The switch fabric of a whole LCA network: one instance `lvl<i>_sw<j>` of its level's
+//! switch module per switch of a [`Topology`] (one module per switch shape), wired through
+//! level-wide link vectors.
 //!
-//! Every level `i` has two vectors: `lvl<i>_up` (`S_i·u·W` bits, the `D` outputs: switch
-//! `j`'s upper `k` at row `j·u + k` of `W` bits) and `lvl<i>_dn` (`S_i·d·W` bits, the `C`
-//! outputs: switch `j`'s downer `x` at row `j·d + x`). Links (`docs/interface.md` §7):
+//! Every level `i` has two vectors: `lvl<i>_up` (`S_i·u_i·W` bits, the `D` outputs: switch
+//! `j`'s upper `k` at row `j·u_i + k` of `W` bits) and `lvl<i>_dn` (`S_i·d_i·W` bits, the
+//! `C` outputs: switch `j`'s downer `x` at row `j·d_i + x`). Links (`docs/interface.md` §7):
 //! - upper `k` of `(i, j)` meets downer `x` of its parent `(i+1, j')`
-//!   ([`Topology::up_link`]): the parent's `A(x)` reads `lvl<i>_up` row `j·u + k`, the
-//!   child's `B(k)` reads `lvl<i+1>_dn` row `j'·d + x`;
-//! - level 0: PE `p = j·d + x` drives `A(x)` from row `p` of the caller's up-wire vector,
+//!   ([`Topology::up_link`]): the parent's `A(x)` reads `lvl<i>_up` row `j·u_i + k`, the
+//!   child's `B(k)` reads `lvl<i+1>_dn` row `j'·d_{i+1} + x`;
+//! - level 0: PE `p = j·d_0 + x` drives `A(x)` from row `p` of the caller's up-wire vector,
 //!   and `lvl0_dn` row `p` is its down-wire;
 //! - the top level's uppers: `B(k)` = 0, `lvl<l−1>_up` unread.
 //!
@@ -30,8 +31,8 @@ use lcanet_sim::rng::splitmix64;
 pub struct FabricWiring<'a> {
     /// The topology to build.
     pub topo: &'a Topology,
-    /// The switch module (every instance uses it).
-    pub switch: &'a Module,
+    /// The switch module of every level, level 0 first (levels of one shape share one).
+    pub switches: &'a [Module],
     /// Link width `W`.
     pub width: usize,
     /// The PEs' up-wires, PE `p` at row `p` of `W` bits.
@@ -115,7 +116,7 @@ pub fn add_fabric(
     f: &FabricWiring<'_>,
 ) -> Result<V, String> {
     let topo = f.topo;
-    let (d, u, w, levels) = (topo.d(), topo.u(), f.width, topo.levels());
+    let (w, levels) = (f.width, topo.levels());
     let clock = m.clock();
     let ctl: Vec<V> = CTL_SIGNALS
         .iter()
@@ -123,15 +124,17 @@ pub fn add_fabric(
         .collect();
     m.comment("Links: lvl<i>_up = the D outputs of level i, lvl<i>_dn = its C outputs");
     let up: Vec<V> = (0..levels)
-        .map(|i| m.wire(up_links(i), topo.switch_count(i) * u * w))
+        .map(|i| m.wire(up_links(i), topo.switch_count(i) * topo.u_at(i) * w))
         .collect();
     let dn: Vec<V> = (0..levels)
-        .map(|i| m.wire(down_links(i), topo.switch_count(i) * d * w))
+        .map(|i| m.wire(down_links(i), topo.switch_count(i) * topo.d_at(i) * w))
         .collect();
     m.allow_unread(up_links(levels - 1));
     for level in 0..levels {
         m.comment(format!("Level {level}"));
         let count = topo.switch_count(level);
+        let (d, u) = (topo.d_at(level), topo.u_at(level));
+        let switch = &f.switches[level];
         // The pins of every switch of the level, in order (rows: gathered into one instance).
         let mut rows: Vec<Vec<(&str, V)>> = Vec::with_capacity(count);
         for sw in 0..count {
@@ -146,9 +149,10 @@ pub fn add_fabric(
                 f.pe_up.row(sw, d * w)
             } else {
                 let src = [&up[level - 1]];
+                let uc = topo.u_at(level - 1);
                 let rows: Vec<(usize, usize)> = (0..d)
                     .map(|x| match topo.down_link(level, sw, x) {
-                        DownEnd::Switch { switch, upper } => (0, switch * u + upper),
+                        DownEnd::Switch { switch, upper } => (0, switch * uc + upper),
                         DownEnd::Pe(p) => unreachable!("PE {p} above level 0"),
                     })
                     .collect();
@@ -159,12 +163,13 @@ pub fn add_fabric(
                 zero(u * w)
             } else {
                 let src = [&dn[level + 1]];
+                let dp = topo.d_at(level + 1);
                 let rows: Vec<(usize, usize)> = (0..u)
                     .map(|k| {
                         let (p, x) = topo
                             .up_link(level, sw, k)
                             .expect("every upper below the top has a parent");
-                        (0, p * d + x)
+                        (0, p * dp + x)
                     })
                     .collect();
                 gather(&src, &rows, w)
@@ -183,8 +188,8 @@ pub fn add_fabric(
             pins.push(("d", up[level].row(sw, u * w)));
             match f.structure {
                 Structure::Instances => {
-                    let b = m.instance(inst, f.switch);
-                    let _ = shared_pins(b, f.switch, &clock, level, &ctl, f.seed16).pins(pins);
+                    let b = m.instance(inst, switch);
+                    let _ = shared_pins(b, switch, &clock, level, &ctl, f.seed16).pins(pins);
                 }
                 Structure::Rows => rows.push(pins),
             }
@@ -193,11 +198,11 @@ pub fn add_fabric(
             // A level of one switch is that switch (a loop of one row would select parts
             // of one-bit registers, which Verilog cannot).
             let module = if count == 1 {
-                f.switch.clone()
+                switch.clone()
             } else {
-                let name = rows_module_name(&f.switch.name, count);
+                let name = rows_module_name(&switch.name, count);
                 let module =
-                    replicate(f.switch, count, &SHARED_PORTS, &name).map_err(|e| e.to_string())?;
+                    replicate(switch, count, &SHARED_PORTS, &name).map_err(|e| e.to_string())?;
                 design
                     .add_module(module.clone())
                     .map_err(|e| e.to_string())?;

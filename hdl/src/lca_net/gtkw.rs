@@ -18,7 +18,6 @@ use lcanet_sim::lcan::routing::Algorithm;
 pub fn network_gtkw(spec: &NetSpec) -> GtkwFiles {
     let net = &spec.net;
     let (n, l, w, m, ab) = (net.n, net.levels(), net.width(), net.msg_bits, net.abin);
-    let (d, u) = (spec.topo.d(), spec.topo.u());
     let r3 = net.algorithm == Algorithm::R3;
     let pkb = net.pass_bits() + 1;
     let mut ctl = vec![
@@ -120,6 +119,7 @@ pub fn network_gtkw(spec: &NetSpec) -> GtkwFiles {
     }
     for level in 0..l {
         let count = spec.topo.switch_count(level);
+        let (d, u) = (spec.topo.d_at(level), spec.topo.u_at(level));
         let mut t = vec![
             Trace::new(up_links(level), count * u * w),
             Trace::new(down_links(level), count * d * w),

@@ -171,16 +171,17 @@ impl NetBench {
 
     fn run_info(&self, seed: u64) -> RunInfo {
         let np = &self.spec.net;
+        let (d, u) = lcanet_hdl::lca_net::spec::size_tags(&self.spec.topo, ",");
         RunInfo::new(Some(seed))
             .param("topology", self.spec.topo.kind().name())
-            .param("d", self.spec.topo.d())
-            .param("u", self.spec.topo.u())
+            .param("d", d)
+            .param("u", u)
             .param("levels", self.spec.topo.levels())
             .param("n", np.n)
             .param("width", np.width())
             .param("message_bits", np.msg_bits)
             .param("algorithm", np.algorithm.name())
-            .param("arbiter", np.switch.policy)
+            .param("arbiter", np.policy())
     }
 
     fn run_once(
@@ -367,15 +368,16 @@ impl NetBench {
         h: &mut Harness,
     ) -> Result<Vec<(Range<usize>, usize, Compared)>, NetCosimError> {
         let topo = &self.spec.topo;
-        let (d, u) = (topo.d(), topo.u());
-        let vectors = [
-            ("xp_ac", d * d),
-            ("xp_ad", d * u),
-            ("xp_bc", u * d),
-            ("xp_bd", u * u),
-        ];
         let mut v = Vec::with_capacity(4 * topo.total_switches());
         let mut add = |h: &mut Harness, scope: String, gs: Range<usize>| {
+            let level = topo.from_global(gs.start).0;
+            let (d, u) = (topo.d_at(level), topo.u_at(level));
+            let vectors = [
+                ("xp_ac", d * d),
+                ("xp_ad", d * u),
+                ("xp_bc", u * d),
+                ("xp_bd", u * u),
+            ];
             for (which, (name, width)) in vectors.into_iter().enumerate() {
                 let watch = h.watch(&format!("{}.{scope}.{name}", self.top))?;
                 let width = width * gs.len();

@@ -20,7 +20,7 @@ fn msgs(n: usize, m: usize, seed: u64) -> Vec<u64> {
 }
 
 /// Runs the model and checks it against `routing::route`; returns the run.
-fn check(
+pub(super) fn check(
     topo: &Topology,
     alg: Algorithm,
     pol: ArbiterPolicy,
@@ -154,7 +154,7 @@ fn worked_example_of_interface_md() {
     assert_eq!(o.rmsg, vec![2, 3, 0, 1]);
 }
 
-fn perms(topo: &Topology, seed: u64) -> Vec<PartialPermutation> {
+pub(super) fn perms(topo: &Topology, seed: u64) -> Vec<PartialPermutation> {
     let n = topo.n();
     let mut rng = seeded(seed);
     let mut v = vec![
@@ -167,13 +167,13 @@ fn perms(topo: &Topology, seed: u64) -> Vec<PartialPermutation> {
     v
 }
 
-const POLICIES: [ArbiterPolicy; 3] = [
+pub(super) const POLICIES: [ArbiterPolicy; 3] = [
     ArbiterPolicy::Fixed,
     ArbiterPolicy::RoundRobin,
     ArbiterPolicy::Random,
 ];
 
-fn sweep(topo: &Topology, w: usize, m: usize, seed: u64) {
+pub(super) fn sweep(topo: &Topology, w: usize, m: usize, seed: u64) {
     for alg in [Algorithm::R1, Algorithm::R2] {
         for pol in POLICIES {
             for perm in perms(topo, seed) {
