@@ -52,7 +52,7 @@ impl FromStr for PerLevel {
             .iter()
             .enumerate()
             .map(|(i, x)| {
-                x.trim().parse::<usize>().map_err(|_| {
+                x.parse::<usize>().map_err(|_| {
                     if items.len() == 1 {
                         format!("'{x}' is not a non-negative integer")
                     } else {

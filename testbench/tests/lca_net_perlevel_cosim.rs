@@ -168,6 +168,27 @@ fn pi_per_level_r2_and_cb_r3_one_pass() {
     assert!(runs.iter().all(|&(p, _)| p == 1), "{runs:?}");
 }
 
+/// The fast set-up with two decisions per bit-time: the levels' arbitration windows differ
+/// (`K = ⌈slots/M⌉ − 1` per switch shape) and a step lasts the longest; same grants.
+#[test]
+fn fat_tree_l3_r1_fast2() {
+    use lcanet_sim::lcan::cycle::SetupMode;
+    let topo = tree(&[2, 4, 8], &[2, 4, 8]);
+    let spec = NetSpec::new(topo.clone(), R1, RoundRobin, 1, 4)
+        .unwrap()
+        .with_setup(SetupMode::Chunked(2))
+        .unwrap();
+    let dir = artifact_dir!("perlevel_fat_tree_l3_r1_fast2").unwrap();
+    let bench = NetBench::build(spec, &dir.file("rtl"), NetBuild::quick()).unwrap();
+    for kind in [PermKind::Random, PermKind::WorstCase] {
+        let stim = Stimulus::new(&topo, &kind, 4, 8).unwrap();
+        let r = bench
+            .run(&stim, None, Some(&dir.file("fail.vcd")), None)
+            .unwrap();
+        assert!(r.matched(), "{kind:?}: {}", r.failure_text());
+    }
+}
+
 /// An injected bug in the golden model of a per-level network is caught.
 #[test]
 fn injected_bug_is_caught_on_a_per_level_network() {

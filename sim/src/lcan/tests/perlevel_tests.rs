@@ -257,3 +257,18 @@ proptest! {
         }
     }
 }
+
+/// The diagram draws each level's switches with their own ports and every link once.
+#[test]
+fn diagram_has_per_level_ports() {
+    use crate::lcan::dot::to_dot;
+    let t = Topology::tree_per_level(&[2, 4, 8], &[2, 4, 8]).unwrap();
+    let dot = to_dot(&t, "fat-tree").unwrap();
+    assert_eq!(dot.matches(":n;").count(), t.links() + t.n());
+    assert!(dot.contains("L0S0 [label=\"{{<u0>u0|<u1>u1}|level 0 switch 0|{<d0>d0|<d1>d1}}\"]"));
+    assert!(
+        dot.contains("level 2 switch 0|{<d0>d0|<d1>d1|<d2>d2|<d3>d3|<d4>d4|<d5>d5|<d6>d6|<d7>d7}")
+    );
+    // Upper 3 of level-1 switch 1 (the right child) is downer 4 + 3 of the root.
+    assert!(dot.contains("L2S0:d7:s -> L1S1:u3:n;"), "{dot}");
+}
