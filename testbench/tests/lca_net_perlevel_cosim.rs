@@ -1,8 +1,9 @@
 //! Networks whose switch sizes vary by level (002 §2.2, issue 17 item 1) co-simulated
 //! against the network golden model, bit-time by bit-time: a binary fat-tree (a per-level
 //! T-LCAN), CB-LCANs with per-level sizes (one with a radix-3 digit: label conversion in
-//! hardware), a per-level Π file, under R1, R2 and R3, as instances and as rows; an injected
-//! bug is caught. The fat-tree and the CM-5 network at n = 1,024 are opt-in (`#[ignore]`):
+//! hardware), a per-level Π file, under R1, R2 and R3, as instances and as rows, and the
+//! chunked fast set-up; an injected bug is caught. Opt-in (`#[ignore]`): two more small
+//! networks, and the fat-tree and the CM-5 network at n = 1,024:
 //! `cargo test --release -p lcanet-testbench --test lca_net_perlevel_cosim -- --ignored`.
 
 use lcanet_hdl::lca_net::{NetSpec, Structure};
@@ -103,23 +104,10 @@ fn cb_d3x2_u2x3_r2_random_w2_rows() {
     );
 }
 
-/// The CM-5 shape in small (d = 4 everywhere is n = 64; here d = [2, 2, 2], u = [1, 1, 2]:
-/// thin bottom levels under a full top), R1 with fixed priority, and a per-level thinning
-/// tree under R3 with its one field width for every level, as rows.
+/// A per-level thinning tree (d = [2, 2, 4], u = [1, 2, 1]) under R3, with its one route
+/// field width for every level, as rows.
 #[test]
-fn cb_thin_bottom_r1_fixed_and_tree_r3_rows() {
-    cosim(
-        "perlevel_cb_d2_u1x1x2_r1_fixed",
-        cb(&[2, 2, 2], &[1, 1, 2]),
-        R1,
-        Fixed,
-        1,
-        3,
-        &ALL,
-        &[4],
-        NetBuild::quick(),
-        Structure::Instances,
-    );
+fn tree_r3_rows() {
     cosim(
         "perlevel_tree_d2x2x4_u1x2x1_r3_rows",
         tree(&[2, 2, 4], &[1, 2, 1]),
@@ -134,11 +122,43 @@ fn cb_thin_bottom_r1_fixed_and_tree_r3_rows() {
     );
 }
 
-/// A per-level Π file (the ROM module of every switch has its level's shape), R2,
-/// round-robin; the same network as a CB-LCAN under R3 is one pass on every permutation
-/// (u_i ≥ d_i below the top).
+/// Opt-in (two more builds): the CM-5's shape in small (d = [2, 2, 2], u = [1, 1, 2]: thin
+/// bottom levels under a full top), R1 with fixed priority; and a CB-LCAN with u_i ≥ d_i
+/// below the top under R3, one pass on every permutation in hardware too.
 #[test]
-fn pi_per_level_r2_and_cb_r3_one_pass() {
+#[ignore]
+fn cb_thin_bottom_r1_fixed_and_cb_r3_one_pass() {
+    cosim(
+        "perlevel_cb_d2_u1x1x2_r1_fixed",
+        cb(&[2, 2, 2], &[1, 1, 2]),
+        R1,
+        Fixed,
+        1,
+        3,
+        &ALL,
+        &[4],
+        NetBuild::quick(),
+        Structure::Instances,
+    );
+    let runs = cosim(
+        "perlevel_cb_d2x2x2_u2x2x1_r3",
+        cb(&[2, 2, 2], &[2, 2, 1]),
+        R3,
+        Fixed,
+        1,
+        4,
+        &[PermKind::Random, PermKind::WorstCase],
+        &[7],
+        NetBuild::quick(),
+        Structure::Instances,
+    );
+    assert!(runs.iter().all(|&(p, _)| p == 1), "{runs:?}");
+}
+
+/// A per-level Π file (the ROM module of every switch has its level's shape), R2,
+/// round-robin.
+#[test]
+fn pi_per_level_r2_rr() {
     let t = cb(&[2, 2, 2], &[2, 2, 1]);
     let pi = Topology::from_pi_text(&t.to_pi_text()).unwrap();
     cosim(
@@ -153,19 +173,6 @@ fn pi_per_level_r2_and_cb_r3_one_pass() {
         NetBuild::quick(),
         Structure::Instances,
     );
-    let runs = cosim(
-        "perlevel_cb_d2x2x2_u2x2x1_r3",
-        t,
-        R3,
-        Fixed,
-        1,
-        4,
-        &[PermKind::Random, PermKind::WorstCase],
-        &[7],
-        NetBuild::quick(),
-        Structure::Instances,
-    );
-    assert!(runs.iter().all(|&(p, _)| p == 1), "{runs:?}");
 }
 
 /// The fast set-up with two decisions per bit-time: the levels' arbitration windows differ
@@ -189,13 +196,14 @@ fn fat_tree_l3_r1_fast2() {
     }
 }
 
-/// An injected bug in the golden model of a per-level network is caught.
+/// An injected bug in the golden model of a per-level network is caught (the network of
+/// `fat_tree_l3_r1_rr`: its build is cached).
 #[test]
 fn injected_bug_is_caught_on_a_per_level_network() {
     use lcanet_sim::lcan::cycle::network::Mutation;
     use lcanet_testbench::lca_net::NetVerdict;
     let topo = tree(&[2, 4, 8], &[2, 4, 8]);
-    let spec = NetSpec::new(topo.clone(), R1, Fixed, 1, 4).unwrap();
+    let spec = NetSpec::new(topo.clone(), R1, RoundRobin, 1, 4).unwrap();
     let dir = artifact_dir!("perlevel_injected_bug").unwrap();
     let bench = NetBench::build(spec, &dir.file("rtl"), NetBuild::quick()).unwrap();
     let stim = Stimulus::new(&topo, &PermKind::Random, 4, 1).unwrap();
