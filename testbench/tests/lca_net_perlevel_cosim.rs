@@ -86,13 +86,14 @@ fn fat_tree_l3_r1_rr() {
     );
 }
 
-/// A CB-LCAN with a radix-3 level (d = [3, 2], u = [2, 3], n = 6: label conversion), R2
-/// with random arbiters, W = 2, as rows.
+/// A CB-LCAN with a radix-3 level (d = [3, 2, 2], u = [2, 2, 2], n = 12: label
+/// conversion), R2 with random arbiters, W = 2, as rows: levels 1 and 2 have one shape and
+/// are one rows instance (`lvl1_to_2`, `level` a row port).
 #[test]
-fn cb_d3x2_u2x3_r2_random_w2_rows() {
+fn cb_d3x2x2_u2_r2_random_w2_rows() {
     cosim(
-        "perlevel_cb_d3x2_u2x3_r2_random_w2_rows",
-        cb(&[3, 2], &[2, 3]),
+        "perlevel_cb_d3x2x2_u2_r2_random_w2_rows",
+        cb(&[3, 2, 2], &[2, 2, 2]),
         R2,
         Random,
         2,
@@ -104,13 +105,13 @@ fn cb_d3x2_u2x3_r2_random_w2_rows() {
     );
 }
 
-/// A per-level thinning tree (d = [2, 2, 4], u = [1, 2, 1]) under R3, with its one route
-/// field width for every level, as rows.
+/// A per-level thinning tree (d = [2, 2, 4, 4], u = [1, 2, 2, 2], n = 16) under R3, with
+/// its one route field width for every level, as rows (levels 2 and 3 one instance).
 #[test]
 fn tree_r3_rows() {
     cosim(
-        "perlevel_tree_d2x2x4_u1x2x1_r3_rows",
-        tree(&[2, 2, 4], &[1, 2, 1]),
+        "perlevel_tree_d2x2x4x4_u1x2x2x2_r3_rows",
+        tree(&[2, 2, 4, 4], &[1, 2, 2, 2]),
         R3,
         Fixed,
         1,

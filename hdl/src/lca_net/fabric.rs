@@ -19,6 +19,12 @@
 //! `lvl<i>` of the switch module replicated as rows ([`crate::netlist::replicate`]): its
 //! row ports are the level's switches' ports side by side (switch `j` at row `j`), so
 //! `c`, `d` are `lvl<i>_dn`, `lvl<i>_up` themselves and `a`, `b` the switches' links in order.
+//! With switch sizes that vary by level, consecutive levels of one switch shape are one
+//! instance `lvl<i>_to_<j>` ([`row_groups`]): their switches in global order (level `i`'s
+//! first), `level` a row port, so each shape's logic is written (and verilated, and
+//! compiled) once per run of levels instead of once per level — the fat-tree of
+//! `--topology fat-tree --levels 10` has seven levels of one shape. A network whose levels
+//! all have one size keeps one instance per level (its files are unchanged).
 
 use super::controller::CTL_SIGNALS;
 use super::rom::rom_instance;
@@ -65,6 +71,30 @@ pub fn level_instance(level: usize) -> String {
 /// The module of `count` switches as rows: `<switch>_x<count>`.
 pub fn rows_module_name(switch: &str, count: usize) -> String {
     format!("{switch}_x{count}")
+}
+
+/// The levels written as one rows instance, in order: runs of consecutive levels of one
+/// switch shape when the sizes vary by level, else every level alone.
+pub fn row_groups(topo: &Topology) -> Vec<std::ops::Range<usize>> {
+    let mut groups: Vec<std::ops::Range<usize>> = Vec::new();
+    let shape = |i: usize| (topo.d_at(i), topo.u_at(i));
+    for i in 0..topo.levels() {
+        match groups.last_mut() {
+            Some(g) if topo.uniform().is_none() && shape(g.start) == shape(i) => g.end = i + 1,
+            _ => groups.push(i..i + 1),
+        }
+    }
+    groups
+}
+
+/// The instance name of the rows instance of `levels`: `lvl<i>`, or `lvl<i>_to_<j>` for
+/// levels `i..=j`.
+pub fn rows_instance(levels: &std::ops::Range<usize>) -> String {
+    if levels.len() == 1 {
+        level_instance(levels.start)
+    } else {
+        format!("lvl{}_to_{}", levels.start, levels.end - 1)
+    }
 }
 
 /// The instance name of switch `(level, sw)`: `lvl<level>_sw<sw>`.
@@ -130,13 +160,20 @@ pub fn add_fabric(
         .map(|i| m.wire(down_links(i), topo.switch_count(i) * topo.d_at(i) * w))
         .collect();
     m.allow_unread(up_links(levels - 1));
+    let groups = row_groups(topo);
+    // Rows: the pins of every switch of the current group, in global order.
+    let mut rows: Vec<Vec<(&str, V)>> = Vec::new();
     for level in 0..levels {
         m.comment(format!("Level {level}"));
         let count = topo.switch_count(level);
         let (d, u) = (topo.d_at(level), topo.u_at(level));
         let switch = &f.switches[level];
-        // The pins of every switch of the level, in order (rows: gathered into one instance).
-        let mut rows: Vec<Vec<(&str, V)>> = Vec::with_capacity(count);
+        let group = groups
+            .iter()
+            .find(|g| g.contains(&level))
+            .cloned()
+            .unwrap_or(level..level + 1);
+        let merged = f.structure == Structure::Rows && group.len() > 1;
         for sw in 0..count {
             let inst = switch_instance(level, sw);
             let g = topo.global_index(level, sw);
@@ -175,6 +212,10 @@ pub fn add_fabric(
                 gather(&src, &rows, w)
             };
             let mut pins: Vec<(&str, V)> = vec![("a", a), ("b", b)];
+            if merged && switch.port("level").is_some() {
+                // Several levels in one rows instance: the level is a row port.
+                pins.push(("level", lit(4, level as u64)));
+            }
             if f.seed16.is_some() {
                 let (su, sd) = salts(g);
                 pins.push(("salt_up", lit(16, u64::from(su))));
@@ -189,55 +230,63 @@ pub fn add_fabric(
             match f.structure {
                 Structure::Instances => {
                     let b = m.instance(inst, switch);
-                    let _ = shared_pins(b, switch, &clock, level, &ctl, f.seed16).pins(pins);
+                    let _ = shared_pins(b, switch, &clock, Some(level), &ctl, f.seed16).pins(pins);
                 }
                 Structure::Rows => rows.push(pins),
             }
         }
-        if f.structure == Structure::Rows {
+        if f.structure == Structure::Rows && level + 1 == group.end {
+            let count: usize = group.clone().map(|i| topo.switch_count(i)).sum();
             // A level of one switch is that switch (a loop of one row would select parts
             // of one-bit registers, which Verilog cannot).
             let module = if count == 1 {
                 switch.clone()
             } else {
                 let name = rows_module_name(&switch.name, count);
-                let module =
-                    replicate(switch, count, &SHARED_PORTS, &name).map_err(|e| e.to_string())?;
+                let shared: Vec<&str> = SHARED_PORTS
+                    .iter()
+                    .copied()
+                    .filter(|&p| !(merged && p == "level"))
+                    .collect();
+                let module = replicate(switch, count, &shared, &name).map_err(|e| e.to_string())?;
                 design
                     .add_module(module.clone())
                     .map_err(|e| e.to_string())?;
                 module
             };
-            let b = m.instance(level_instance(level), &module);
-            let mut b = shared_pins(b, &module, &clock, level, &ctl, f.seed16);
+            let b = m.instance(rows_instance(&group), &module);
+            let level_pin = (!merged).then_some(level);
+            let mut b = shared_pins(b, &module, &clock, level_pin, &ctl, f.seed16);
             // Row j of every row port is switch j's pin: concatenate, last switch first.
             let names: Vec<&str> = rows[0].iter().map(|(n, _)| *n).collect();
             for (k, port) in names.into_iter().enumerate() {
                 let value = match port {
-                    "c" => dn[level].clone(),
-                    "d" => up[level].clone(),
+                    "c" => cat(group.clone().rev().map(|i| dn[i].clone())),
+                    "d" => cat(group.clone().rev().map(|i| up[i].clone())),
                     _ => cat(rows.iter().rev().map(|r| r[k].1.clone())),
                 };
                 b = b.pin(port, value);
             }
+            rows.clear();
         }
     }
     Ok(dn[0].clone())
 }
 
-/// Connects what every switch of a level shares: clock, level, broadcast control, seed —
-/// those of them the switch module has (the R3 switch has no `level`, no `ctl_level`).
+/// Connects what every switch of a level shares: clock, level (unless it is a row port,
+/// `None`), broadcast control, seed — those of them the switch module has (the R3 switch has
+/// no `level`, no `ctl_level`).
 fn shared_pins<'b>(
     b: crate::netlist::InstanceBuilder<'b>,
     module: &Module,
     clock: &V,
-    level: usize,
+    level: Option<usize>,
     ctl: &[V],
     seed16: Option<&V>,
 ) -> crate::netlist::InstanceBuilder<'b> {
     let has = |name: &str| module.port(name).is_some();
     let mut b = b.pin("clock", clock);
-    if has("level") {
+    if let Some(level) = level.filter(|_| has("level")) {
         b = b.pin("level", lit(4, level as u64));
     }
     for (&(name, _), v) in CTL_SIGNALS.iter().zip(ctl) {

@@ -13,7 +13,7 @@ use super::bench::{NetBench, NetCosimError, PROGRESS_EVERY};
 use super::stimulus::Stimulus;
 use crate::bridge::{InputId, Model, ModelLibrary};
 use crate::harness::{Harness, Mismatch, RunInfo, Watch};
-use lcanet_hdl::lca_net::fabric::{level_instance, switch_instance};
+use lcanet_hdl::lca_net::fabric::{row_groups, rows_instance, switch_instance};
 use lcanet_hdl::lca_net::Structure;
 use lcanet_sim::lcan::cycle::network::{Mutation, NetworkModel, PortWords};
 use lcanet_sim::lcan::routing::{route, Config, Conflict};
@@ -362,7 +362,7 @@ impl NetBench {
 
     /// `(global switches, vector, watch)` of every crosspoint vector (`xp_ac`, `xp_ad`,
     /// `xp_bc`, `xp_bd`): one switch's in `lvl<i>_sw<j>`, or a whole level's rows in
-    /// `lvl<i>` ([`Structure::Rows`]).
+    /// `lvl<i>` or `lvl<i>_to_<j>` ([`Structure::Rows`]).
     fn crosspoint_watches(
         &self,
         h: &mut Harness,
@@ -385,16 +385,23 @@ impl NetBench {
             }
             Ok::<(), NetCosimError>(())
         };
-        for level in 0..topo.levels() {
-            let first = topo.global_index(level, 0);
-            let count = topo.switch_count(level);
-            match self.spec.structure {
-                Structure::Instances => {
-                    for j in 0..count {
+        match self.spec.structure {
+            Structure::Instances => {
+                for level in 0..topo.levels() {
+                    let first = topo.global_index(level, 0);
+                    for j in 0..topo.switch_count(level) {
                         add(h, switch_instance(level, j), first + j..first + j + 1)?;
                     }
                 }
-                Structure::Rows => add(h, level_instance(level), first..first + count)?,
+            }
+            // One rows instance per level, or per run of levels of one switch shape (their
+            // switches' global indices are consecutive).
+            Structure::Rows => {
+                for g in row_groups(topo) {
+                    let first = topo.global_index(g.start, 0);
+                    let last = topo.global_index(g.end - 1, 0) + topo.switch_count(g.end - 1);
+                    add(h, rows_instance(&g), first..last)?;
+                }
             }
         }
         Ok(v)
