@@ -309,6 +309,10 @@ fn per_level_args(b: &mut Builder) -> Option<usize> {
                 *b.g.pick(&["0", "65", "x", "", "-1", "18446744073709551616", "1e3", " "]);
             items[i] = v.to_string();
             hints.extend(["out of range", "not a non-negative integer", "(level"]);
+            if i == 0 && v == "-1" {
+                // clap takes a value starting with '-' for a flag: "unexpected argument".
+                hints.push("'-1");
+            }
         }
         1 => {
             items.push("2".into());
