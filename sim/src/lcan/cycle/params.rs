@@ -293,7 +293,7 @@ pub struct SwitchParams {
     #[serde(skip_serializing_if = "SetupMode::is_sequential")]
     pub setup: SetupMode,
     /// The switch sizes of every level of the network, when they vary by level
-    /// ([`SwitchParams::with_shapes`]); `None` when every level has this switch's `d`, `u`.
+    /// ([`SwitchParams::per_level`]); `None` when every level has this switch's `d`, `u`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub shapes: Option<LevelShapes>,
 }

@@ -484,16 +484,23 @@ proptest::proptest! {
 
 #[test]
 fn serial_conversion_and_digit_lca_agree_with_the_topology() {
-    use super::pe::{digit_lca, serial_encode};
-    let topos = [
+    check_conversion(&[
         Topology::tree(3, 1, Size::Levels(3)).unwrap(),
         Topology::tree(6, 2, Size::Levels(3)).unwrap(),
         Topology::tree(4, 2, Size::Levels(3)).unwrap(),
         Topology::complete_bipartite(3, 2, Size::Levels(3)).unwrap(),
         Topology::complete_bipartite(2, 2, Size::Levels(4)).unwrap(),
-    ];
-    for topo in &topos {
+    ]);
+}
+
+/// The PE's serial conversion (`docs/interface.md` §5.2) gives every PE number's label
+/// digits and flags the numbers past `n`; the digit LCA equals the topology's for every pair.
+pub(super) fn check_conversion(topos: &[Topology]) {
+    use super::pe::{digit_lca, serial_encode};
+    for topo in topos {
         let np = NetParams::new(topo, Algorithm::R1, ArbiterPolicy::Fixed, 1, 1).unwrap();
+        let radices: Vec<usize> = np.fmt.digits.iter().map(|&(_, _, r)| r).collect();
+        assert_eq!(Some(radices), topo.label_radices());
         let n = topo.n() as u64;
         for t in 0..(1u64 << np.abin) {
             let (enc, ovf) = serial_encode(&np.fmt, np.abin, t);

@@ -3,8 +3,7 @@
 //! (R1, R2 under every policy; R3), per-level switch parameters, the network's step
 //! lengths (the slowest level's), and the address conversion with mixed radices.
 
-use super::pe::{digit_lca, serial_encode};
-use super::tests::{check, perms, sweep, POLICIES};
+use super::tests::{check, check_conversion, perms, sweep, POLICIES};
 use super::tests_r3::check_r3;
 use super::*;
 use crate::lcan::cycle::{ArbiterPolicy, SetupMode};
@@ -113,30 +112,11 @@ fn switch_parameters_per_level_and_step_lengths() {
 /// LCA equals the topology's, for every pair.
 #[test]
 fn serial_conversion_and_digit_lca_per_level() {
-    for topo in [
+    check_conversion(&[
         cb(&[3, 2, 3], &[2, 3, 1]),
         tree(&[3, 4, 6], &[2, 3, 2]),
         tree(&[2, 4, 8], &[2, 4, 8]),
-    ] {
-        let np = NetParams::new(&topo, Algorithm::R1, ArbiterPolicy::Fixed, 1, 1).unwrap();
-        let radices: Vec<usize> = np.fmt.digits.iter().map(|&(_, _, r)| r).collect();
-        assert_eq!(radices, topo.label_radices().unwrap());
-        let n = topo.n() as u64;
-        for t in 0..(1u64 << np.abin) {
-            let (enc, ovf) = serial_encode(&np.fmt, np.abin, t);
-            assert_eq!(ovf, t >= n, "{t}");
-            if t < n {
-                assert_eq!(Some(enc), np.fmt.encode_pe(t), "{t}");
-                for s in 0..n {
-                    let se = np.fmt.encode_pe(s).unwrap();
-                    assert_eq!(
-                        digit_lca(&np.fmt, se, enc),
-                        topo.lca_level(s as usize, t as usize)
-                    );
-                }
-            }
-        }
-    }
+    ]);
 }
 
 /// Per-level sizes beyond the hardware's limits are refused naming the level.
