@@ -50,7 +50,9 @@ pub struct NetParams {
     /// PEs.
     pub n: usize,
     /// The switch of every level, level 0 first (all equal when the switch sizes do not
-    /// vary by level; levels of one shape share their parameters).
+    /// vary by level; levels of one shape share their parameters). In JSON: `switch`, level
+    /// 0's (whose `shapes` lists every level's `d` and `u` when they vary).
+    #[serde(rename = "switch", serialize_with = "level0")]
     pub switches: Vec<SwitchParams>,
     /// R1, R2 or R3.
     pub algorithm: Algorithm,
@@ -312,6 +314,11 @@ impl NetParams {
     pub fn total_bit_times(&self, tops: &[usize]) -> usize {
         self.t_load + tops.iter().map(|&h| self.pass_len(h)).sum::<usize>() + 1
     }
+}
+
+/// Serializes the level-0 switch of `switches`.
+fn level0<S: serde::Serializer>(switches: &[SwitchParams], ser: S) -> Result<S::Ok, S::Error> {
+    switches[0].serialize(ser)
 }
 
 /// The network's packet format: every switch's (they share the address and level fields),
