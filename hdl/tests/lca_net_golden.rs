@@ -1,9 +1,12 @@
 //! Golden files of the network's own small blocks: the PE interface and the controller,
-//! for R1 with label conversion (T-LCAN(3,1), radix 3) and for R2 on a Π network with the
-//! random policy. They must equal the files under `tests/golden/lca_net/`; regenerate with
+//! for R1 with label conversion (T-LCAN(3,1), radix 3), for R2 on a Π network with the
+//! random policy, and for R1 on a CB-LCAN whose switch sizes vary by level (d = [3, 2],
+//! u = [2, 3]: mixed radices, label conversion), with its two switch modules (each decodes
+//! the digit of the level it serves, `docs/protocol.md` §1). They must equal the files under `tests/golden/lca_net/`; regenerate with
 //! `UPDATE_GOLDEN=1 cargo test -p lcanet-hdl --test lca_net_golden` and review the diff.
 //! Every emitted block also passes the RTL style check.
 
+use lcanet_hdl::lca::{add_switch, Layout};
 use lcanet_hdl::lca_net::controller::{controller_module, CtrlShape};
 use lcanet_hdl::lca_net::pe::{pe_module, PeShape};
 use lcanet_hdl::lca_net::NetSpec;
@@ -17,17 +20,26 @@ fn specs() -> Vec<NetSpec> {
     let tree3 = Topology::tree(3, 1, Size::Levels(2)).unwrap();
     let cb = Topology::complete_bipartite(2, 2, Size::Levels(2)).unwrap();
     let pi = Topology::from_pi_text(&cb.to_pi_text()).unwrap();
+    let per_level = Topology::complete_bipartite_per_level(&[3, 2], &[2, 3]).unwrap();
     vec![
         NetSpec::new(tree3, Algorithm::R1, ArbiterPolicy::Fixed, 1, 4).unwrap(),
         NetSpec::new(pi, Algorithm::R2, ArbiterPolicy::Random, 2, 3).unwrap(),
+        NetSpec::new(per_level, Algorithm::R1, ArbiterPolicy::Fixed, 1, 2).unwrap(),
     ]
 }
 
 fn blocks(spec: &NetSpec) -> Vec<Module> {
-    vec![
+    let mut v = vec![
         pe_module(&spec.pe_module_name(), &PeShape::of(spec)),
         controller_module(&spec.ctrl_module_name(), &CtrlShape::of(spec)),
-    ]
+    ];
+    if spec.net.per_level() {
+        for p in spec.net.distinct_switches() {
+            let mut scratch = Design::new("scratch");
+            v.push(add_switch(&mut scratch, &Layout::new(p)).unwrap());
+        }
+    }
+    v
 }
 
 #[test]

@@ -20,7 +20,7 @@ fn blocks() -> Vec<Module> {
     let cb = Topology::complete_bipartite(3, 2, Size::Levels(2)).unwrap();
     let mut v = Vec::new();
     for (topo, w) in [(tree3, 1), (cb, 2)] {
-        let (d, u) = (topo.d(), topo.u());
+        let (d, u) = topo.uniform().expect("uniform networks");
         let spec = NetSpec::new(topo, Algorithm::R3, ArbiterPolicy::Fixed, w, 4).unwrap();
         v.push(r3_switch(d, u, w));
         v.push(pe_module(&spec.pe_module_name(), &PeShape::of(&spec)));

@@ -29,6 +29,7 @@ fn switch(policy: ArbiterPolicy) -> lcanet_hdl::netlist::Module {
         topology: SwitchTopology::Cb,
         policy,
         setup: Default::default(),
+        shapes: None,
     };
     let lay = Layout::new(params);
     let mut d = Design::new("x");

@@ -16,6 +16,8 @@ Examples:
   lcanet diagram --topology tree --d 4 --u 2 --levels 3 -o tree.svg
   lcanet diagram --topology cb --d 2 --u 2 --levels 3 -o cb22.dot
   lcanet diagram --topology file --pi my.pi -o mine.svg
+  lcanet diagram --topology fat-tree --levels 4 -o fat.svg   switch sizes per level
+  lcanet diagram --topology cm5 --n 64 -o cm5.svg
 
 Levels are drawn as ranks with the top level at the top and the PEs at the bottom;
 every switch shows its uppers u0.. above and its downers d0.. below. Writing .svg runs
@@ -45,7 +47,13 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         );
     }
     let topo = args.topology.build()?;
-    let title = args.title.clone().unwrap_or_else(|| describe(&topo));
+    let title = args
+        .title
+        .clone()
+        .unwrap_or_else(|| match args.topology.preset() {
+            Some(p) => format!("{}: {}", p.title(), describe(&topo)),
+            None => describe(&topo),
+        });
     let dot = lcanet_sim::lcan::dot::to_dot(&topo, &title)?;
     let bytes = if ext.as_deref() == Some("svg") {
         render_svg(&dot)?

@@ -16,6 +16,7 @@ pub mod generate;
 mod hostile;
 pub mod info;
 pub mod latin;
+pub mod presets;
 pub mod prove;
 pub mod schedule;
 pub mod sim;

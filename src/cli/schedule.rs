@@ -3,7 +3,7 @@
 //! lower bound and the exact optimum; or run many random trials and print summary ratios.
 
 use super::common::{print_json, SeedArg};
-use super::topology_args::{describe, TopologyArgs};
+use super::topology_args::{describe, SizesJson, TopologyArgs};
 use super::Outcome;
 use anyhow::{bail, Context};
 use lcanet_sim::lcan::arbiter::Policy;
@@ -27,6 +27,8 @@ Examples:
   lcanet schedule --topology tree --d 2 --u 1 --n 8 --perm my.perm --conflict switch
   lcanet schedule --topology cb --d 2 --u 2 --n 256 --algorithm r3
   lcanet schedule --topology tree --d 2 --u 1 --n 256 --algorithm r3 --trials 100 --seed 1
+  lcanet schedule --topology cm5 --n 64 --perm worst-case --algorithm r3
+  lcanet schedule --topology cb --d 4,4,2 --u 2,2,2 --trials 100 --seed 1
 
 A pass routes a subset of the connections; its set-up takes 2H+2 steps (H = highest
 LCA level still pending). R1 (003 §3.2) gives higher LCA levels priority; R2 (002 §3.1)
@@ -145,8 +147,8 @@ fn perm_for(src: &PermSource, topo: &Topology, seed: u64) -> anyhow::Result<Part
 struct SingleReport<'a> {
     topology: &'static str,
     description: String,
-    d: usize,
-    u: usize,
+    #[serde(flatten)]
+    sizes: SizesJson,
     levels: usize,
     n: usize,
     seed: u64,
@@ -229,8 +231,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let report = SingleReport {
         topology: topo.kind().name(),
         description: describe(&topo),
-        d: topo.d(),
-        u: topo.u(),
+        sizes: SizesJson::of(&topo),
         levels: topo.levels(),
         n: topo.n(),
         seed,
@@ -343,8 +344,8 @@ fn print_human(r: &SingleReport, ev: &Evaluation) {
 struct TrialsReport<'a> {
     topology: &'static str,
     description: String,
-    d: usize,
-    u: usize,
+    #[serde(flatten)]
+    sizes: SizesJson,
     levels: usize,
     n: usize,
     seed: u64,
@@ -383,8 +384,7 @@ fn trials_run(
     let r = TrialsReport {
         topology: topo.kind().name(),
         description: describe(topo),
-        d: topo.d(),
-        u: topo.u(),
+        sizes: SizesJson::of(topo),
         levels: topo.levels(),
         n: topo.n(),
         seed: cfg.seed,

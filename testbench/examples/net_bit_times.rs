@@ -21,7 +21,7 @@ fn main() {
         Topology::from_pi_text(&text).expect("a valid Π file")
     });
     let (d, u, max_l, seeds) = match &file {
-        Some(t) => (t.d(), t.u(), t.levels(), num(2, 3) as u64),
+        Some(t) => (t.d_at(0), t.u_at(0), t.levels(), num(2, 3) as u64),
         None => (num(1, 2), num(2, 2), num(3, 6), num(4, 3) as u64),
     };
     println!("kind d u l n alg seeds mean_passes mean_bit_times min max model_seconds");

@@ -152,14 +152,7 @@ fn fast_pi_switches_match_the_golden_model() {
 
 /// The sequential golden model's passes (top levels) and bit-times for `stim`.
 fn sequential(topo: &Topology, np: &NetParams, stim: &Stimulus) -> (Vec<usize>, u64) {
-    let seq = NetParams::new(
-        topo,
-        np.algorithm,
-        np.switch.policy,
-        np.width(),
-        np.msg_bits,
-    )
-    .unwrap();
+    let seq = NetParams::new(topo, np.algorithm, np.policy(), np.width(), np.msg_bits).unwrap();
     let mut model =
         NetworkModel::new(topo, &seq, &stim.destinations(), &stim.messages, stim.seed).unwrap();
     let run = model.run_to_done(10_000_000).unwrap();

@@ -2,7 +2,8 @@
 //! --lint-only -Wall`, compile in Icarus and synthesize in Yosys: tree (with and without
 //! label conversion), cb and Π, R1 and R2, every policy, W = 1 and 2, the switches written
 //! as instances and as rows; one switch module definition serves every instance (and one
-//! rows module every level of a size).
+//! rows module every level of a size); per-level switch sizes (002 §2.2): one switch module
+//! per switch shape.
 
 use lcanet_hdl::lca_net::{network_design, NetSpec, Structure};
 use lcanet_sim::lcan::cycle::ArbiterPolicy;
@@ -43,14 +44,19 @@ fn check(
         .iter()
         .filter(|m| m.name.starts_with("lca_switch_"))
         .count();
-    let sizes = (0..spec.topo.levels())
-        .map(|i| spec.topo.switch_count(i))
-        .collect::<std::collections::BTreeSet<_>>()
-        .len();
+    let t = &spec.topo;
+    let distinct = |f: &dyn Fn(usize) -> (usize, usize, usize)| {
+        (0..t.levels())
+            .map(f)
+            .collect::<std::collections::BTreeSet<_>>()
+            .len()
+    };
     let expected = match structure {
-        Structure::Instances => 1,
-        // One rows module per distinct level size (a level of one switch is the switch).
-        Structure::Rows => sizes,
+        // One switch module per switch shape.
+        Structure::Instances => distinct(&|i| (t.d_at(i), t.u_at(i), 0)),
+        // One rows module per distinct shape and level size (a level of one switch is the
+        // switch).
+        Structure::Rows => distinct(&|i| (t.d_at(i), t.u_at(i), t.switch_count(i))),
     };
     assert_eq!(switches, expected, "{top}: switch module definitions");
     lint(&files, top).unwrap_or_else(|e| panic!("{top}: lint: {e}"));
@@ -142,5 +148,38 @@ fn network_pi_irregular16_r1_fixed_rows() {
         ArbiterPolicy::Fixed,
         1,
         Structure::Rows,
+    );
+}
+
+#[test]
+fn network_fat_tree_l3_c2_r1_rr_per_level() {
+    // `--topology fat-tree --levels 3 --capacity 2`: d = [2, 4, 4], u = [2, 2, 2].
+    check_network(
+        Topology::tree_per_level(&[2, 4, 4], &[2, 2, 2]).unwrap(),
+        Algorithm::R1,
+        ArbiterPolicy::RoundRobin,
+        1,
+    );
+}
+
+#[test]
+fn network_cb_d2_u1x1x2_r2_random_rows_per_level() {
+    // The CM-5's shape (thin bottom levels under a full top) in small.
+    check(
+        Topology::complete_bipartite_per_level(&[2, 2, 2], &[1, 1, 2]).unwrap(),
+        Algorithm::R2,
+        ArbiterPolicy::Random,
+        1,
+        Structure::Rows,
+    );
+}
+
+#[test]
+fn network_cb_d3x2_u2x3_r3_w2_per_level_conv() {
+    check_network(
+        Topology::complete_bipartite_per_level(&[3, 2], &[2, 3]).unwrap(),
+        Algorithm::R3,
+        ArbiterPolicy::Fixed,
+        2,
     );
 }

@@ -17,10 +17,11 @@ use lcanet_testbench::bridge::{build_model, Design, ModelOptions};
 use rand::Rng;
 
 fn cosim(d: usize, u: usize, w: usize, seed: u64, bit_times: usize) -> (u64, usize) {
-    let name = r3_switch_module_name(d, u, w);
+    let f = lcanet_sim::lcan::cycle::src_mode::route_field_bits(d, u);
+    let name = r3_switch_module_name(d, u, w, f);
     let dir = artifact_dir!(format!("{name}_s{seed}")).unwrap();
     let mut nd = NetDesign::new(name.clone());
-    add_r3_switch(&mut nd, d, u, w).unwrap();
+    add_r3_switch(&mut nd, d, u, w, f).unwrap();
     let emitted = nd.emit().unwrap();
     let rtl = dir.file("rtl");
     emitted.write_to(&rtl).unwrap();

@@ -2,10 +2,14 @@
 //! lead to it from this switch — `down(Y, p)` of `docs/routing.md` §1 — and, in a Π
 //! network, the mask of uppers `up(X, c)` for a packet of LCA level `h` towards `t`.
 //!
-//! Two variants, chosen at generation:
+//! Three variants, chosen at generation:
 //! - **digits** (tree, cb): digit `level` of the address selects one downer (cb, and tree
 //!   level 0) or the `u` downers of a group (tree levels ≥ 1); `up` is every upper, so the
 //!   switch does not ask. An illegal digit (≥ its radix) or a level `≥ l` selects nothing.
+//! - **levels** (tree, cb whose switch sizes vary by level, `docs/protocol.md` §1): the
+//!   same decode written once per level the switch serves, each at its digit's fixed
+//!   position, radix and (tree) group size `u_{j-1}`, selected by `level`; a level the
+//!   switch does not serve selects nothing.
 //! - **table** (Π): rows of the switch's ROM, which arrives on the inputs `tab_dn`
 //!   (`down_rom[t]` at `t·d`) and `tab_up` (`up_rom[h][t]` at `(h·n + t)·u`), selected by
 //!   the address (and `h`); an address `≥ n` or an `h ≥ l` selects nothing. The ROM is a
@@ -34,6 +38,14 @@ pub(super) enum Decoder {
         /// Where the switch's digit starts in an address, if that depends on the level
         /// (`_digit_at`: `level·bd` for cb; `bd + (level − 1)·bg` for tree, the group digit).
         at: Option<V>,
+    },
+    /// Tree and cb with per-level switch sizes: per served level `j`, the flag
+    /// `_lvl<j>` (`level = j`).
+    Levels {
+        /// T-LCAN.
+        tree: bool,
+        /// `(j, _lvl<j>)` for every level `j` the switch serves.
+        served: Vec<(usize, V)>,
     },
     /// Π: the ROM rows.
     Table {
@@ -77,6 +89,17 @@ impl Decoder {
         }
         let (l, bd, bg) = (lay.l, lay.bd, lay.bg);
         let tree = lay.params.topology == lcanet_sim::lcan::cycle::SwitchTopology::Tree;
+        if lay.params.shapes.is_some() {
+            m.comment(
+                "Route decoder (docs/protocol.md §1, per-level sizes): digit `level` of an \
+                 address chooses downers, decoded at each level this switch serves",
+            );
+            let served = (0..l)
+                .filter(|&j| lay.params.serves(j))
+                .map(|j| (j, m.def(format!("_lvl{j}"), level.is(j as u64))))
+                .collect();
+            return Decoder::Levels { tree, served };
+        }
         m.comment(
             "Route decoder (docs/protocol.md §1): digit `level` of an address chooses downers",
         );
@@ -136,6 +159,35 @@ impl Decoder {
             }
         };
         match self {
+            Decoder::Levels { tree, served } => {
+                // Per row, the OR over served levels j of (level = j) & decode of digit j.
+                // The addresses' other digits are other levels' business: read through an
+                // alias whose unread bits are allowed (as the uniform decoder's shift).
+                let digits = format!("_{base}_digits");
+                let all = m.def(digits.as_str(), addrs.clone());
+                m.allow_unread(digits);
+                let addr = |r: usize| all.row(r, ab);
+                let fmt = &lay.fmt;
+                let decode = |r: usize, j: usize| -> V {
+                    let (off, wj, radix) = fmt.digits[j];
+                    let g = lay.params.group(j);
+                    if *tree && j > 0 {
+                        // Group `gi` of `g` downers for digit value `gi` (every downer when
+                        // the radix is 1: the digit has no bits).
+                        if wj == 0 {
+                            return lit(d, (1 << d) - 1);
+                        }
+                        let digit = addr(r).part(off, wj);
+                        cat((0..radix).rev().map(|gi| digit.is(gi as u64).repeat(g)))
+                    } else {
+                        lit(d, 1).shl_by(&addr(r).part(off, wj))
+                    }
+                };
+                let rows_v = cat((0..rows)
+                    .rev()
+                    .map(|r| or_all(d, served.iter().map(|(j, on)| gate(&decode(r, *j), on)))));
+                m.def(name, rows_v)
+            }
             Decoder::Table { .. } => {
                 let a = m.def(
                     addr_name,
@@ -181,6 +233,19 @@ impl Decoder {
                 };
                 m.def(name, lvl0.select(one, groups))
             }
+        }
+    }
+
+    /// Whether every route mask this decoder produces has at most one downer (cb, and a
+    /// tree whose child groups are single links), so the arbiter needs no order from `q`.
+    pub(super) fn single_downer(&self, lay: &Layout) -> bool {
+        let cb = lay.params.topology == lcanet_sim::lcan::cycle::SwitchTopology::Cb;
+        match self {
+            Decoder::Digits { .. } => cb || lay.u == 1,
+            Decoder::Levels { served, .. } => {
+                cb || served.iter().all(|&(j, _)| lay.params.group(j) == 1)
+            }
+            Decoder::Table { .. } => false,
         }
     }
 

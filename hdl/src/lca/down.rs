@@ -193,8 +193,7 @@ pub(super) fn build(
     let won = m.def("_dn_won", &sel & &ok);
     // The wires the decided slot takes: the first of its free allowed wires from q (a
     // route decoder's mask is at most one downer for cb, and for tree with u = 1).
-    let single = matches!(dec, Decoder::Digits { .. })
-        && (lay.params.topology == lcanet_sim::lcan::cycle::SwitchTopology::Cb || u == 1);
+    let single = dec.single_downer(lay);
     let mut take = |name: &str, avail: &V, sel: &V| {
         let rows = sel.width();
         let mine = pick(d, (0..rows).map(|r| (avail.row(r, d), sel.bit(r))));

@@ -21,7 +21,7 @@ use super::logic::{cyclic_before, first_from, first_in, index_of, mask};
 use super::policy::PolicyState;
 use super::switch::{Ctl, Ports};
 use crate::netlist::{cat, index_bits, zero, ModuleBuilder, V};
-use lcanet_sim::lcan::cycle::{ArbiterPolicy, SwitchTopology};
+use lcanet_sim::lcan::cycle::ArbiterPolicy;
 
 /// What the stages share: the requests of the window, the key order, the tie order.
 struct Shared {
@@ -156,7 +156,7 @@ pub(super) fn build(
         let want0 = m.def("_dn_want_a", ctl.arb_probe.select(&own, a));
         (want0, c)
     });
-    let single = !table && (lay.params.topology == SwitchTopology::Cb || u == 1);
+    let single = dec.single_downer(lay);
     if single {
         if let Some(q) = pol.q.as_ref().and_then(V::name) {
             // The wire is its own (the order from q is not needed; q is still the policy's

@@ -4,7 +4,7 @@
 use super::layout::{Layout, TestFault};
 use super::switch::switch_module;
 use crate::netlist::{elaborate, Design, Emitted, Module, NetlistError};
-use lcanet_sim::lcan::cycle::{ArbiterPolicy, SetupMode, SwitchParams};
+use lcanet_sim::lcan::cycle::{ArbiterPolicy, SetupMode, SwitchParams, SwitchTopology};
 
 /// Why a switch could not be generated (a bug in the generator or the backend: the
 /// parameters were already validated by [`SwitchParams::new`]).
@@ -17,7 +17,9 @@ pub enum SwitchGenError {
 
 /// The module name of a switch:
 /// `lca_switch_<tree|cb|pi<n>>_d<d>_u<u>_w<W>_l<l>_<fixed|rr|random>`, with `_fast` appended
-/// for the fast set-up (`docs/protocol.md` §13).
+/// for the fast set-up (`docs/protocol.md` §13), and, in a tree or cb network whose switch
+/// sizes vary by level, `_lv<i>[_<j>…]`: the levels it serves (its route decoder is written
+/// for their digits; a Π switch decodes by tables and has no such suffix).
 pub fn switch_module_name(p: &SwitchParams) -> String {
     let policy = match p.policy {
         ArbiterPolicy::Fixed => "fixed",
@@ -29,8 +31,18 @@ pub fn switch_module_name(p: &SwitchParams) -> String {
         SetupMode::Fast => "_fast".to_string(),
         SetupMode::Chunked(m) => format!("_fast{m}"),
     };
+    let served = match (p.shapes, p.topology) {
+        (Some(_), SwitchTopology::Tree | SwitchTopology::Cb) => {
+            let levels: Vec<String> = (0..p.levels)
+                .filter(|&j| p.serves(j))
+                .map(|j| j.to_string())
+                .collect();
+            format!("_lv{}", levels.join("_"))
+        }
+        _ => String::new(),
+    };
     format!(
-        "lca_switch_{}_d{}_u{}_w{}_l{}_{}{setup}",
+        "lca_switch_{}_d{}_u{}_w{}_l{}_{}{setup}{served}",
         p.topology, p.d, p.u, p.width, p.levels, policy
     )
 }

@@ -8,34 +8,50 @@
 
 use super::datapath::{forward, reverse};
 use crate::netlist::{cat, elaborate, flag, lit, or_all, zero, Design, Module, ModuleBuilder, V};
-use lcanet_sim::lcan::cycle::src_mode::{field_bit_times, route_field_bits};
+use lcanet_sim::lcan::cycle::src_mode::route_field_bits;
 use lcanet_sim::lcan::cycle::Mode;
 
-/// The R3 switch's module name: `lca_switch_r3_d<d>_u<u>_w<W>`.
-pub fn r3_switch_module_name(d: usize, u: usize, w: usize) -> String {
-    format!("lca_switch_r3_d{d}_u{u}_w{w}")
+/// The R3 switch's module name: `lca_switch_r3_d<d>_u<u>_w<W>`, with `_f<f>` appended when
+/// its route fields are wider than its own `⌈log2(d + u)⌉` (a network whose switch sizes
+/// vary by level has one field width, its widest level's: `docs/protocol.md` §12.1).
+pub fn r3_switch_module_name(d: usize, u: usize, w: usize, f: usize) -> String {
+    if f == route_field_bits(d, u) {
+        format!("lca_switch_r3_d{d}_u{u}_w{w}")
+    } else {
+        format!("lca_switch_r3_d{d}_u{u}_w{w}_f{f}")
+    }
 }
 
-/// Adds the R3 switch module to `design` (a no-op if it is there) and returns it.
+/// Adds the R3 switch module with `f`-bit route fields to `design` (a no-op if it is there)
+/// and returns it.
 pub fn add_r3_switch(
     design: &mut Design,
     d: usize,
     u: usize,
     w: usize,
+    f: usize,
 ) -> Result<Module, super::SwitchGenError> {
-    let name = r3_switch_module_name(d, u, w);
-    let module = elaborate(&format!("switch module `{name}`"), || r3_switch(d, u, w))?;
+    let name = r3_switch_module_name(d, u, w, f);
+    let module = elaborate(&format!("switch module `{name}`"), || {
+        r3_switch_f(d, u, w, f)
+    })?;
     design.add_module(module.clone())?;
     Ok(module)
 }
 
-/// The R3 switch module for `d` downers, `u` uppers, `W` lanes.
+/// The R3 switch module for `d` downers, `u` uppers, `W` lanes (fields of its own width).
 pub fn r3_switch(d: usize, u: usize, w: usize) -> Module {
+    r3_switch_f(d, u, w, route_field_bits(d, u))
+}
+
+/// The R3 switch module for `d` downers, `u` uppers, `W` lanes and `f`-bit route fields
+/// (`f ≥ ⌈log2(d + u)⌉`; the bits above the port code are ignored, as any padding).
+pub fn r3_switch_f(d: usize, u: usize, w: usize, f: usize) -> Module {
     let ports = d + u;
-    let (f, nf) = (route_field_bits(d, u), field_bit_times(d, u, w));
+    let nf = f.div_ceil(w);
     let nfw = nf * w;
     let scb = lcanet_sim::lcan::cycle::params::clog2(nf + 2);
-    let mut m = ModuleBuilder::new(r3_switch_module_name(d, u, w));
+    let mut m = ModuleBuilder::new(r3_switch_module_name(d, u, w, f));
     m.clock();
     let a = m.input("a", d * w);
     let b = m.input("b", u * w);

@@ -69,7 +69,7 @@ pub(super) fn build(
                 .expect("a table decoder answers up()");
             m.def("_up_avail", &allow & &free)
         }
-        Decoder::Digits { .. } => free,
+        Decoder::Digits { .. } | Decoder::Levels { .. } => free,
     };
     let pick = first_from(m, "up_pick", &avail, pol.q.as_ref());
     // Each requester's grant if it were decided now: an upper is free (and, in PROBE,

@@ -23,10 +23,11 @@ pub enum NetGenError {
 /// Header parameters common to every network design.
 pub(crate) fn header(design: &mut Design, spec: &NetSpec) {
     let f = &spec.net.fmt;
+    let (d, u) = super::spec::size_tags(&spec.topo, ",");
     design
         .param("topology", spec.topo.kind().name())
-        .param("d", spec.topo.d())
-        .param("u", spec.topo.u())
+        .param("d", d)
+        .param("u", u)
         .param("levels", spec.topo.levels())
         .param("n", spec.topo.n())
         .param("switches", spec.topo.total_switches())

@@ -1,13 +1,14 @@
-//! The switch fabric of a whole LCA network: one instance `lvl<i>_sw<j>` of the (single)
-//! switch module per switch of a [`Topology`], wired through level-wide link vectors.
+//! The switch fabric of a whole LCA network: one instance `lvl<i>_sw<j>` of its level's
+//! switch module per switch of a [`Topology`] (one module per switch shape), wired through
+//! level-wide link vectors.
 //!
-//! Every level `i` has two vectors: `lvl<i>_up` (`S_i·u·W` bits, the `D` outputs: switch
-//! `j`'s upper `k` at row `j·u + k` of `W` bits) and `lvl<i>_dn` (`S_i·d·W` bits, the `C`
-//! outputs: switch `j`'s downer `x` at row `j·d + x`). Links (`docs/interface.md` §7):
+//! Every level `i` has two vectors: `lvl<i>_up` (`S_i·u_i·W` bits, the `D` outputs: switch
+//! `j`'s upper `k` at row `j·u_i + k` of `W` bits) and `lvl<i>_dn` (`S_i·d_i·W` bits, the
+//! `C` outputs: switch `j`'s downer `x` at row `j·d_i + x`). Links (`docs/interface.md` §7):
 //! - upper `k` of `(i, j)` meets downer `x` of its parent `(i+1, j')`
-//!   ([`Topology::up_link`]): the parent's `A(x)` reads `lvl<i>_up` row `j·u + k`, the
-//!   child's `B(k)` reads `lvl<i+1>_dn` row `j'·d + x`;
-//! - level 0: PE `p = j·d + x` drives `A(x)` from row `p` of the caller's up-wire vector,
+//!   ([`Topology::up_link`]): the parent's `A(x)` reads `lvl<i>_up` row `j·u_i + k`, the
+//!   child's `B(k)` reads `lvl<i+1>_dn` row `j'·d_{i+1} + x`;
+//! - level 0: PE `p = j·d_0 + x` drives `A(x)` from row `p` of the caller's up-wire vector,
 //!   and `lvl0_dn` row `p` is its down-wire;
 //! - the top level's uppers: `B(k)` = 0, `lvl<l−1>_up` unread.
 //!
@@ -18,6 +19,12 @@
 //! `lvl<i>` of the switch module replicated as rows ([`crate::netlist::replicate`]): its
 //! row ports are the level's switches' ports side by side (switch `j` at row `j`), so
 //! `c`, `d` are `lvl<i>_dn`, `lvl<i>_up` themselves and `a`, `b` the switches' links in order.
+//! With switch sizes that vary by level, consecutive levels of one switch shape are one
+//! instance `lvl<i>_to_<j>` ([`row_groups`]): their switches in global order (level `i`'s
+//! first), `level` a row port, so each shape's logic is written (and verilated, and
+//! compiled) once per run of levels instead of once per level — the fat-tree of
+//! `--topology fat-tree --levels 10` has seven levels of one shape. A network whose levels
+//! all have one size keeps one instance per level (its files are unchanged).
 
 use super::controller::CTL_SIGNALS;
 use super::rom::rom_instance;
@@ -30,8 +37,8 @@ use lcanet_sim::rng::splitmix64;
 pub struct FabricWiring<'a> {
     /// The topology to build.
     pub topo: &'a Topology,
-    /// The switch module (every instance uses it).
-    pub switch: &'a Module,
+    /// The switch module of every level, level 0 first (levels of one shape share one).
+    pub switches: &'a [Module],
     /// Link width `W`.
     pub width: usize,
     /// The PEs' up-wires, PE `p` at row `p` of `W` bits.
@@ -64,6 +71,30 @@ pub fn level_instance(level: usize) -> String {
 /// The module of `count` switches as rows: `<switch>_x<count>`.
 pub fn rows_module_name(switch: &str, count: usize) -> String {
     format!("{switch}_x{count}")
+}
+
+/// The levels written as one rows instance, in order: runs of consecutive levels of one
+/// switch shape when the sizes vary by level, else every level alone.
+pub fn row_groups(topo: &Topology) -> Vec<std::ops::Range<usize>> {
+    let mut groups: Vec<std::ops::Range<usize>> = Vec::new();
+    let shape = |i: usize| (topo.d_at(i), topo.u_at(i));
+    for i in 0..topo.levels() {
+        match groups.last_mut() {
+            Some(g) if topo.uniform().is_none() && shape(g.start) == shape(i) => g.end = i + 1,
+            _ => groups.push(i..i + 1),
+        }
+    }
+    groups
+}
+
+/// The instance name of the rows instance of `levels`: `lvl<i>`, or `lvl<i>_to_<j>` for
+/// levels `i..=j`.
+pub fn rows_instance(levels: &std::ops::Range<usize>) -> String {
+    if levels.len() == 1 {
+        level_instance(levels.start)
+    } else {
+        format!("lvl{}_to_{}", levels.start, levels.end - 1)
+    }
 }
 
 /// The instance name of switch `(level, sw)`: `lvl<level>_sw<sw>`.
@@ -115,7 +146,7 @@ pub fn add_fabric(
     f: &FabricWiring<'_>,
 ) -> Result<V, String> {
     let topo = f.topo;
-    let (d, u, w, levels) = (topo.d(), topo.u(), f.width, topo.levels());
+    let (w, levels) = (f.width, topo.levels());
     let clock = m.clock();
     let ctl: Vec<V> = CTL_SIGNALS
         .iter()
@@ -123,17 +154,26 @@ pub fn add_fabric(
         .collect();
     m.comment("Links: lvl<i>_up = the D outputs of level i, lvl<i>_dn = its C outputs");
     let up: Vec<V> = (0..levels)
-        .map(|i| m.wire(up_links(i), topo.switch_count(i) * u * w))
+        .map(|i| m.wire(up_links(i), topo.switch_count(i) * topo.u_at(i) * w))
         .collect();
     let dn: Vec<V> = (0..levels)
-        .map(|i| m.wire(down_links(i), topo.switch_count(i) * d * w))
+        .map(|i| m.wire(down_links(i), topo.switch_count(i) * topo.d_at(i) * w))
         .collect();
     m.allow_unread(up_links(levels - 1));
+    let groups = row_groups(topo);
+    // Rows: the pins of every switch of the current group, in global order.
+    let mut rows: Vec<Vec<(&str, V)>> = Vec::new();
     for level in 0..levels {
         m.comment(format!("Level {level}"));
         let count = topo.switch_count(level);
-        // The pins of every switch of the level, in order (rows: gathered into one instance).
-        let mut rows: Vec<Vec<(&str, V)>> = Vec::with_capacity(count);
+        let (d, u) = (topo.d_at(level), topo.u_at(level));
+        let switch = &f.switches[level];
+        let group = groups
+            .iter()
+            .find(|g| g.contains(&level))
+            .cloned()
+            .unwrap_or(level..level + 1);
+        let merged = f.structure == Structure::Rows && group.len() > 1;
         for sw in 0..count {
             let inst = switch_instance(level, sw);
             let g = topo.global_index(level, sw);
@@ -146,9 +186,10 @@ pub fn add_fabric(
                 f.pe_up.row(sw, d * w)
             } else {
                 let src = [&up[level - 1]];
+                let uc = topo.u_at(level - 1);
                 let rows: Vec<(usize, usize)> = (0..d)
                     .map(|x| match topo.down_link(level, sw, x) {
-                        DownEnd::Switch { switch, upper } => (0, switch * u + upper),
+                        DownEnd::Switch { switch, upper } => (0, switch * uc + upper),
                         DownEnd::Pe(p) => unreachable!("PE {p} above level 0"),
                     })
                     .collect();
@@ -159,17 +200,22 @@ pub fn add_fabric(
                 zero(u * w)
             } else {
                 let src = [&dn[level + 1]];
+                let dp = topo.d_at(level + 1);
                 let rows: Vec<(usize, usize)> = (0..u)
                     .map(|k| {
                         let (p, x) = topo
                             .up_link(level, sw, k)
                             .expect("every upper below the top has a parent");
-                        (0, p * d + x)
+                        (0, p * dp + x)
                     })
                     .collect();
                 gather(&src, &rows, w)
             };
             let mut pins: Vec<(&str, V)> = vec![("a", a), ("b", b)];
+            if merged && switch.port("level").is_some() {
+                // Several levels in one rows instance: the level is a row port.
+                pins.push(("level", lit(4, level as u64)));
+            }
             if f.seed16.is_some() {
                 let (su, sd) = salts(g);
                 pins.push(("salt_up", lit(16, u64::from(su))));
@@ -183,56 +229,64 @@ pub fn add_fabric(
             pins.push(("d", up[level].row(sw, u * w)));
             match f.structure {
                 Structure::Instances => {
-                    let b = m.instance(inst, f.switch);
-                    let _ = shared_pins(b, f.switch, &clock, level, &ctl, f.seed16).pins(pins);
+                    let b = m.instance(inst, switch);
+                    let _ = shared_pins(b, switch, &clock, Some(level), &ctl, f.seed16).pins(pins);
                 }
                 Structure::Rows => rows.push(pins),
             }
         }
-        if f.structure == Structure::Rows {
+        if f.structure == Structure::Rows && level + 1 == group.end {
+            let count: usize = group.clone().map(|i| topo.switch_count(i)).sum();
             // A level of one switch is that switch (a loop of one row would select parts
             // of one-bit registers, which Verilog cannot).
             let module = if count == 1 {
-                f.switch.clone()
+                switch.clone()
             } else {
-                let name = rows_module_name(&f.switch.name, count);
-                let module =
-                    replicate(f.switch, count, &SHARED_PORTS, &name).map_err(|e| e.to_string())?;
+                let name = rows_module_name(&switch.name, count);
+                let shared: Vec<&str> = SHARED_PORTS
+                    .iter()
+                    .copied()
+                    .filter(|&p| !(merged && p == "level"))
+                    .collect();
+                let module = replicate(switch, count, &shared, &name).map_err(|e| e.to_string())?;
                 design
                     .add_module(module.clone())
                     .map_err(|e| e.to_string())?;
                 module
             };
-            let b = m.instance(level_instance(level), &module);
-            let mut b = shared_pins(b, &module, &clock, level, &ctl, f.seed16);
+            let b = m.instance(rows_instance(&group), &module);
+            let level_pin = (!merged).then_some(level);
+            let mut b = shared_pins(b, &module, &clock, level_pin, &ctl, f.seed16);
             // Row j of every row port is switch j's pin: concatenate, last switch first.
             let names: Vec<&str> = rows[0].iter().map(|(n, _)| *n).collect();
             for (k, port) in names.into_iter().enumerate() {
                 let value = match port {
-                    "c" => dn[level].clone(),
-                    "d" => up[level].clone(),
+                    "c" => cat(group.clone().rev().map(|i| dn[i].clone())),
+                    "d" => cat(group.clone().rev().map(|i| up[i].clone())),
                     _ => cat(rows.iter().rev().map(|r| r[k].1.clone())),
                 };
                 b = b.pin(port, value);
             }
+            rows.clear();
         }
     }
     Ok(dn[0].clone())
 }
 
-/// Connects what every switch of a level shares: clock, level, broadcast control, seed —
-/// those of them the switch module has (the R3 switch has no `level`, no `ctl_level`).
+/// Connects what every switch of a level shares: clock, level (unless it is a row port,
+/// `None`), broadcast control, seed — those of them the switch module has (the R3 switch has
+/// no `level`, no `ctl_level`).
 fn shared_pins<'b>(
     b: crate::netlist::InstanceBuilder<'b>,
     module: &Module,
     clock: &V,
-    level: usize,
+    level: Option<usize>,
     ctl: &[V],
     seed16: Option<&V>,
 ) -> crate::netlist::InstanceBuilder<'b> {
     let has = |name: &str| module.port(name).is_some();
     let mut b = b.pin("clock", clock);
-    if has("level") {
+    if let Some(level) = level.filter(|_| has("level")) {
         b = b.pin("level", lit(4, level as u64));
     }
     for (&(name, _), v) in CTL_SIGNALS.iter().zip(ctl) {

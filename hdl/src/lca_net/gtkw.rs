@@ -6,7 +6,7 @@
 
 use super::controller::{CTL_SIGNALS, MODES, PHASES};
 use super::controller_r3::{R3_CTL_SIGNALS, R3_MODES, R3_PHASES};
-use super::fabric::{down_links, level_instance, switch_instance, up_links};
+use super::fabric::{down_links, row_groups, rows_instance, switch_instance, up_links};
 use super::network::pe_instance;
 use super::spec::NetSpec;
 use super::spec::Structure;
@@ -18,7 +18,6 @@ use lcanet_sim::lcan::routing::Algorithm;
 pub fn network_gtkw(spec: &NetSpec) -> GtkwFiles {
     let net = &spec.net;
     let (n, l, w, m, ab) = (net.n, net.levels(), net.width(), net.msg_bits, net.abin);
-    let (d, u) = (spec.topo.d(), spec.topo.u());
     let r3 = net.algorithm == Algorithm::R3;
     let pkb = net.pass_bits() + 1;
     let mut ctl = vec![
@@ -120,17 +119,26 @@ pub fn network_gtkw(spec: &NetSpec) -> GtkwFiles {
     }
     for level in 0..l {
         let count = spec.topo.switch_count(level);
+        let (d, u) = (spec.topo.d_at(level), spec.topo.u_at(level));
         let mut t = vec![
             Trace::new(up_links(level), count * u * w),
             Trace::new(down_links(level), count * d * w),
         ];
         // Instances: the first switches one by one; rows: the level's vectors (switch j
-        // at row j of each).
+        // at row j of each), or, for levels written as one rows instance (per-level sizes),
+        // that instance's vectors in the group of its first level.
         let scopes: Vec<(String, usize)> = match spec.structure {
             Structure::Instances => (0..count.min(MAX_DETAILED))
                 .map(|sw| (switch_instance(level, sw), 1))
                 .collect(),
-            Structure::Rows => vec![(level_instance(level), count)],
+            Structure::Rows => row_groups(&spec.topo)
+                .into_iter()
+                .filter(|g| g.start == level)
+                .map(|g| {
+                    let rows = g.clone().map(|i| spec.topo.switch_count(i)).sum();
+                    (rows_instance(&g), rows)
+                })
+                .collect(),
         };
         for (i, rows) in scopes {
             for (port, width) in [("a", d * w), ("b", u * w), ("c", d * w), ("d", u * w)] {

@@ -46,15 +46,23 @@ fn build(spec: &NetSpec) -> Result<Design, NetGenError> {
     let random = spec.random();
     let r3 = net.algorithm == Algorithm::R3;
     // R3: the source-routed switch, no ROMs (the route is in the stream), its controller.
-    let (sw, roms, ctrl, ctl_signals) = if r3 {
-        let sw = add_r3_switch(&mut design, net.switch.d, net.switch.u, w)?;
+    // One switch module per switch shape (levels of one shape share it).
+    let mut sw: Vec<crate::netlist::Module> = Vec::with_capacity(l);
+    for level in 0..l {
+        let p = net.switch_at(level);
+        sw.push(if r3 {
+            add_r3_switch(&mut design, p.d, p.u, w, net.route_field_bits())?
+        } else {
+            add_switch(&mut design, &Layout::new(*p))?
+        });
+    }
+    let (roms, ctrl, ctl_signals) = if r3 {
         let ctrl = r3_controller_module(&spec.ctrl_module_name(), &R3CtrlShape::of(spec));
-        (sw, Vec::new(), ctrl, &R3_CTL_SIGNALS[..])
+        (Vec::new(), ctrl, &R3_CTL_SIGNALS[..])
     } else {
-        let sw = add_switch(&mut design, &Layout::new(net.switch))?;
         let roms = super::rom::roms_of(&mut design, spec)?;
         let ctrl = controller_module(&spec.ctrl_module_name(), &CtrlShape::of(spec));
-        (sw, roms, ctrl, &CTL_SIGNALS[..])
+        (roms, ctrl, &CTL_SIGNALS[..])
     };
     design.add_module(ctrl.clone())?;
     let pe_sh = PeShape::of(spec);
@@ -139,7 +147,7 @@ fn build(spec: &NetSpec) -> Result<Design, NetGenError> {
         &mut t,
         &FabricWiring {
             topo: &spec.topo,
-            switch: &sw,
+            switches: &sw,
             width: w,
             pe_up: &pe_up,
             seed16: seed16.as_ref(),

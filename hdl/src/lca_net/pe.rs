@@ -89,7 +89,7 @@ impl PeShape {
             nset: if r1 { f.n1 } else { f.nr },
             nf: net.nf,
             pad2: f.n2 * net.width() - f.p2,
-            pi: matches!(net.switch.topology, SwitchTopology::Table { .. }),
+            pi: matches!(net.switch_topology(), SwitchTopology::Table { .. }),
         }
     }
 

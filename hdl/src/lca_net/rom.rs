@@ -12,13 +12,13 @@ use lcanet_sim::lcan::cycle::SwitchTopology;
 use lcanet_sim::lcan::Topology;
 use std::collections::HashMap;
 
-/// The ROM module name of distinct table `k`.
-pub fn rom_module_name(topo: &Topology, k: usize) -> String {
+/// The ROM module name of distinct table `k`, of a level-`level` switch.
+pub fn rom_module_name(topo: &Topology, level: usize, k: usize) -> String {
     format!(
         "lca_rom_pi{}_d{}_u{}_l{}_{k}",
         topo.n(),
-        topo.d(),
-        topo.u(),
+        topo.d_at(level),
+        topo.u_at(level),
         topo.levels()
     )
 }
@@ -28,8 +28,8 @@ pub fn rom_instance(switch_instance: &str) -> String {
     format!("{switch_instance}_rom")
 }
 
-fn rom_module(name: String, topo: &Topology, table: &SwitchTable) -> Module {
-    let (n, d, u, l) = (topo.n(), topo.d(), topo.u(), topo.levels());
+fn rom_module(name: String, topo: &Topology, level: usize, table: &SwitchTable) -> Module {
+    let (n, d, u, l) = (topo.n(), topo.d_at(level), topo.u_at(level), topo.levels());
     let mut m = ModuleBuilder::new(name);
     let dn = m.output("tab_dn", n * d);
     let up = m.output("tab_up", l * n * u);
@@ -47,7 +47,7 @@ fn rom_module(name: String, topo: &Topology, table: &SwitchTable) -> Module {
 /// The ROM modules of `spec`'s switches (added to `design`); empty unless it is a Π
 /// network.
 pub fn roms_of(design: &mut Design, spec: &NetSpec) -> Result<Vec<Module>, NetlistError> {
-    match spec.net.switch.topology {
+    match spec.net.switch_topology() {
         SwitchTopology::Table { .. } => add_roms(design, &spec.topo),
         _ => Ok(Vec::new()),
     }
@@ -59,12 +59,13 @@ pub fn add_roms(design: &mut Design, topo: &Topology) -> Result<Vec<Module>, Net
     let tables = PiTables::new(topo);
     let mut seen: HashMap<&SwitchTable, Module> = HashMap::new();
     let mut per_switch = Vec::with_capacity(tables.switches.len());
-    for table in &tables.switches {
+    for (g, table) in tables.switches.iter().enumerate() {
         if let Some(m) = seen.get(table) {
             per_switch.push(m.clone());
             continue;
         }
-        let m = rom_module(rom_module_name(topo, seen.len()), topo, table);
+        let level = topo.from_global(g).0;
+        let m = rom_module(rom_module_name(topo, level, seen.len()), topo, level, table);
         design.add_module(m.clone())?;
         seen.insert(table, m.clone());
         per_switch.push(m);

@@ -32,8 +32,11 @@ pub const MAX_PI_TABLE_BITS: usize = 1 << 22;
 
 /// Bits of a Π network's tables: the switches' `down_rom` and `up_rom`, the PEs' LCA levels.
 pub fn pi_table_bits(topo: &Topology, hb: usize) -> usize {
-    let (n, d, u, l) = (topo.n(), topo.d(), topo.u(), topo.levels());
-    topo.total_switches() * n * (d + l * u) + n * n * hb
+    let (n, l) = (topo.n(), topo.levels());
+    (0..l)
+        .map(|i| topo.switch_count(i) * n * (topo.d_at(i) + l * topo.u_at(i)))
+        .sum::<usize>()
+        + n * n * hb
 }
 
 /// How the switches of a network are written (`docs/network-rtl.md`, "Structure").
@@ -92,7 +95,7 @@ impl NetSpec {
         msg_bits: usize,
     ) -> Result<Self, SpecError> {
         let net = NetParams::new(&topo, algorithm, policy, width, msg_bits)?;
-        if matches!(net.switch.topology, SwitchTopology::Table { .. }) {
+        if matches!(net.switch_topology(), SwitchTopology::Table { .. }) {
             let bits = pi_table_bits(&topo, net.fmt.hb);
             if bits > MAX_PI_TABLE_BITS {
                 return Err(SpecError::PiTablesTooLarge {
@@ -124,12 +127,12 @@ impl NetSpec {
 
     /// Link width `W`.
     pub fn width(&self) -> usize {
-        self.net.switch.width
+        self.net.width()
     }
 
     /// The arbiter policy.
     pub fn policy(&self) -> ArbiterPolicy {
-        self.net.switch.policy
+        self.net.policy()
     }
 
     /// The short policy name used in module names.
@@ -141,13 +144,14 @@ impl NetSpec {
         }
     }
 
-    /// The parameter part of module names: `<kind>_d<d>_u<u>_l<l>_w<W>`.
+    /// The parameter part of module names: `<kind>_d<d>_u<u>_l<l>_w<W>`; with switch sizes
+    /// that vary by level, `d` and `u` list every level's, level 0 first, joined by `x`
+    /// (`cb_d4x4x4_u2x2x4_l3_w1`).
     pub fn shape_tag(&self) -> String {
+        let (d, u) = size_tags(&self.topo, "x");
         format!(
-            "{}_d{}_u{}_l{}_w{}",
+            "{}_d{d}_u{u}_l{}_w{}",
             self.topo.kind().name(),
-            self.topo.d(),
-            self.topo.u(),
             self.topo.levels(),
             self.width()
         )
@@ -192,6 +196,21 @@ impl NetSpec {
             self.net.algorithm.name(),
             self.policy_tag()
         )
+    }
+}
+
+/// `d` and `u` of `topo` as text: one number each when every level has the same switches,
+/// else every level's, level 0 first, joined by `sep`.
+pub fn size_tags(topo: &Topology, sep: &str) -> (String, String) {
+    let join = |v: &[usize]| {
+        v.iter()
+            .map(|x| x.to_string())
+            .collect::<Vec<_>>()
+            .join(sep)
+    };
+    match topo.uniform() {
+        Some((d, u)) => (d.to_string(), u.to_string()),
+        None => (join(topo.ds()), join(topo.us())),
     }
 }
 

@@ -41,6 +41,9 @@ impl PeSet {
 /// The ROM contents of one switch: `down[t]` (`d` bits) and `up[h·n + t]` (`u` bits).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct SwitchTable {
+    /// The switch's `d` and `u` (its level's: tables of different shapes never share a
+    /// ROM module).
+    pub shape: (usize, usize),
     /// `down_rom[t]`, `t = 0..n`.
     pub down: Vec<u64>,
     /// `up_rom[h][t]` at `h·n + t`, `h = 0..l`.
@@ -59,14 +62,14 @@ pub struct PiTables {
 impl PiTables {
     /// The tables of `topo` (any kind; used for Π networks).
     pub fn new(topo: &Topology) -> Self {
-        let (n, l, d, u) = (topo.n(), topo.levels(), topo.d(), topo.u());
+        let (n, l) = (topo.n(), topo.levels());
         // reach[i][s], bottom up.
         let mut reach: Vec<Vec<PeSet>> = Vec::with_capacity(l);
         for i in 0..l {
             let level: Vec<PeSet> = (0..topo.switch_count(i))
                 .map(|s| {
                     let mut set = PeSet::empty(n);
-                    for x in 0..d {
+                    for x in 0..topo.d_at(i) {
                         match topo.down_link(i, s, x) {
                             DownEnd::Pe(p) => set.insert(p),
                             DownEnd::Switch { switch, .. } => set.union(&reach[i - 1][switch]),
@@ -85,7 +88,7 @@ impl PiTables {
                     let mut v = vec![reach[i][s].clone()];
                     for h in i + 1..l {
                         let mut set = PeSet::empty(n);
-                        for k in 0..u {
+                        for k in 0..topo.u_at(i) {
                             if let Some((p, _)) = topo.up_link(i, s, k) {
                                 set.union(&above[i + 1][p][h - i - 1]);
                             }
@@ -98,6 +101,7 @@ impl PiTables {
         }
         let mut switches = Vec::with_capacity(topo.total_switches());
         for (i, level) in above.iter().enumerate() {
+            let (d, u) = (topo.d_at(i), topo.u_at(i));
             for s in 0..level.len() {
                 let down = (0..n)
                     .map(|t| {
@@ -124,12 +128,16 @@ impl PiTables {
                         });
                     }
                 }
-                switches.push(SwitchTable { down, up });
+                switches.push(SwitchTable {
+                    shape: (d, u),
+                    down,
+                    up,
+                });
             }
         }
         let mut lca = vec![0usize; n * n];
         for p in 0..n {
-            let from = &above[0][p / d];
+            let from = &above[0][topo.pe_switch(p)];
             for t in 0..n {
                 lca[p * n + t] = (0..l).find(|&h| from[h].contains(t)).unwrap_or(l - 1);
             }

@@ -12,7 +12,22 @@ pub(crate) fn kinds() -> Vec<(&'static str, Topology)> {
         ("tree3", Topology::tree(3, 1, Size::Levels(2)).unwrap()),
         ("cb", cb.clone()),
         ("pi", Topology::from_pi_text(&cb.to_pi_text()).unwrap()),
+        // Per-level sizes: a capped fat-tree (levels 1-3 of one shape: one rows instance)
+        // and a CB-LCAN with thin bottom levels, and the latter as a Π file.
+        (
+            "fat",
+            Topology::tree_per_level(&[2, 4, 4, 4], &[2, 2, 2, 2]).unwrap(),
+        ),
+        ("cbpl", cb_per_level()),
+        (
+            "pipl",
+            Topology::from_pi_text(&cb_per_level().to_pi_text()).unwrap(),
+        ),
     ]
+}
+
+fn cb_per_level() -> Topology {
+    Topology::complete_bipartite_per_level(&[2, 2, 2], &[1, 1, 2]).unwrap()
 }
 
 #[test]
@@ -20,8 +35,10 @@ fn every_kind_emits_clean_word_level_verilog() {
     for (name, topo) in kinds() {
         for alg in [Algorithm::R1, Algorithm::R2, Algorithm::R3] {
             for policy in [ArbiterPolicy::Fixed, ArbiterPolicy::Random] {
-                for w in [1, 3] {
-                    let spec = NetSpec::new(topo.clone(), alg, policy, w, 5).unwrap();
+                for (w, structure) in [(1, Structure::Instances), (3, Structure::Rows)] {
+                    let spec = NetSpec::new(topo.clone(), alg, policy, w, 5)
+                        .unwrap()
+                        .with_structure(structure);
                     let emitted = network_design(&spec)
                         .unwrap_or_else(|e| panic!("{name} {alg:?} {policy:?} W={w}: {e}"))
                         .emit()
@@ -37,4 +54,41 @@ fn every_kind_emits_clean_word_level_verilog() {
             }
         }
     }
+}
+
+/// Per-level sizes as rows: consecutive levels of one shape share one rows instance (`level`
+/// a row port), other levels keep their own; a uniform network keeps one per level.
+#[test]
+fn rows_groups_follow_the_switch_shapes() {
+    use super::fabric::{row_groups, rows_instance};
+    let fat = Topology::tree_per_level(&[2, 4, 8, 16, 16, 16], &[2, 4, 8, 8, 8, 8]).unwrap();
+    assert_eq!(row_groups(&fat), vec![0..1, 1..2, 2..3, 3..6]);
+    assert_eq!(rows_instance(&(3..6)), "lvl3_to_5");
+    let uni = Topology::tree(2, 1, Size::Levels(4)).unwrap();
+    assert_eq!(row_groups(&uni), vec![0..1, 1..2, 2..3, 3..4]);
+    let spec = NetSpec::new(fat, Algorithm::R1, ArbiterPolicy::RoundRobin, 1, 4)
+        .unwrap()
+        .with_structure(Structure::Rows);
+    let emitted = network_design(&spec).unwrap().emit().unwrap();
+    let names: Vec<&str> = emitted
+        .modules
+        .iter()
+        .map(|m| m.name.as_str())
+        .filter(|n| n.starts_with("lca_switch_"))
+        .collect();
+    assert_eq!(
+        names,
+        vec![
+            "lca_switch_tree_d2_u2_w1_l6_rr_lv0_x32.v",
+            "lca_switch_tree_d4_u4_w1_l6_rr_lv1_x16.v",
+            "lca_switch_tree_d8_u8_w1_l6_rr_lv2_x8.v",
+            "lca_switch_tree_d16_u8_w1_l6_rr_lv3_4_5_x7.v",
+        ]
+    );
+    let top = &emitted.modules.last().unwrap().contents;
+    assert!(top.contains("lvl3_to_5 ("), "{top}");
+    assert!(
+        top.contains(".level({4'd5, 4'd4, 4'd4, 4'd3, 4'd3, 4'd3, 4'd3})"),
+        "{top}"
+    );
 }

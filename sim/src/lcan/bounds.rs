@@ -2,9 +2,10 @@
 //!
 //! For each level `i < l − 1`, the PEs split into groups: the connected components of the
 //! network cut above level `i` (levels `0..=i` and the links between them). A T-LCAN's
-//! group is the subtree of one level-`i` switch; a CB-LCAN's is the `u^i` switches sharing
-//! their base-`d` digits; a Π file's is whatever its links make. With `out` connections
-//! leaving a group, `in` entering it and `cap = u·(level-i switches in the group)` up-links
+//! group is the subtree of one level-`i` switch; a CB-LCAN's is the `∏_{m<i} u_m` (`u^i`)
+//! switches sharing their base-`d` digits; a Π file's is whatever its links make. With
+//! `out` connections leaving a group, `in` entering it and
+//! `cap = u_i·(level-i switches in the group)` up-links
 //! out of it (each wire carries one connection per pass), a schedule needs at least
 //! `⌈max(out, in)/cap⌉` passes. The bound is the maximum over groups, and at least 1 (if
 //! there is any connection). For one LCA level this is 003 Lemma 1; for CB-LCANs it is
@@ -46,7 +47,7 @@ pub fn lower_bound(topo: &Topology, conns: &[Connection], conflict: Conflict) ->
         value: 1,
         witness: "at least one pass".into(),
     };
-    let d = topo.d();
+    let d = topo.d_at(0);
     let s0 = topo.switch_count(0);
     let mut parent: Vec<usize> = (0..s0).collect();
     // Representative (a level-0 switch) of every switch of the current level.
@@ -56,7 +57,7 @@ pub fn lower_bound(topo: &Topology, conns: &[Connection], conflict: Conflict) ->
             let mut next = vec![0; topo.switch_count(level)];
             for (y, slot) in next.iter_mut().enumerate() {
                 let mut first = None;
-                for x in 0..d {
+                for x in 0..topo.d_at(level) {
                     if let DownEnd::Switch { switch, .. } = topo.down_link(level, y, x) {
                         let r = find(&mut parent, rep[switch]);
                         match first {
@@ -89,7 +90,7 @@ pub fn lower_bound(topo: &Topology, conns: &[Connection], conflict: Conflict) ->
             if switches_in[g] == 0 {
                 continue;
             }
-            let cap = topo.u() * switches_in[g];
+            let cap = topo.u_at(level) * switches_in[g];
             let need = out[g].max(inn[g]).div_ceil(cap);
             if need > best.value {
                 best = LowerBound {

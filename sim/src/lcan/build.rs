@@ -7,6 +7,9 @@
 //!   digits (high) then `i` base-`u` digits (low); the switch whose lowest base-`d` digit
 //!   is `j` sends upper `k` to downer `j` of the switch obtained by deleting `j` and
 //!   appending `k`.
+//! - Per level (`tree_per_level`, `complete_bipartite_per_level`): the same rules with
+//!   `d_i`, `u_i` of each level; the uniform constructors are the special case of equal
+//!   entries (same numbering, same links).
 
 use super::error::{sat_mul, TopologyError, MAX_LEVELS, MAX_PES, MAX_PORTS, MAX_SWITCHES};
 use super::topology::{Kind, Size, Topology};
@@ -81,6 +84,37 @@ fn check_switches(switches: &[usize]) -> Result<(), TopologyError> {
     Ok(())
 }
 
+/// Checks a per-level shape: `ds` and `us` of one length `1..=MAX_LEVELS`, every `d_i` and
+/// `u_i` within the port limits (errors name the level).
+pub(crate) fn check_shapes(ds: &[usize], us: &[usize]) -> Result<(), TopologyError> {
+    if ds.len() != us.len() {
+        return Err(TopologyError::ShapeLengths {
+            d: ds.len(),
+            u: us.len(),
+        });
+    }
+    check_levels(ds.len())?;
+    for (level, (&d, &u)) in ds.iter().zip(us).enumerate() {
+        for (name, value, min) in [("d", d, 2), ("u", u, 1)] {
+            if !(min..=MAX_PORTS).contains(&value) {
+                return Err(TopologyError::PortsOutOfRangeAt {
+                    name,
+                    level,
+                    value,
+                    min,
+                    max: MAX_PORTS,
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The product of `values`, saturating.
+fn sat_product(values: impl IntoIterator<Item = usize>) -> usize {
+    values.into_iter().fold(1usize, sat_mul)
+}
+
 impl Topology {
     /// T-LCAN(d,u) = LCAN(d, u, l, (d/u)-ary tree) (002 Definitions 2 and 5).
     pub fn tree(d: usize, u: usize, size: Size) -> Result<Self, TopologyError> {
@@ -109,10 +143,42 @@ impl Topology {
                 l
             }
         };
-        let switches: Vec<usize> = (0..levels).map(|i| sat_pow(k, levels - 1 - i)).collect();
+        Topology::build_tree(vec![d; levels], vec![u; levels])
+    }
+
+    /// The T-LCAN with switch sizes that vary by level: a level-`i` switch has `ds[i]`
+    /// downers and `us[i]` uppers, and the `u_i` uppers of a switch all go to one parent,
+    /// whose `d_{i+1}` downers therefore split into `d_{i+1}/u_i` child groups (002 §2.2: a
+    /// fat-tree "requires a vector of d's and u's, a vector element per level"; Definition 2
+    /// level by level). Conditions: `u_i | d_{i+1}`; `n = d_0·∏_{i≥1} d_i/u_{i-1}`, one top
+    /// switch. Equal entries give [`Topology::tree`].
+    pub fn tree_per_level(ds: &[usize], us: &[usize]) -> Result<Self, TopologyError> {
+        check_shapes(ds, us)?;
+        for level in 1..ds.len() {
+            let (d, u) = (ds[level], us[level - 1]);
+            if !d.is_multiple_of(u) {
+                return Err(TopologyError::NotMultipleAt { level, d, u });
+            }
+        }
+        check_pes(sat_mul(
+            ds[0],
+            sat_product((1..ds.len()).map(|i| ds[i] / us[i - 1])),
+        ))?;
+        Topology::build_tree(ds.to_vec(), us.to_vec())
+    }
+
+    /// Builds a validated per-level tree: `S_i = ∏_{m>i} d_m/u_{m-1}`; switch `s` of level
+    /// `i` sends upper `j` to downer `(s mod k)·u_i + j` of parent `⌊s/k⌋`, `k = d_{i+1}/u_i`.
+    fn build_tree(ds: Vec<usize>, us: Vec<usize>) -> Result<Self, TopologyError> {
+        let levels = ds.len();
+        let k = |i: usize| ds[i] / us[i - 1];
+        let switches: Vec<usize> = (0..levels)
+            .map(|i| sat_product((i + 1..levels).map(k)))
+            .collect();
         check_switches(&switches)?;
         let up_links: Vec<Vec<(u32, u32)>> = (0..levels - 1)
             .map(|i| {
+                let (u, k) = (us[i], k(i + 1));
                 (0..switches[i] * u)
                     .map(|idx| {
                         let (s, j) = (idx / u, idx % u);
@@ -121,7 +187,13 @@ impl Topology {
                     .collect()
             })
             .collect();
-        Ok(Topology::from_parts(Kind::Tree, d, u, switches, &up_links))
+        Ok(Topology::from_parts(
+            Kind::Tree,
+            ds,
+            us,
+            switches,
+            &up_links,
+        ))
     }
 
     /// CB-LCAN(d,u) = LCAN(d, u, l, complete bipartite) (002 Definitions 3–4, Corollary 1).
@@ -140,13 +212,38 @@ impl Topology {
                 l
             }
         };
+        Topology::build_cb(vec![d; levels], vec![u; levels])
+    }
+
+    /// The CB-LCAN with switch sizes that vary by level (002 Definition 3 with a base-`d_j`
+    /// PE digit `j` and a base-`u_j` switch digit appended at level `j`; `docs/conventions.md`
+    /// "Per-level switch sizes"). Every shape is valid: `n = ∏ d_i`,
+    /// `S_i = ∏_{m>i} d_m · ∏_{m<i} u_m`. Equal entries give [`Topology::complete_bipartite`].
+    pub fn complete_bipartite_per_level(ds: &[usize], us: &[usize]) -> Result<Self, TopologyError> {
+        check_shapes(ds, us)?;
+        check_pes(sat_product(ds.iter().copied()))?;
+        Topology::build_cb(ds.to_vec(), us.to_vec())
+    }
+
+    /// Builds a validated per-level CB-LCAN. A level-`i` switch's label is the base-`d`
+    /// digits `p_{l-1} … p_{i+1}` (high) then the base-`u` digits `k_0 … k_{i-1}` (low, `k_0`
+    /// most significant); the switch whose lowest base-`d` digit is `j` sends upper `k` to
+    /// downer `j` of the switch obtained by deleting `j` and appending `k` (base `u_i`).
+    fn build_cb(ds: Vec<usize>, us: Vec<usize>) -> Result<Self, TopologyError> {
+        let levels = ds.len();
         let switches: Vec<usize> = (0..levels)
-            .map(|i| sat_mul(sat_pow(d, levels - 1 - i), sat_pow(u, i)))
+            .map(|i| {
+                sat_mul(
+                    sat_product(ds[i + 1..].iter().copied()),
+                    sat_product(us[..i].iter().copied()),
+                )
+            })
             .collect();
         check_switches(&switches)?;
         let up_links: Vec<Vec<(u32, u32)>> = (0..levels - 1)
             .map(|i| {
-                let ui = sat_pow(u, i);
+                let (u, d) = (us[i], ds[i + 1]);
+                let ui = sat_product(us[..i].iter().copied());
                 (0..switches[i] * u)
                     .map(|idx| {
                         let (s, k) = (idx / u, idx % u);
@@ -159,8 +256,8 @@ impl Topology {
             .collect();
         Ok(Topology::from_parts(
             Kind::CompleteBipartite,
-            d,
-            u,
+            ds,
+            us,
             switches,
             &up_links,
         ))

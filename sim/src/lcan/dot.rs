@@ -55,8 +55,12 @@ pub fn to_dot(topo: &Topology, title: &str) -> Result<String, DiagramError> {
         );
         let _ = write!(s, "  {{ rank=same;");
         for sw in 0..topo.switch_count(level) {
-            let ups: Vec<String> = (0..topo.u()).map(|k| format!("<u{k}>u{k}")).collect();
-            let downs: Vec<String> = (0..topo.d()).map(|x| format!("<d{x}>d{x}")).collect();
+            let ups: Vec<String> = (0..topo.u_at(level))
+                .map(|k| format!("<u{k}>u{k}"))
+                .collect();
+            let downs: Vec<String> = (0..topo.d_at(level))
+                .map(|x| format!("<d{x}>d{x}"))
+                .collect();
             let _ = write!(
                 s,
                 " {} [label=\"{{{{{}}}|level {level} switch {sw}|{{{}}}}}\"];",
@@ -78,7 +82,7 @@ pub fn to_dot(topo: &Topology, title: &str) -> Result<String, DiagramError> {
     keep_order(&mut s, (0..topo.n()).map(|p| format!("PE{p}")));
     for level in (0..topo.levels()).rev() {
         for sw in 0..topo.switch_count(level) {
-            for x in 0..topo.d() {
+            for x in 0..topo.d_at(level) {
                 let from = format!("{}:d{x}:s", node(level, sw));
                 let _ = match topo.down_link(level, sw, x) {
                     DownEnd::Pe(p) => writeln!(s, "  {from} -> PE{p}:n;"),

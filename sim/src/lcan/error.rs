@@ -32,6 +32,50 @@ pub enum TopologyError {
         /// Largest allowed value.
         max: usize,
     },
+    /// A per-level `d_i` or `u_i` out of range.
+    #[error("{name}_{level} = {value} is out of range {min}..={max} (level {level})")]
+    PortsOutOfRangeAt {
+        /// `"d"` or `"u"`.
+        name: &'static str,
+        /// The level.
+        level: usize,
+        /// The value given.
+        value: usize,
+        /// Smallest allowed value.
+        min: usize,
+        /// Largest allowed value.
+        max: usize,
+    },
+    /// The per-level vectors have different lengths.
+    #[error("the d vector has {d} entries but the u vector has {u}: give one d and one u per level, level 0 (the PEs' level) first")]
+    ShapeLengths {
+        /// Entries of `d`.
+        d: usize,
+        /// Entries of `u`.
+        u: usize,
+    },
+    /// A per-level T-LCAN whose `d_level` is not a multiple of `u_{level-1}`.
+    #[error("level {level}: d_{level} = {d} is not a multiple of u_{prev} = {u} (002 Definition 2, level by level: the u_{prev} uppers of a level-{prev} switch are one tree edge into its parent's downers, which split into groups of u_{prev})", prev = level - 1)]
+    NotMultipleAt {
+        /// The parent level.
+        level: usize,
+        /// `d_level`.
+        d: usize,
+        /// `u_{level-1}`.
+        u: usize,
+    },
+    /// A per-level switch count `S_level = S_{level-1}·u_{level-1}/d_level` is not an integer.
+    #[error("level {level}: S_{level} = S_{prev}·u_{prev}/d_{level} = {num}/{den} is not an integer (002 eq. (1) level by level; Theorem 1)")]
+    FractionalSwitchesAt {
+        /// The level whose count is fractional.
+        level: usize,
+        /// `level - 1`.
+        prev: usize,
+        /// Numerator.
+        num: usize,
+        /// Denominator.
+        den: usize,
+    },
     /// T-LCAN with `d` not a multiple of `u`.
     #[error("d = {d} is not a multiple of u = {u} (002 Definition 2; 003 Theorem 1 prints \"u = k·d\", which is an erratum)")]
     NotMultiple {

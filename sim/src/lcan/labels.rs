@@ -2,27 +2,26 @@
 //! docs/routing.md §1 (`down(Y, p)`, `up(X, c)`, LCA level and LCA switches) for every
 //! topology (Π files delegate to `reach`).
 //!
-//! Labels are mixed-radix numbers, digit 0 least significant:
-//! - T-LCAN(d,u): digit 0 is base `d` (the downer of the level-0 switch), digits `1..l`
-//!   are base `d/u` (the child group at that level).
-//! - CB-LCAN(d,u): all `l` digits are base `d` (002 Definition 3).
+//! Labels are mixed-radix numbers, digit 0 least significant, one digit per level:
+//! - T-LCAN: digit 0 is base `d_0` (the downer of the level-0 switch), digit `j ≥ 1` is base
+//!   `d_j/u_{j-1}` (the child group at level `j`).
+//! - CB-LCAN: digit `j` is base `d_j` (002 Definition 3).
 //!
+//! (With one `d` and `u` for every level these are base `d`, then `d/u`; all base `d`.)
 //! In both, **digit `j` decides the downer at level `j`** on the way down: at level 0 it is
-//! the downer itself; at level `j ≥ 1` it is downer `digit` (CB) or any of the `u` downers
-//! `digit·u .. digit·u+u-1` of that child group (T). The LCA level of two PEs is the
-//! position of the most significant digit where their labels differ (0 if none).
+//! the downer itself; at level `j ≥ 1` it is downer `digit` (CB) or any of the `u_{j-1}`
+//! downers `digit·u_{j-1} .. digit·u_{j-1}+u_{j-1}-1` of that child group (T). The LCA
+//! level of two PEs is the position of the most significant digit where their labels
+//! differ (0 if none).
 
 use super::topology::{mask, Kind, Topology};
 
 impl Topology {
-    /// PEs below one level-`level` switch (T: `d·(d/u)^level`) or below one group of
-    /// `u^level` switches sharing their base-`d` digits (CB: `d^(level+1)`); `None` for Π.
+    /// PEs below one level-`level` switch (T: `d_0·∏_{1≤m≤level} d_m/u_{m-1}`) or below one
+    /// group of `∏_{m<level} u_m` switches sharing their base-`d` digits (CB:
+    /// `∏_{m≤level} d_m`); `None` for Π.
     pub fn block_size(&self, level: usize) -> Option<usize> {
-        match self.kind {
-            Kind::Tree => Some(self.d * (self.d / self.u).pow(level as u32)),
-            Kind::CompleteBipartite => Some(self.d.pow(level as u32 + 1)),
-            Kind::File => None,
-        }
+        self.block.get(level).copied()
     }
 
     /// Radices of the label digits, digit 0 first (T and CB; `None` for Π files).
@@ -30,10 +29,16 @@ impl Topology {
         match self.kind {
             Kind::Tree => Some(
                 (0..self.levels())
-                    .map(|j| if j == 0 { self.d } else { self.d / self.u })
+                    .map(|j| {
+                        if j == 0 {
+                            self.ds[0]
+                        } else {
+                            self.ds[j] / self.us[j - 1]
+                        }
+                    })
                     .collect(),
             ),
-            Kind::CompleteBipartite => Some(vec![self.d; self.levels()]),
+            Kind::CompleteBipartite => Some(self.ds.clone()),
             Kind::File => None,
         }
     }
@@ -56,10 +61,14 @@ impl Topology {
 
     /// The downers of a level-`level` switch selected by label digit `digit` (which is
     /// digit number `level` of the destination): T: `{digit}` at level 0, the group
-    /// `digit·u .. digit·u+u-1` above; CB: `{digit}`. `None` for Π files.
+    /// `digit·u_{level-1} .. digit·u_{level-1}+u_{level-1}-1` above; CB: `{digit}`. `None`
+    /// for Π files.
     pub fn downers_for_digit(&self, level: usize, digit: usize) -> Option<u64> {
         match self.kind {
-            Kind::Tree if level > 0 => Some(mask(self.u) << (digit * self.u)),
+            Kind::Tree if level > 0 => {
+                let g = self.us[level - 1];
+                Some(mask(g) << (digit * g))
+            }
             Kind::Tree | Kind::CompleteBipartite => Some(1u64 << digit),
             Kind::File => None,
         }
@@ -68,38 +77,37 @@ impl Topology {
     /// Is PE `p` below switch `(level, switch)` (reachable from it going down)?
     pub fn is_below(&self, level: usize, switch: usize, p: usize) -> bool {
         match self.kind {
-            Kind::Tree => p / self.block_size(level).unwrap_or(1) == switch,
-            Kind::CompleteBipartite => {
-                p / self.d.pow(level as u32 + 1) == switch / self.u.pow(level as u32)
-            }
+            Kind::Tree => p / self.block[level] == switch,
+            Kind::CompleteBipartite => p / self.block[level] == switch / self.ugroup[level],
             Kind::File => self
                 .reach()
-                .is_below(self.global_index(level, switch), p / self.d),
+                .is_below(self.global_index(level, switch), self.pe_switch(p)),
         }
     }
 
     /// The LCA level `h(s, t)` (002 Definitions 6–7); `h(s, s) = 0`.
     pub fn lca_level(&self, s: usize, t: usize) -> usize {
         match self.kind {
-            Kind::File => self.reach().level0_lca(s / self.d, t / self.d),
-            _ => (0..self.levels())
-                .find(|&h| {
-                    let b = self.block_size(h).unwrap_or(1);
-                    s / b == t / b
-                })
+            Kind::File => self
+                .reach()
+                .level0_lca(self.pe_switch(s), self.pe_switch(t)),
+            _ => self
+                .block
+                .iter()
+                .position(|&b| s / b == t / b)
                 .unwrap_or(self.levels() - 1),
         }
     }
 
     /// The LCA switches of `s` and `t` (indices at level `h(s, t)`), ascending: one in a
-    /// T-LCAN (002 Lemma 3), `u^h` in a CB-LCAN (002 Lemma 2).
+    /// T-LCAN (002 Lemma 3), `∏_{m<h} u_m` in a CB-LCAN (002 Lemma 2; `u^h` with one `u`).
     pub fn lca_switches(&self, s: usize, t: usize) -> Vec<usize> {
         let h = self.lca_level(s, t);
         match self.kind {
-            Kind::Tree => vec![s / self.block_size(h).unwrap_or(1)],
+            Kind::Tree => vec![s / self.block[h]],
             Kind::CompleteBipartite => {
-                let uh = self.u.pow(h as u32);
-                let hi = s / self.d.pow(h as u32 + 1);
+                let uh = self.ugroup[h];
+                let hi = s / self.block[h];
                 (hi * uh..(hi + 1) * uh).collect()
             }
             Kind::File => self.reach().lca_switches(self, s, t, h),
@@ -113,16 +121,12 @@ impl Topology {
             return 0;
         }
         if level == 0 {
-            return 1u64 << (p % self.d);
+            return 1u64 << (p % self.ds[0]);
         }
         match self.kind {
             Kind::Tree | Kind::CompleteBipartite => {
-                let below_child = self.block_size(level - 1).unwrap_or(1);
-                let radix = if self.kind == Kind::Tree {
-                    self.d / self.u
-                } else {
-                    self.d
-                };
+                let below_child = self.block[level - 1];
+                let radix = self.block[level] / below_child;
                 let digit = (p / below_child) % radix;
                 self.downers_for_digit(level, digit).unwrap_or(0)
             }
@@ -132,14 +136,14 @@ impl Topology {
 
     /// `up(X, c)` for connection `c = (s, t)` at `X = (level, switch)` on the way up from
     /// `s`: the uppers whose parent still leads to an LCA switch of `c`, as a mask; 0 at
-    /// or above the LCA level. T and CB: all `u` uppers (002 Lemma 2).
+    /// or above the LCA level. T and CB: all `u_level` uppers (002 Lemma 2).
     pub fn up(&self, level: usize, switch: usize, s: usize, t: usize) -> u64 {
         let h = self.lca_level(s, t);
         if level >= h {
             return 0;
         }
         match self.kind {
-            Kind::Tree | Kind::CompleteBipartite => self.all_uppers(),
+            Kind::Tree | Kind::CompleteBipartite => self.all_uppers(level),
             Kind::File => self.reach().up(self, level, switch, t, h),
         }
     }
@@ -153,7 +157,7 @@ impl Topology {
             return 0;
         }
         match self.kind {
-            Kind::Tree | Kind::CompleteBipartite => self.all_uppers(),
+            Kind::Tree | Kind::CompleteBipartite => self.all_uppers(level),
             Kind::File => self.reach().up(self, level, switch, t, h),
         }
     }
@@ -166,7 +170,7 @@ impl Topology {
                 let mut prev = 1u64;
                 (0..self.levels())
                     .map(|h| {
-                        let b = self.block_size(h).unwrap_or(1) as u64;
+                        let b = self.block[h] as u64;
                         let c = n * (b - prev);
                         prev = b;
                         c
@@ -174,7 +178,7 @@ impl Topology {
                     .collect()
             }
             Kind::File => {
-                let (d, s0) = (self.d, self.switch_count(0));
+                let (d, s0) = (self.ds[0], self.switch_count(0));
                 let mut out = vec![0u64; self.levels()];
                 for a in 0..s0 {
                     for b in 0..s0 {

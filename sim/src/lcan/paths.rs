@@ -61,11 +61,12 @@ pub type Path = Vec<Wire>;
 impl Topology {
     /// Calls `f` with every path connection `(s, t)` may take, in a fixed order (uppers and
     /// downers ascending, up part varying slowest), until `f` returns `false`. Returns
-    /// `false` if stopped early. T-LCAN: `u^(2h)` paths; CB-LCAN: `u^h`.
+    /// `false` if stopped early. T-LCAN: `∏_{i<h} u_i²` paths (`u^(2h)`); CB-LCAN:
+    /// `∏_{i<h} u_i` (`u^h`).
     pub fn visit_paths(&self, s: usize, t: usize, f: &mut dyn FnMut(&[Wire]) -> bool) -> bool {
         let h = self.lca_level(s, t);
         let mut wires = Vec::with_capacity(2 * h);
-        self.visit_up(0, s / self.d, s, t, h, &mut wires, f)
+        self.visit_up(0, self.pe_switch(s), s, t, h, &mut wires, f)
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -143,14 +144,14 @@ impl Topology {
 
     /// The number of paths of `(s, t)` (saturating).
     pub fn path_count(&self, s: usize, t: usize) -> u128 {
-        let h = self.lca_level(s, t) as u32;
-        let u = self.u as u128;
+        let h = self.lca_level(s, t);
+        let us = self.us[..h].iter().map(|&u| u as u128);
         match self.kind {
-            Kind::Tree => u.saturating_pow(2 * h),
-            Kind::CompleteBipartite => u.saturating_pow(h),
+            Kind::Tree => us.fold(1u128, |a, u| a.saturating_mul(u.saturating_mul(u))),
+            Kind::CompleteBipartite => us.fold(1u128, |a, u| a.saturating_mul(u)),
             Kind::File => {
                 let mut memo = HashMap::new();
-                self.count_up(0, s / self.d, s, t, h as usize, &mut memo)
+                self.count_up(0, self.pe_switch(s), s, t, h, &mut memo)
             }
         }
     }

@@ -38,7 +38,7 @@ impl Reach {
                 below[g * words + sw / 64] |= 1 << (sw % 64);
                 continue;
             }
-            for x in 0..topo.d() {
+            for x in 0..topo.d_at(level) {
                 if let DownEnd::Switch { switch, .. } = topo.down_link(level, sw, x) {
                     let c = topo.global_index(level - 1, switch);
                     for w in 0..words {
@@ -56,7 +56,7 @@ impl Reach {
                     continue;
                 }
                 let mut best = NONE;
-                for k in 0..topo.u() {
+                for k in 0..topo.u_at(level) {
                     if let Some((p, _)) = topo.up_link(level, sw, k) {
                         let pg = topo.global_index(level + 1, p);
                         best = best.min(lvl[pg * s0 + b]);
@@ -68,8 +68,8 @@ impl Reach {
         for a in 0..s0 {
             if let Some(b) = (0..s0).find(|&b| lvl[a * s0 + b] == NONE) {
                 return Err(TopologyError::Disconnected {
-                    a: a * topo.d(),
-                    b: b * topo.d(),
+                    a: a * topo.d_at(0),
+                    b: b * topo.d_at(0),
                 });
             }
         }
@@ -88,11 +88,11 @@ impl Reach {
 
     /// The level-`h` switches reachable going up from `s` that have `t` below.
     pub(crate) fn lca_switches(&self, topo: &Topology, s: usize, t: usize, h: usize) -> Vec<usize> {
-        let mut frontier = vec![s / topo.d()];
+        let mut frontier = vec![topo.pe_switch(s)];
         for level in 0..h {
             let mut next = vec![false; topo.switch_count(level + 1)];
             for &x in &frontier {
-                for k in 0..topo.u() {
+                for k in 0..topo.u_at(level) {
                     if let Some((p, _)) = topo.up_link(level, x, k) {
                         next[p] = true;
                     }
@@ -102,16 +102,16 @@ impl Reach {
         }
         frontier
             .into_iter()
-            .filter(|&y| self.is_below(topo.global_index(h, y), t / topo.d()))
+            .filter(|&y| self.is_below(topo.global_index(h, y), topo.pe_switch(t)))
             .collect()
     }
 
     /// `down(Y, p)` for `Y = (level, switch)`, `level ≥ 1`.
     pub(crate) fn down(&self, topo: &Topology, level: usize, switch: usize, p: usize) -> u64 {
         let mut m = 0;
-        for x in 0..topo.d() {
+        for x in 0..topo.d_at(level) {
             if let DownEnd::Switch { switch: c, .. } = topo.down_link(level, switch, x) {
-                if self.is_below(topo.global_index(level - 1, c), p / topo.d()) {
+                if self.is_below(topo.global_index(level - 1, c), topo.pe_switch(p)) {
                     m |= 1 << x;
                 }
             }
@@ -129,10 +129,10 @@ impl Reach {
         h: usize,
     ) -> u64 {
         let mut m = 0;
-        for k in 0..topo.u() {
+        for k in 0..topo.u_at(level) {
             if let Some((p, _)) = topo.up_link(level, switch, k) {
                 let pg = topo.global_index(level + 1, p);
-                if usize::from(self.lvl[pg * self.s0 + t / topo.d()]) == h {
+                if usize::from(self.lvl[pg * self.s0 + topo.pe_switch(t)]) == h {
                     m |= 1 << k;
                 }
             }

@@ -114,10 +114,10 @@ pub fn check_path(topo: &Topology, c: &RoutedConnection) -> Result<Vec<(usize, u
             2 * h
         ));
     }
-    let mut cur = c.src / topo.d();
+    let mut cur = topo.pe_switch(c.src);
     let mut visited = vec![(0, cur)];
     for (i, w) in c.wires[..h].iter().enumerate() {
-        if w.dir != Dir::Up || w.level != i || w.switch != cur || w.upper >= topo.u() {
+        if w.dir != Dir::Up || w.level != i || w.switch != cur || w.upper >= topo.u_at(i) {
             return Err(format!(
                 "wire {i} is {w:?}; expected an up-wire from level-{i} switch {cur}"
             ));
@@ -136,7 +136,7 @@ pub fn check_path(topo: &Topology, c: &RoutedConnection) -> Result<Vec<(usize, u
         let ok = w.dir == Dir::Down
             && w.level == level
             && w.switch < topo.switch_count(level)
-            && w.upper < topo.u()
+            && w.upper < topo.u_at(level)
             && topo.up_link(level, w.switch, w.upper).map(|(p, _)| p) == Some(cur);
         if !ok {
             return Err(format!(
@@ -148,10 +148,10 @@ pub fn check_path(topo: &Topology, c: &RoutedConnection) -> Result<Vec<(usize, u
         cur = w.switch;
         visited.push((level, cur));
     }
-    if cur != c.dst / topo.d() {
+    if cur != topo.pe_switch(c.dst) {
         return Err(format!(
             "ends at level-0 switch {cur}, not at the destination's {}",
-            c.dst / topo.d()
+            topo.pe_switch(c.dst)
         ));
     }
     Ok(visited)

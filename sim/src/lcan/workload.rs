@@ -2,7 +2,8 @@
 //!
 //! **worst-case** is 002 §3.3's set: every connection has LCA level `l − 1`. The PEs fall
 //! into *top blocks*, the sets of PEs that share an LCA level below `l − 1` (T-LCAN: the
-//! `d/u` subtrees of the top switch; CB-LCAN: the `d` values of the top digit; Π file: the
+//! `d/u` subtrees of the top switch; CB-LCAN: the `d` values of the top digit (per level:
+//! `d_{l-1}/u_{l-2}` and `d_{l-1}`); Π file: the
 //! classes of that relation, which must be an equivalence). A worst-case permutation
 //! sends every PE outside its own block. Sampling: sources in a random order each pick a
 //! destination uniformly among the remaining ones outside their block whose choice still
@@ -40,7 +41,7 @@ pub fn top_blocks(topo: &Topology) -> Result<Vec<usize>, WorkloadError> {
             Ok((0..n).map(|p| p / b).collect())
         }
         Kind::File => {
-            let d = topo.d();
+            let d = topo.d_at(0);
             let s0 = topo.switch_count(0);
             let mut block = vec![usize::MAX; s0];
             let mut count = 0;

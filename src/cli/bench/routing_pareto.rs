@@ -15,6 +15,7 @@ use lcanet_hdl::lca::generate::{emit_switch, switch_module_name};
 use lcanet_hdl::lca::r3::{add_r3_switch, r3_switch_module_name};
 use lcanet_hdl::netlist::{Design, Emitted};
 use lcanet_sim::lcan::cycle::network::NetParams;
+use lcanet_sim::lcan::cycle::src_mode::route_field_bits;
 use lcanet_sim::lcan::cycle::SwitchParams;
 use lcanet_sim::lcan::routing::Algorithm;
 use lcanet_testbench::tools::yosys;
@@ -62,6 +63,8 @@ type Synth = anyhow::Result<(u64, u64)>;
 
 /// The switch a network's hardware is built from: the R1/R2 switch with its parameters,
 /// or R3's arbiter-free switch (`docs/protocol.md` §12), which depends on d, u, W only.
+/// (The bench's networks have one switch size for every level; [`Switch::of`] takes level
+/// 0's.)
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Switch {
     /// The arbitrated switch of R1/R2.
@@ -80,14 +83,15 @@ pub enum Switch {
 impl Switch {
     /// The switch of a network's hardware parameters.
     pub fn of(np: &NetParams) -> Self {
+        let s = np.switch_at(0);
         if np.algorithm == Algorithm::R3 {
             Switch::R3 {
-                d: np.switch.d,
-                u: np.switch.u,
-                w: np.switch.width,
+                d: s.d,
+                u: s.u,
+                w: s.width,
             }
         } else {
-            Switch::Arbitrated(np.switch)
+            Switch::Arbitrated(*s)
         }
     }
 
@@ -95,7 +99,7 @@ impl Switch {
     pub fn module_name(&self) -> String {
         match self {
             Switch::Arbitrated(p) => switch_module_name(p),
-            Switch::R3 { d, u, w } => r3_switch_module_name(*d, *u, *w),
+            Switch::R3 { d, u, w } => r3_switch_module_name(*d, *u, *w, route_field_bits(*d, *u)),
         }
     }
 
@@ -103,9 +107,10 @@ impl Switch {
         Ok(match *self {
             Switch::Arbitrated(p) => emit_switch(p)?,
             Switch::R3 { d, u, w } => {
-                let mut design = Design::new(r3_switch_module_name(d, u, w));
+                let f = route_field_bits(d, u);
+                let mut design = Design::new(r3_switch_module_name(d, u, w, f));
                 design.param("d", d).param("u", u).param("width", w);
-                add_r3_switch(&mut design, d, u, w)?;
+                add_r3_switch(&mut design, d, u, w, f)?;
                 design.emit()?
             }
         })

@@ -440,8 +440,9 @@ fn run_with(
                 let mut r = Record {
                     topology: net.topo.kind().name(),
                     network: net.short.clone(),
-                    d: net.topo.d(),
-                    u: net.topo.u(),
+                    // The bench's networks have one switch size for every level.
+                    d: net.topo.d_at(0),
+                    u: net.topo.u_at(0),
                     levels: net.topo.levels(),
                     n: net.topo.n(),
                     algorithm: alg.name(),

@@ -20,7 +20,8 @@ use std::path::PathBuf;
   lcanet export-tb network --topology tree --d 2 --u 1 --levels 2 --perm random --seed 7 -o tb
   sh tb/run.sh            # Icarus Verilog: prints PASS <n> bit-times or FAIL …
   lcanet export-tb network --topology cb --d 2 --u 2 --levels 3 --algorithm r2 --arbiter random -o tb --run
-  lcanet export-tb network --pi docs/examples/skewed8.pi --perm random --seed 3 -o tb --run")]
+  lcanet export-tb network --pi docs/examples/skewed8.pi --perm random --seed 3 -o tb --run
+  lcanet export-tb network --topology fat-tree --levels 3 --perm worst-case -o tb --run")]
 pub struct Args {
     #[command(flatten)]
     net: NetArgs,

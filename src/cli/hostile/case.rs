@@ -166,6 +166,9 @@ pub(super) fn topology_args(
         }
         return parsed.filter(|_| b.defects == defects).map(|t| t.n());
     }
+    if b.g.below(4) == 0 {
+        return per_level_args(b);
+    }
     let (name, d, u, l, n) = *b.g.pick(&[
         ("tree", "2", "1", "2", 4),
         ("tree", "4", "2", "2", 8),
@@ -218,6 +221,135 @@ pub(super) fn topology_args(
         _ => b.arg("--levels", l),
     }
     (b.defects == defects).then_some(n)
+}
+
+/// Per-level `--d`/`--u` vectors (`4,2` with `2,4`, …) or a named network of 002 §2.2
+/// (`fat-tree`, `cm5`, `trac`, `baseline`), small when valid (every `d_i`, `u_i` ≤ 8, so
+/// also within the hardware's limits); returns the number of PEs when valid.
+fn per_level_args(b: &mut Builder) -> Option<usize> {
+    let defects = b.defects;
+    if b.g.chance(50) {
+        let (name, flag, size, n) = *b.g.pick(&[
+            ("fat-tree", "--levels", "3", 8),
+            ("fat-tree", "--n", "16", 16),
+            ("cm5", "--n", "16", 16),
+            ("cm5", "--levels", "3", 64),
+            ("trac", "--levels", "2", 9),
+            ("baseline", "--n", "8", 8),
+        ]);
+        b.arg("--topology", name);
+        if !b.hit(b.rate / 2) {
+            b.arg(flag, size);
+            if name == "fat-tree" && b.g.chance(30) {
+                let c = b.g.pick_str(&["1", "2", "64"]);
+                b.arg("--capacity", c);
+            }
+            return (b.defects == defects).then_some(n);
+        }
+        match b.g.below(5) {
+            0 => {
+                // Not a power of the preset's radix, or past every limit.
+                let v =
+                    *b.g.pick(&["0", "12", "100", "1048577", "18446744073709551615"]);
+                b.arg("--n", v);
+                b.defect(&["n = ", "--n", "limit", "is not", "out of range"]);
+            }
+            1 => {
+                let v = b.g.pick_str(&["0", "33", "4294967296"]);
+                b.arg("--levels", v);
+                b.defect(&["--levels", "levels = ", "out of range", "limit", "n = "]);
+            }
+            2 => b.defect(&["--levels", "--n"]),
+            3 => {
+                b.arg(flag, size);
+                let f = *b.g.pick(&["--d", "--u"]);
+                b.arg(f, "4");
+                b.defect(&["fixes the network's switch sizes", f]);
+            }
+            _ => {
+                b.arg(flag, size);
+                if name == "fat-tree" {
+                    let c = b.g.pick_str(&["0", "-1", "x"]);
+                    b.arg("--capacity", c);
+                    b.defect(&["--capacity", "'-1'", "'x'", "d_", "out of range"]);
+                } else {
+                    b.arg("--capacity", "4");
+                    b.defect(&["--capacity is only for --topology fat-tree"]);
+                }
+            }
+        }
+        return None;
+    }
+    let (name, d, u, n) = *b.g.pick(&[
+        ("cb", "2,2,2", "1,1,2", 8),
+        ("cb", "4,2", "2,4", 8),
+        ("cb", "3,2", "2,3", 6),
+        ("tree", "2,4,8", "2,4,8", 8),
+        ("tree", "2,2,4", "1,2,1", 8),
+        ("tree", "2,4", "2,2", 4),
+    ]);
+    b.arg("--topology", name);
+    if !b.hit(b.rate) {
+        b.arg("--d", d);
+        b.arg("--u", u);
+        return Some(n);
+    }
+    let (flag, other) = if b.g.chance(50) {
+        ("--d", "--u")
+    } else {
+        ("--u", "--d")
+    };
+    let (mine, theirs) = if flag == "--d" { (d, u) } else { (u, d) };
+    let mut items: Vec<String> = mine.split(',').map(str::to_string).collect();
+    let mut hints: Vec<&str> = vec![flag];
+    match b.g.below(6) {
+        0 => {
+            let i = b.g.below(items.len());
+            let v =
+                *b.g.pick(&["0", "65", "x", "", "-1", "18446744073709551616", "1e3", " "]);
+            items[i] = v.to_string();
+            hints.extend(["out of range", "not a non-negative integer", "(level"]);
+            if i == 0 && v == "-1" {
+                // clap takes a value starting with '-' for a flag: "unexpected argument".
+                hints.push("'-1");
+            }
+        }
+        1 => {
+            items.push("2".into());
+            hints.push("entries but the other vector has");
+        }
+        2 if items.len() >= 3 => {
+            items.pop();
+            hints.push("entries but the other vector has");
+        }
+        3 => {
+            items = vec!["2".to_string(); 40];
+            hints.extend(["at most one per level", "at most 32 levels"]);
+        }
+        4 => {
+            b.arg("--levels", "7");
+            hints.extend(["--levels 7 disagrees"]);
+        }
+        _ => {
+            // A tree whose d_1 is no multiple of u_0 (002 Definition 2 per level), or
+            // the same shape as a CB with an n that disagrees.
+            if name == "tree" {
+                b.arg("--d", "4,6");
+                b.arg("--u", "4,1");
+                b.defect(&["d_1 = 6 is not a multiple of u_0 = 4"]);
+            } else {
+                b.arg("--d", d);
+                b.arg("--u", u);
+                b.arg("--n", "1000");
+                b.defect(&["--n 1000 disagrees"]);
+            }
+            return None;
+        }
+    }
+    b.arg(flag, items.join(","));
+    b.arg(other, theirs);
+    b.defect(&hints);
+    None
 }
 
 /// `--perm FILE` (or a keyword) for a network of `n` PEs; returns whether it is valid.

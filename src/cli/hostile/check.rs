@@ -196,7 +196,8 @@ pub(super) fn check_pi_input(g: &mut Gen, seeds: &[String], t: &mut Tally, wd: &
         Topology::from_pi_text(&text).map(|topo| {
             let back = Topology::from_pi_text(&topo.to_pi_text());
             let same = back.as_ref().is_ok_and(|b| {
-                (b.n(), b.d(), b.u(), b.levels()) == (topo.n(), topo.d(), topo.u(), topo.levels())
+                (b.n(), b.ds(), b.us(), b.levels())
+                    == (topo.n(), topo.ds(), topo.us(), topo.levels())
             });
             if topo.n() <= 64 {
                 let _ = topo.lca_distribution();

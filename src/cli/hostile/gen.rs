@@ -162,6 +162,9 @@ pub(super) fn pi_seeds() -> Vec<Topology> {
         Topology::complete_bipartite(2, 2, Size::Levels(2)).unwrap(),
         Topology::complete_bipartite(2, 2, Size::Levels(3)).unwrap(),
         Topology::complete_bipartite(3, 3, Size::Levels(2)).unwrap(),
+        // Switch sizes that vary by level: headers with d and u lists.
+        Topology::complete_bipartite_per_level(&[4, 2], &[2, 4]).unwrap(),
+        Topology::tree_per_level(&[2, 4, 8], &[2, 4, 8]).unwrap(),
     ]
 }
 
@@ -172,7 +175,22 @@ pub(super) fn pi_text(g: &mut Gen, seeds: &[String]) -> String {
         let mut s = String::from("lcan");
         for key in ["d", "u", "levels", "n", "x"] {
             if g.chance(85) || key == "x" && g.chance(10) {
-                let v = if g.chance(50) {
+                let v = if (key == "d" || key == "u") && g.chance(30) {
+                    // A per-level list: lengths that disagree with levels, empty and
+                    // hostile entries, more entries than levels can have.
+                    g.pick(&[
+                        "4,4",
+                        "2,2,2",
+                        "4,,2",
+                        "2,0,2",
+                        "2,99",
+                        "18446744073709551616,2",
+                        "2,-1",
+                        ",",
+                        "2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2",
+                    ])
+                    .to_string()
+                } else if g.chance(50) {
                     g.pick(HOSTILE_NUMBERS).to_string()
                 } else {
                     g.pick(&["2", "4", "8", "32", "64", "1024", "1025"])

@@ -19,7 +19,10 @@ use std::path::PathBuf;
 /// Arguments of `lcanet sim network`.
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = "Permutation files: one destination per PE in PE order, '-' for a PE \
+    after_help = "Switch sizes may vary by level: --topology cb --d 4,4,2 --u 2,2,2, or \
+the networks of 002 §2.2: --topology fat-tree --levels L, cm5 --n 4^l, trac, baseline \
+(docs/conventions.md).\n\
+Permutation files: one destination per PE in PE order, '-' for a PE \
 that sends nothing, '#' comments (as `lcanet schedule`).\n\
 Models are compiled with g++ -O1 unless --optimize asks for -O3 (docs/network-rtl.md, \
 \"Large networks\"). A failing run without --vcd is repeated on a \

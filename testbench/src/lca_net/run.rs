@@ -13,7 +13,7 @@ use super::bench::{NetBench, NetCosimError, PROGRESS_EVERY};
 use super::stimulus::Stimulus;
 use crate::bridge::{InputId, Model, ModelLibrary};
 use crate::harness::{Harness, Mismatch, RunInfo, Watch};
-use lcanet_hdl::lca_net::fabric::{level_instance, switch_instance};
+use lcanet_hdl::lca_net::fabric::{row_groups, rows_instance, switch_instance};
 use lcanet_hdl::lca_net::Structure;
 use lcanet_sim::lcan::cycle::network::{Mutation, NetworkModel, PortWords};
 use lcanet_sim::lcan::routing::{route, Config, Conflict};
@@ -171,16 +171,17 @@ impl NetBench {
 
     fn run_info(&self, seed: u64) -> RunInfo {
         let np = &self.spec.net;
+        let (d, u) = lcanet_hdl::lca_net::spec::size_tags(&self.spec.topo, ",");
         RunInfo::new(Some(seed))
             .param("topology", self.spec.topo.kind().name())
-            .param("d", self.spec.topo.d())
-            .param("u", self.spec.topo.u())
+            .param("d", d)
+            .param("u", u)
             .param("levels", self.spec.topo.levels())
             .param("n", np.n)
             .param("width", np.width())
             .param("message_bits", np.msg_bits)
             .param("algorithm", np.algorithm.name())
-            .param("arbiter", np.switch.policy)
+            .param("arbiter", np.policy())
     }
 
     fn run_once(
@@ -361,21 +362,22 @@ impl NetBench {
 
     /// `(global switches, vector, watch)` of every crosspoint vector (`xp_ac`, `xp_ad`,
     /// `xp_bc`, `xp_bd`): one switch's in `lvl<i>_sw<j>`, or a whole level's rows in
-    /// `lvl<i>` ([`Structure::Rows`]).
+    /// `lvl<i>` or `lvl<i>_to_<j>` ([`Structure::Rows`]).
     fn crosspoint_watches(
         &self,
         h: &mut Harness,
     ) -> Result<Vec<(Range<usize>, usize, Compared)>, NetCosimError> {
         let topo = &self.spec.topo;
-        let (d, u) = (topo.d(), topo.u());
-        let vectors = [
-            ("xp_ac", d * d),
-            ("xp_ad", d * u),
-            ("xp_bc", u * d),
-            ("xp_bd", u * u),
-        ];
         let mut v = Vec::with_capacity(4 * topo.total_switches());
         let mut add = |h: &mut Harness, scope: String, gs: Range<usize>| {
+            let level = topo.from_global(gs.start).0;
+            let (d, u) = (topo.d_at(level), topo.u_at(level));
+            let vectors = [
+                ("xp_ac", d * d),
+                ("xp_ad", d * u),
+                ("xp_bc", u * d),
+                ("xp_bd", u * u),
+            ];
             for (which, (name, width)) in vectors.into_iter().enumerate() {
                 let watch = h.watch(&format!("{}.{scope}.{name}", self.top))?;
                 let width = width * gs.len();
@@ -383,16 +385,23 @@ impl NetBench {
             }
             Ok::<(), NetCosimError>(())
         };
-        for level in 0..topo.levels() {
-            let first = topo.global_index(level, 0);
-            let count = topo.switch_count(level);
-            match self.spec.structure {
-                Structure::Instances => {
-                    for j in 0..count {
+        match self.spec.structure {
+            Structure::Instances => {
+                for level in 0..topo.levels() {
+                    let first = topo.global_index(level, 0);
+                    for j in 0..topo.switch_count(level) {
                         add(h, switch_instance(level, j), first + j..first + j + 1)?;
                     }
                 }
-                Structure::Rows => add(h, level_instance(level), first..first + count)?,
+            }
+            // One rows instance per level, or per run of levels of one switch shape (their
+            // switches' global indices are consecutive).
+            Structure::Rows => {
+                for g in row_groups(topo) {
+                    let first = topo.global_index(g.start, 0);
+                    let last = topo.global_index(g.end - 1, 0) + topo.switch_count(g.end - 1);
+                    add(h, rows_instance(&g), first..last)?;
+                }
             }
         }
         Ok(v)

@@ -42,8 +42,62 @@ pub(crate) fn header(design: &Design, out: &mut String) {
 pub(crate) fn module_file(design: &Design, m: &Module, out: &mut String) {
     header(design, out);
     out.push_str("`default_nettype none\n\n");
+    let start = out.len();
     body(design, m, &m.body, out);
+    if out[start..].lines().any(|l| l.len() > MAX_LINE) {
+        let wrapped = wrap_long_lines(&out[start..]);
+        out.truncate(start);
+        out.push_str(&wrapped);
+    }
     out.push_str("endmodule\n\n`default_nettype wire\n");
+}
+
+/// The longest line written as it is. Verilator refuses a line of more than 40,000
+/// preprocessor tokens ("Too many preprocessor tokens on a line"), and a token is at least
+/// one character, so every line up to this length is accepted — and written unchanged.
+/// Longer lines (the commit of the widest switches written as rows: 47,000 characters at
+/// d = 16, u = 8) are broken into pieces of at most [`WRAP_AT`] characters.
+pub const MAX_LINE: usize = 40_000;
+
+/// Where [`wrap_long_lines`] breaks a line: the last separator (`", "` or `" | "`, at the
+/// top of an expression list or an OR) before this many characters.
+pub const WRAP_AT: usize = 32_000;
+
+/// Breaks every line longer than [`MAX_LINE`] after a `", "` or `" | "` (the space becomes a
+/// newline plus the line's indentation: whitespace for whitespace, the same tokens), so that
+/// no piece exceeds [`WRAP_AT`] characters. Lines with comments are left alone (emitted
+/// comments are short lines of their own).
+fn wrap_long_lines(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + text.len() / WRAP_AT * 16);
+    for line in text.split_inclusive('\n') {
+        let body = line.trim_end_matches('\n');
+        if body.len() <= MAX_LINE || body.contains("//") || body.contains("/*") {
+            out.push_str(line);
+            continue;
+        }
+        let indent = &body[..body.len() - body.trim_start().len()];
+        let mut rest = body;
+        while rest.len() > WRAP_AT {
+            let window = &rest[..WRAP_AT];
+            let cut = [", ", " | "]
+                .iter()
+                .filter_map(|sep| window.rfind(sep).map(|i| i + sep.len() - 1))
+                .max();
+            let Some(cut) = cut.filter(|&c| c > indent.len()) else {
+                break;
+            };
+            out.push_str(&rest[..cut]);
+            out.push('\n');
+            out.push_str(indent);
+            out.push_str("    ");
+            rest = &rest[cut + 1..];
+        }
+        out.push_str(rest);
+        if line.ends_with('\n') {
+            out.push('\n');
+        }
+    }
+    out
 }
 
 fn range(width: usize) -> String {
@@ -389,5 +443,29 @@ fn branch(body: &[Stmt], level: usize, width_of: &dyn Fn(&str) -> Option<usize>,
             indent(level, out);
             out.push_str("end\n");
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_lines_past_the_limit_are_wrapped_and_keep_their_tokens() {
+        let short = format!("    assign a = {{{}}};\n", vec!["b[0]"; 100].join(", "));
+        assert_eq!(wrap_long_lines(&short), short);
+        let terms: Vec<String> = (0..6000).map(|i| format!("(x[{i}] ? y : 8'd0)")).collect();
+        let long = format!("        tx <= {{{}}};\n", terms.join(" | "));
+        assert!(long.len() > MAX_LINE);
+        let text = format!("{short}{long}{short}");
+        let w = wrap_long_lines(&text);
+        assert!(
+            w.lines().all(|l| l.len() <= WRAP_AT + 12),
+            "a piece is too long"
+        );
+        assert!(w.lines().count() > 4);
+        assert!(w.starts_with(&short) && w.ends_with(&short));
+        let squash = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert_eq!(squash(&w), squash(&text));
     }
 }

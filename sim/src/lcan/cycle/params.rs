@@ -106,6 +106,99 @@ impl fmt::Display for SetupMode {
     }
 }
 
+/// The switch sizes of every level of the network a switch serves, when they vary by level
+/// (`docs/protocol.md` §1, "Per-level switch sizes"): they set the radix of every label
+/// digit, a tree's downer groups, and (R3) the route field width. A network whose levels
+/// all have one shape has none ([`SwitchParams::shapes`] is `None`), and its switches are
+/// those of `docs/protocol.md` bit for bit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct LevelShapes {
+    levels: u8,
+    d: [u8; MAX_PARAM],
+    u: [u8; MAX_PARAM],
+}
+
+impl LevelShapes {
+    /// The shapes `(d_i, u_i)` of levels `0..ds.len()`; every value within the hardware
+    /// limits (`2 ≤ d_i ≤ 16`, `1 ≤ u_i ≤ 16`, at most 16 levels).
+    pub fn new(ds: &[usize], us: &[usize]) -> Result<Self, ParamError> {
+        if ds.len() != us.len() || ds.is_empty() {
+            return Err(ParamError::ShapeLengths {
+                d: ds.len(),
+                u: us.len(),
+            });
+        }
+        if ds.len() > MAX_PARAM {
+            return Err(ParamError::TooLarge {
+                name: "levels",
+                value: ds.len(),
+                max: MAX_PARAM,
+            });
+        }
+        let mut out = LevelShapes {
+            levels: ds.len() as u8,
+            d: [0; MAX_PARAM],
+            u: [0; MAX_PARAM],
+        };
+        for (i, (&d, &u)) in ds.iter().zip(us).enumerate() {
+            if d < 2 {
+                return Err(ParamError::TooFewDowners(d));
+            }
+            if u == 0 {
+                return Err(ParamError::Zero { name: "u" });
+            }
+            for (name, value) in [("d", d), ("u", u)] {
+                if value > MAX_PARAM {
+                    return Err(ParamError::TooLargeAt {
+                        name,
+                        level: i,
+                        value,
+                        max: MAX_PARAM,
+                    });
+                }
+            }
+            out.d[i] = d as u8;
+            out.u[i] = u as u8;
+        }
+        Ok(out)
+    }
+
+    /// Levels.
+    pub fn levels(&self) -> usize {
+        self.levels as usize
+    }
+    /// `d_level`.
+    pub fn d(&self, level: usize) -> usize {
+        self.d[level] as usize
+    }
+    /// `u_level`.
+    pub fn u(&self, level: usize) -> usize {
+        self.u[level] as usize
+    }
+    /// `d_i` of every level, level 0 first.
+    pub fn ds(&self) -> Vec<usize> {
+        (0..self.levels()).map(|i| self.d(i)).collect()
+    }
+    /// `u_i` of every level, level 0 first.
+    pub fn us(&self) -> Vec<usize> {
+        (0..self.levels()).map(|i| self.u(i)).collect()
+    }
+    /// Whether every level has the shape `(d, u)`.
+    pub fn all(&self, d: usize, u: usize) -> bool {
+        (0..self.levels()).all(|i| self.d(i) == d && self.u(i) == u)
+    }
+}
+
+impl Serialize for LevelShapes {
+    fn serialize<S: serde::Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut st = ser.serialize_struct("LevelShapes", 2)?;
+        st.serialize_field("d", &self.ds())?;
+        st.serialize_field("u", &self.us())?;
+        st.end()
+    }
+}
+
 /// Why a switch parameterization is not supported.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ParamError {
@@ -128,6 +221,29 @@ pub enum ParamError {
         /// The limit.
         max: usize,
     },
+    /// A per-level parameter above [`MAX_PARAM`].
+    #[error("{name}_{level} = {value} is larger than the supported maximum {max} (level {level})")]
+    TooLargeAt {
+        /// The parameter's name.
+        name: &'static str,
+        /// The level.
+        level: usize,
+        /// Its value.
+        value: usize,
+        /// The limit.
+        max: usize,
+    },
+    /// The per-level vectors have different lengths.
+    #[error("per-level switch sizes: {d} values of d but {u} of u (one of each per level)")]
+    ShapeLengths {
+        /// Entries of `d`.
+        d: usize,
+        /// Entries of `u`.
+        u: usize,
+    },
+    /// The per-level shapes do not describe the switch's network.
+    #[error("per-level switch sizes: {0}")]
+    Shapes(String),
     /// A T-LCAN needs `u | d` (002 Definition 2).
     #[error(
         "topology tree needs d to be a multiple of u (002 Definition 2), got d = {d}, u = {u}"
@@ -176,6 +292,10 @@ pub struct SwitchParams {
     /// Set-up arbitration: sequential (default) or fast ([`SwitchParams::with_setup`]).
     #[serde(skip_serializing_if = "SetupMode::is_sequential")]
     pub setup: SetupMode,
+    /// The switch sizes of every level of the network, when they vary by level
+    /// ([`SwitchParams::per_level`]); `None` when every level has this switch's `d`, `u`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shapes: Option<LevelShapes>,
 }
 
 impl SwitchParams {
@@ -221,8 +341,97 @@ impl SwitchParams {
             topology,
             policy,
             setup: SetupMode::Sequential,
+            shapes: None,
         };
         p.check_steps()
+    }
+
+    /// The switch of level `level` of a network whose switch sizes vary by level
+    /// (`shapes`, one entry per level). Shapes equal at every level are no shapes: this is
+    /// then [`SwitchParams::new`]. A tree needs `u_{i-1} | d_i` at every level (002
+    /// Definition 2 level by level) instead of `u | d`.
+    pub fn per_level(
+        shapes: LevelShapes,
+        level: usize,
+        width: usize,
+        topology: SwitchTopology,
+        policy: ArbiterPolicy,
+    ) -> Result<Self, ParamError> {
+        let (l, d, u) = (shapes.levels(), shapes.d(level), shapes.u(level));
+        if shapes.all(d, u) {
+            return SwitchParams::new(d, u, width, l, topology, policy);
+        }
+        if topology == SwitchTopology::Tree {
+            for i in 1..l {
+                if !shapes.d(i).is_multiple_of(shapes.u(i - 1)) {
+                    return Err(ParamError::Shapes(format!(
+                        "topology tree needs d_{i} = {} to be a multiple of u_{} = {} (002 Definition 2, level by level)",
+                        shapes.d(i),
+                        i - 1,
+                        shapes.u(i - 1)
+                    )));
+                }
+            }
+        }
+        // The uniform checks with a stand-in `u` that divides `d`, then the real shape.
+        let p = SwitchParams::new(d, 1, width, l, topology, policy)?;
+        if u == 0 || u > MAX_PARAM {
+            return Err(ParamError::TooLargeAt {
+                name: "u",
+                level,
+                value: u,
+                max: MAX_PARAM,
+            });
+        }
+        SwitchParams {
+            u,
+            shapes: Some(shapes),
+            ..p
+        }
+        .check_steps()
+    }
+
+    /// `d_level` of the network (this switch's `d` without shapes).
+    pub fn d_at(&self, level: usize) -> usize {
+        self.shapes.map_or(self.d, |s| s.d(level))
+    }
+
+    /// `u_level` of the network (this switch's `u` without shapes).
+    pub fn u_at(&self, level: usize) -> usize {
+        self.shapes.map_or(self.u, |s| s.u(level))
+    }
+
+    /// Whether this switch serves level `level`: the level exists and its switches have
+    /// this switch's shape (every level below `l` without shapes).
+    pub fn serves(&self, level: usize) -> bool {
+        level < self.levels && self.d_at(level) == self.d && self.u_at(level) == self.u
+    }
+
+    /// The radix of label digit `j` (tree and cb): `d_0`, then `d_j/u_{j-1}` (tree) or
+    /// `d_j` (cb).
+    pub fn radix(&self, j: usize) -> usize {
+        match self.topology {
+            SwitchTopology::Tree if j > 0 => self.d_at(j) / self.u_at(j - 1),
+            _ => self.d_at(j),
+        }
+    }
+
+    /// Tree: the downers one value of digit `level ≥ 1` selects, `u_{level-1}` (the uppers
+    /// of one child switch); 1 otherwise.
+    pub fn group(&self, level: usize) -> usize {
+        match self.topology {
+            SwitchTopology::Tree if level > 0 => self.u_at(level - 1),
+            _ => 1,
+        }
+    }
+
+    /// R3: bits of an output-port field, the largest `max(1, ⌈log2(d_i + u_i)⌉)` of the
+    /// network (`docs/protocol.md` §12.1): one field width for every switch of a network.
+    pub fn route_field_bits(&self) -> usize {
+        (0..self.levels)
+            .map(|i| clog2(self.d_at(i) + self.u_at(i)).max(1))
+            .max()
+            .unwrap_or(1)
     }
 
     /// The same parameters with set-up arbitration `setup` (`docs/protocol.md` §13).
@@ -319,10 +528,7 @@ impl PacketFormat {
             _ => p.levels,
         };
         for j in 0..label_levels {
-            let radix = match p.topology {
-                SwitchTopology::Tree if j > 0 => p.d / p.u,
-                _ => p.d,
-            };
+            let radix = p.radix(j);
             let w = clog2(radix);
             digits.push((off, w, radix));
             off += w;

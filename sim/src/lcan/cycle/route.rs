@@ -57,19 +57,20 @@ impl RouteTable {
 }
 
 /// `down(Y, p)` as a bit mask over downers, for a switch of level `level` and an encoded
-/// address. Empty if the digit is not a legal digit or `level ≥ l`.
+/// address. Empty if the digit is not a legal digit, `level ≥ l`, or (sizes that vary by
+/// level) the switch does not serve `level`.
 pub fn down_mask(params: &SwitchParams, fmt: &PacketFormat, level: usize, addr: u64) -> u64 {
     let Some(digit) = fmt.digit(addr, level) else {
         return 0;
     };
     let radix = fmt.digits[level].2 as u64;
-    if digit >= radix {
+    if digit >= radix || !params.serves(level) {
         return 0;
     }
     match params.topology {
         SwitchTopology::Tree if level > 0 => {
-            let u = params.u as u64;
-            ((1u64 << u) - 1) << (digit * u)
+            let g = params.group(level) as u64;
+            ((1u64 << g) - 1) << (digit * g)
         }
         _ => 1u64 << digit,
     }

@@ -62,8 +62,8 @@ impl SwitchModel {
     pub(super) fn src_edge(&mut self, a: &[u64], b: &[u64]) {
         let (d, u, w) = (self.params.d, self.params.u, self.params.width);
         let ports = d + u;
-        let f = route_field_bits(d, u);
-        let nf = field_bit_times(d, u, w);
+        let f = self.params.route_field_bits();
+        let nf = f.div_ceil(w);
         let lane_mask = mask(w);
         let mut requests: Vec<(usize, usize)> = Vec::new();
         for i in 0..ports {

@@ -63,7 +63,7 @@ pub enum Outcome {
 pub fn which_optimum(topo: &Topology, conflict: Conflict) -> &'static str {
     let unique = match (topo.kind(), conflict) {
         (Kind::Tree, Conflict::Switch) => true,
-        (_, _) => topo.u() == 1 && topo.kind() != Kind::File,
+        (_, _) => topo.us().iter().all(|&u| u == 1) && topo.kind() != Kind::File,
     };
     if unique {
         "chromatic number of the path intersection graph (every connection has one path)"
@@ -101,8 +101,8 @@ fn build(topo: &Topology, conns: &[Connection], conflict: Conflict) -> Result<Pr
             match conflict {
                 Conflict::Wire => {
                     for i in 0..h {
-                        r.push(id((0, i, b(i, c.src), 0), topo.u() as u8));
-                        r.push(id((1, i, b(i, c.dst), 0), topo.u() as u8));
+                        r.push(id((0, i, b(i, c.src), 0), topo.u_at(i) as u8));
+                        r.push(id((1, i, b(i, c.dst), 0), topo.u_at(i) as u8));
                     }
                 }
                 Conflict::Switch => {
@@ -150,7 +150,7 @@ fn build(topo: &Topology, conns: &[Connection], conflict: Conflict) -> Result<Pr
 
 /// The switches `(level, index)` a path of `c` visits.
 fn path_switches(topo: &Topology, c: &Connection, wires: &[Wire]) -> Vec<(usize, usize)> {
-    let mut v = vec![(0, c.src / topo.d()), (0, c.dst / topo.d())];
+    let mut v = vec![(0, topo.pe_switch(c.src)), (0, topo.pe_switch(c.dst))];
     for w in wires {
         v.push((w.level, w.switch));
         if w.dir == Dir::Up {
@@ -227,7 +227,14 @@ pub(crate) fn optimal_with(
             nodes: 0,
             budget: budget.saturating_sub(nodes),
             seen: (0..topo.levels())
-                .map(|i| vec![0; topo.u().saturating_pow(i as u32 + 1)])
+                .map(|i| {
+                    vec![
+                        0;
+                        topo.us()[..=i]
+                            .iter()
+                            .fold(1usize, |a, &u| a.saturating_mul(u))
+                    ]
+                })
                 .collect(),
         };
         let res = s.dfs();
@@ -300,7 +307,7 @@ fn realize(
                 upper: 0,
             }));
             for x in &mut w {
-                x.upper = next(x.dir, x.level, x.switch) % topo.u();
+                x.upper = next(x.dir, x.level, x.switch) % topo.u_at(x.level);
             }
             w
         } else {

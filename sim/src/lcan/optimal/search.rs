@@ -22,7 +22,8 @@ pub(super) struct Compiled {
     /// CB-LCAN only: per connection, per option, the uppers taken going up (the base-`u`
     /// digits of its LCA switch), for symmetry breaking.
     pub(super) digits: Option<Vec<Vec<Vec<usize>>>>,
-    u: usize,
+    /// `u_i` of every level (the radix of upper-string digit `i`).
+    us: Vec<usize>,
 }
 
 pub(super) fn compile(topo: &Topology, pb: &Problem) -> Compiled {
@@ -78,7 +79,7 @@ pub(super) fn compile(topo: &Topology, pb: &Problem) -> Compiled {
         masks,
         multi,
         digits,
-        u: topo.u(),
+        us: topo.us().to_vec(),
     }
 }
 
@@ -92,7 +93,7 @@ pub(super) struct Search<'a> {
     pub(super) open: usize,
     pub(super) nodes: u64,
     pub(super) budget: u64,
-    /// CB symmetry breaking: `seen[i][lo·u + k]` counts assigned options whose digit `i`
+    /// CB symmetry breaking: `seen[i][lo·u_i + k]` counts assigned options whose digit `i`
     /// is `k` after the digit prefix `lo`.
     pub(super) seen: Vec<Vec<u32>>,
 }
@@ -112,9 +113,9 @@ impl Search<'_> {
         let Some(digits) = &self.cp.digits else {
             return true;
         };
-        let u = self.cp.u;
         let mut lo = 0;
         for (i, &k) in digits[c][o].iter().enumerate() {
+            let u = self.cp.us[i];
             let row = &self.seen[i][lo * u..lo * u + u];
             if row[k] == 0 && row[..k].contains(&0) {
                 return false;
@@ -128,9 +129,9 @@ impl Search<'_> {
         let Some(digits) = &self.cp.digits else {
             return;
         };
-        let u = self.cp.u;
         let mut lo = 0;
         for (i, &k) in digits[c][o].iter().enumerate() {
+            let u = self.cp.us[i];
             let x = &mut self.seen[i][lo * u + k];
             if add {
                 *x += 1;

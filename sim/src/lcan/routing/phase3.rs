@@ -55,8 +55,8 @@ impl PassState<'_> {
 
     fn forward(&self, s: usize) -> Result<Option<(usize, Vec<Wire>)>, RoutingError> {
         let topo = self.topo;
-        let (mut level, mut sw) = (0, s / topo.d());
-        let mut input = Port::A(s % topo.d());
+        let (mut level, mut sw) = (0, topo.pe_switch(s));
+        let mut input = Port::A(s % topo.d_at(0));
         let mut wires = Vec::new();
         for _ in 0..=2 * topo.levels() {
             let g = topo.global_index(level, sw);
@@ -98,8 +98,8 @@ impl PassState<'_> {
 
     fn reverse(&self, t: usize) -> Result<Option<usize>, RoutingError> {
         let topo = self.topo;
-        let (mut level, mut sw) = (0, t / topo.d());
-        let mut arriving = Port::A(t % topo.d());
+        let (mut level, mut sw) = (0, topo.pe_switch(t));
+        let mut arriving = Port::A(t % topo.d_at(0));
         for _ in 0..=2 * topo.levels() {
             let g = topo.global_index(level, sw);
             let Some(input) = self.driver(g, arriving.partner()) else {

@@ -101,7 +101,7 @@ pub(super) fn pass(
             if who.is_empty() {
                 continue;
             }
-            let mut free = [topo.all_uppers()];
+            let mut free = [topo.all_uppers(level)];
             let grants = reqs.arbitrate(arb.up(g), &mut free, one);
             for (p, grant) in who.iter().zip(grants) {
                 if let Some(w) = grant {
@@ -183,7 +183,7 @@ pub(super) fn pass(
             for p in &winners {
                 let conn = conns[p.conn];
                 reqs.push(
-                    topo.u() + p.x,
+                    topo.u_at(level) + p.x,
                     1,
                     0,
                     &[

@@ -93,7 +93,7 @@ pub(super) fn pass(
                 for p in &downs {
                     let requester = match p.arrived {
                         Port::B(k) => k,
-                        Port::A(x) => topo.u() + x,
+                        Port::A(x) => topo.u_at(level) + x,
                         _ => 0,
                     };
                     let allowed = topo.down(level, sw, conns[p.conn].dst);

@@ -65,8 +65,12 @@ pub struct SwitchCrosspoints {
 pub(crate) struct Arbiters {
     policy: Policy,
     seed16: u16,
-    d: usize,
-    u: usize,
+    /// Global index of each level's first switch, then the total.
+    offsets: Vec<usize>,
+    /// `d_i`, `u_i` per level.
+    ds: Vec<usize>,
+    /// See `ds`.
+    us: Vec<usize>,
     /// Per switch: `[up, down]` index into `pool`, `NONE` if not created yet.
     slot: Vec<[u32; 2]>,
     pool: Vec<Arb>,
@@ -92,8 +96,11 @@ impl Arbiters {
         Arbiters {
             policy,
             seed16: seed16(seed),
-            d: topo.d(),
-            u: topo.u(),
+            offsets: (0..=topo.levels())
+                .map(|l| (0..l).map(|i| topo.switch_count(i)).sum::<usize>())
+                .collect(),
+            ds: topo.ds().to_vec(),
+            us: topo.us().to_vec(),
             slot: vec![[NONE; 2]; topo.total_switches()],
             pool: Vec::new(),
         }
@@ -102,9 +109,11 @@ impl Arbiters {
     fn get(&mut self, g: usize, role: Role) -> &mut Arb {
         let r = role as usize;
         if self.slot[g][r] == NONE {
+            let level = self.offsets.partition_point(|&o| o <= g) - 1;
+            let (d, u) = (self.ds[level], self.us[level]);
             let (requesters, wires) = match role {
-                Role::Up => (self.d, self.u),
-                Role::Down => (self.u + self.d, self.d),
+                Role::Up => (d, u),
+                Role::Down => (u + d, d),
             };
             self.slot[g][r] = self.pool.len() as u32;
             self.pool.push(Arb::new(
@@ -152,9 +161,10 @@ struct SwitchState {
 pub(crate) struct PassState<'t> {
     pub(super) topo: &'t Topology,
     conflict: Conflict,
+    /// The largest `d_i`: the stride of port indices.
     d: usize,
-    /// Ports per direction `d + u`: inputs `A(0..d)`, `B(0..u)`; outputs `C(0..d)`,
-    /// `D(0..u)`.
+    /// Port slots per direction, `max d_i + max u_i`: inputs `A(0..d)`, `B(0..u)` at
+    /// `0..d`, `max d_i..`; outputs `C(0..d)`, `D(0..u)` likewise.
     ports: usize,
     /// Per switch: index into `sw` (and block `· ports` of the port tables), or `NONE`.
     slot: Vec<u32>,
@@ -172,8 +182,8 @@ impl<'t> PassState<'t> {
         PassState {
             topo,
             conflict,
-            d: topo.d(),
-            ports: topo.d() + topo.u(),
+            d: topo.max_d(),
+            ports: topo.max_d() + topo.max_u(),
             slot: vec![NONE; topo.total_switches()],
             sw: Vec::new(),
             xp: Vec::new(),
@@ -202,7 +212,9 @@ impl<'t> PassState<'t> {
     fn touch(&mut self, g: usize) -> usize {
         if self.slot[g] == NONE {
             self.slot[g] = self.sw.len() as u32;
-            let (d, u) = (self.topo.all_downers(), self.topo.all_uppers());
+            let level = self.topo.from_global(g).0;
+            let d = super::super::topology::mask(self.topo.d_at(level));
+            let u = self.topo.all_uppers(level);
             self.sw.push(SwitchState {
                 g,
                 free: [d, d, u],
@@ -221,8 +233,8 @@ impl<'t> PassState<'t> {
         self.slot[g] as usize
     }
 
-    /// Port index of an input (`A(x)` → `x`, `B(k)` → `d + k`) or an output (`C(x)` → `x`,
-    /// `D(k)` → `d + k`).
+    /// Port index of an input (`A(x)` → `x`, `B(k)` → `max d + k`) or an output (`C(x)` → `x`,
+    /// `D(k)` → `max d + k`).
     fn index(&self, p: Port) -> usize {
         match p {
             Port::A(x) | Port::C(x) => x,

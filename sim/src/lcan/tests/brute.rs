@@ -8,7 +8,7 @@ pub fn below(t: &Topology, level: usize, sw: usize) -> Vec<bool> {
     let mut out = vec![false; t.n()];
     let mut stack = vec![(level, sw)];
     while let Some((l, s)) = stack.pop() {
-        for x in 0..t.d() {
+        for x in 0..t.d_at(l) {
             match t.down_link(l, s, x) {
                 DownEnd::Pe(p) => out[p] = true,
                 DownEnd::Switch { switch, .. } => stack.push((l - 1, switch)),
@@ -24,7 +24,7 @@ pub fn reachable_up(t: &Topology, level: usize, sw: usize, to: usize) -> Vec<usi
     for l in level..to {
         let mut next: Vec<usize> = cur
             .iter()
-            .flat_map(|&s| (0..t.u()).filter_map(move |k| t.up_link(l, s, k).map(|(p, _)| p)))
+            .flat_map(|&s| (0..t.u_at(l)).filter_map(move |k| t.up_link(l, s, k).map(|(p, _)| p)))
             .collect();
         next.sort_unstable();
         next.dedup();
@@ -47,7 +47,7 @@ pub fn check_queries(t: &Topology) {
                     "is_below({l},{s},{p})"
                 );
                 let mut m = 0u64;
-                for x in 0..t.d() {
+                for x in 0..t.d_at(l) {
                     let hit = match t.down_link(l, s, x) {
                         DownEnd::Pe(q) => q == p,
                         DownEnd::Switch { switch, .. } => belows[l - 1][switch][p],
@@ -64,21 +64,21 @@ pub fn check_queries(t: &Topology) {
         for b in 0..t.n() {
             let h = (0..t.levels())
                 .find(|&h| {
-                    reachable_up(t, 0, a / t.d(), h)
+                    reachable_up(t, 0, t.pe_switch(a), h)
                         .iter()
                         .any(|&y| belows[h][y][b])
                 })
                 .expect("connected");
             assert_eq!(t.lca_level(a, b), h, "lca_level({a},{b})");
-            let lcas: Vec<usize> = reachable_up(t, 0, a / t.d(), h)
+            let lcas: Vec<usize> = reachable_up(t, 0, t.pe_switch(a), h)
                 .into_iter()
                 .filter(|&y| belows[h][y][b])
                 .collect();
             assert_eq!(t.lca_switches(a, b), lcas);
             for l in 0..h {
-                for x in reachable_up(t, 0, a / t.d(), l) {
+                for x in reachable_up(t, 0, t.pe_switch(a), l) {
                     let mut m = 0u64;
-                    for k in 0..t.u() {
+                    for k in 0..t.u_at(l) {
                         let (p, _) = t.up_link(l, x, k).unwrap();
                         if reachable_up(t, l + 1, p, h)
                             .iter()

@@ -1,6 +1,7 @@
 //! Tests of the LCA-network models: topology, routing, validator, references.
 
 mod brute;
+mod perlevel_tests;
 mod pi_tests;
 mod reference_tests;
 mod routing_tests;
@@ -35,7 +36,43 @@ pub(crate) fn any_topology(max_n: usize) -> impl Strategy<Value = Topology> {
                 .filter(|t| t.n() <= max_n)
         }),
         (any::<u64>(), 1usize..4).prop_map(|(seed, l)| random_pi(seed, l)),
+        (any::<u64>(), 2usize..5).prop_filter_map("size", move |(seed, l)| {
+            Some(random_per_level(seed, l)).filter(|t| t.n() <= max_n)
+        }),
     ]
+}
+
+/// A random network whose switch sizes vary by level (002 §2.2): a per-level T-LCAN
+/// (`u_i ∈ 1..=3`, `d_{i+1}/u_i ∈ 1..=3`, `d_0 ∈ 2..=4`) or a per-level CB-LCAN
+/// (`d_i ∈ 2..=4`, `u_i ∈ 1..=4`) of `levels` levels, with at least two different shapes.
+pub(crate) fn random_per_level(seed: u64, levels: usize) -> Topology {
+    let mut rng = crate::rng::seeded(seed);
+    loop {
+        let us: Vec<usize> = (0..levels).map(|_| rng.gen_range(1..=3)).collect();
+        let t = if rng.gen_bool(0.5) {
+            let ds: Vec<usize> = (0..levels)
+                .map(|i| {
+                    if i == 0 {
+                        rng.gen_range(2..=4)
+                    } else {
+                        us[i - 1] * rng.gen_range(1..=3)
+                    }
+                })
+                .collect();
+            Topology::tree_per_level(&ds, &us)
+        } else {
+            let ds: Vec<usize> = (0..levels).map(|_| rng.gen_range(2..=4)).collect();
+            let us: Vec<usize> = us
+                .iter()
+                .map(|&u| u + usize::from(rng.gen_bool(0.3)))
+                .collect();
+            Topology::complete_bipartite_per_level(&ds, &us)
+        };
+        match t {
+            Ok(t) if t.uniform().is_none() && t.n() <= 256 => return t,
+            _ => continue,
+        }
+    }
 }
 
 /// Workload `kind` of a proptest on `topo`: 0 a random permutation, 1 a random partial

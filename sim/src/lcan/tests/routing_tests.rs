@@ -135,7 +135,7 @@ fn identity_takes_one_pass_everywhere() {
                 let expect = if conflict == Conflict::Wire {
                     1
                 } else {
-                    topo.d()
+                    topo.d_at(0)
                 };
                 assert_eq!(s.passes.len(), expect, "{alg:?} {conflict:?}");
                 assert_eq!(s.passes[0].steps, 2);

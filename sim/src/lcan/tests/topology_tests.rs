@@ -160,9 +160,9 @@ fn every_level_is_one_to_one_and_onto() {
         for level in 0..t.levels() - 1 {
             let mut seen = std::collections::HashSet::new();
             for s in 0..t.switch_count(level) {
-                for k in 0..t.u() {
+                for k in 0..t.u_at(level) {
                     let (p, x) = t.up_link(level, s, k).unwrap();
-                    assert!(p < t.switch_count(level + 1) && x < t.d());
+                    assert!(p < t.switch_count(level + 1) && x < t.d_at(level + 1));
                     assert!(seen.insert((p, x)));
                     assert_eq!(
                         t.down_link(level + 1, p, x),
@@ -173,7 +173,7 @@ fn every_level_is_one_to_one_and_onto() {
                     );
                 }
             }
-            assert_eq!(seen.len(), t.switch_count(level + 1) * t.d());
+            assert_eq!(seen.len(), t.switch_count(level + 1) * t.d_at(level + 1));
         }
     }
 }

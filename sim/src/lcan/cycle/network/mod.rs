@@ -47,4 +47,6 @@ mod tests;
 #[cfg(test)]
 mod tests_fast;
 #[cfg(test)]
+mod tests_perlevel;
+#[cfg(test)]
 mod tests_r3;

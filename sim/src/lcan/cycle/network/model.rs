@@ -170,8 +170,13 @@ pub struct NetworkModel {
     seed16: u16,
     t: u64,
     mutation: Option<Mutation>,
+    /// Outputs of every switch, `max d_i + max u_i` port slots per switch (`C` at 0, `D` at
+    /// `dm`), and one switch's inputs (`A` at 0, `B` at `dm`).
     outs: Vec<u64>,
+    /// See `outs`.
     inbuf: Vec<u64>,
+    /// `max d_i`: where the upper ports start in a switch's port slots.
+    dm: usize,
     /// Per switch: every register zero after its last clock (its outputs are 0).
     quiet: Vec<bool>,
     /// Take the quiet-switch fast path (`quiet.rs`); off only to test that it changes
@@ -246,8 +251,9 @@ impl NetworkModel {
                 });
             }
         }
-        let (d, u) = (topo.d(), topo.u());
-        let ports = d + u;
+        // Port slots per switch: A(0..d_i) / C(0..d_i) at 0.., B(0..u_i) / D(0..u_i) at
+        // max d_i.. (so every switch has one stride, whatever its level's size).
+        let (dm, ports) = (topo.max_d(), topo.max_d() + topo.max_u());
         let total = topo.total_switches();
         let mut switches = Vec::with_capacity(total);
         let mut wiring = vec![Src::Zero; total * ports];
@@ -258,30 +264,32 @@ impl NetworkModel {
                 salt_up: splitmix64(2 * g as u64) as u16,
                 salt_dn: splitmix64(2 * g as u64 + 1) as u16,
             };
-            let sw = match np.switch.topology {
+            let params = *np.switch_at(level);
+            let sw = match params.topology {
                 SwitchTopology::Table { .. } if np.algorithm != Algorithm::R3 => {
                     SwitchModel::with_table(
-                        np.switch,
+                        params,
                         consts,
                         Arc::new(RouteTable::for_switch(topo, level, j)),
                     )
                 }
-                _ if np.algorithm == Algorithm::R3 => SwitchModel::r3(np.switch, consts),
-                _ => SwitchModel::new(np.switch, consts),
+                _ if np.algorithm == Algorithm::R3 => SwitchModel::r3(params, consts),
+                _ => SwitchModel::new(params, consts),
             };
             switches.push(sw);
+            let d = topo.d_at(level);
             if level == 0 {
                 for x in 0..d {
                     wiring[g * ports + x] = Src::Pe(j * d + x);
                 }
             }
-            for k in 0..u {
+            for k in 0..topo.u_at(level) {
                 if let Some((parent, x)) = topo.up_link(level, j, k) {
                     let pg = topo.global_index(level + 1, parent);
                     // D(k) of this switch drives A(x) of the parent.
-                    wiring[pg * ports + x] = Src::Out(g * ports + d + k);
+                    wiring[pg * ports + x] = Src::Out(g * ports + dm + k);
                     // C(x) of the parent drives B(k) of this switch.
-                    wiring[g * ports + d + k] = Src::Out(pg * ports + x);
+                    wiring[g * ports + dm + k] = Src::Out(pg * ports + x);
                 }
             }
         }
@@ -309,6 +317,7 @@ impl NetworkModel {
             mutation: None,
             outs: vec![0; total * ports],
             inbuf: vec![0; ports],
+            dm,
             quiet: vec![true; total],
             fast: true,
             passes: Vec::new(),
@@ -511,7 +520,11 @@ impl NetworkModel {
     /// with global indices `gs`, side by side: switch `gs.start + j` at row `j` (the layout
     /// of a level written as rows).
     pub fn crosspoint_rows(&self, gs: std::ops::Range<usize>, which: usize, out: &mut [u64]) {
-        let (d, u) = (self.np.switch.d, self.np.switch.u);
+        let Some(first) = self.switches.get(gs.start) else {
+            out.fill(0);
+            return;
+        };
+        let (d, u) = (first.params().d, first.params().u);
         let (rows, cols, i0, o0) = match which {
             0 => (d, d, 0, 0),
             1 => (d, u, 0, d),
@@ -543,8 +556,7 @@ impl NetworkModel {
         let (reset, start) = (self.t == 0, self.t == 1);
         let np = &self.np;
         let w = np.width();
-        let (d, u) = (np.switch.d, np.switch.u);
-        let ports = d + u;
+        let (dm, ports) = (self.dm, self.inbuf.len());
         let ctl = self.ctrl.control(np);
         let pectl = self.ctrl.pe_ctl(np);
         // Bookkeeping before the edge.
@@ -583,8 +595,12 @@ impl NetworkModel {
             if self.quiet[g] {
                 o.fill(0);
             } else {
-                for (port, v) in o.iter_mut().enumerate() {
-                    *v = sw.output(port);
+                let (d, u) = (sw.params().d, sw.params().u);
+                for (x, v) in o[..d].iter_mut().enumerate() {
+                    *v = sw.output(x);
+                }
+                for (k, v) in o[dm..dm + u].iter_mut().enumerate() {
+                    *v = sw.output(d + k);
                 }
             }
         }
@@ -606,7 +622,8 @@ impl NetworkModel {
                 sw.tick_quiet(&ctl);
                 continue;
             }
-            let (a, b) = self.inbuf.split_at(d);
+            let (d, u) = (sw.params().d, sw.params().u);
+            let (a, b) = (&self.inbuf[..d], &self.inbuf[dm..dm + u]);
             sw.clock(&ctl, seed, a, b)
                 .map_err(|err| NetError::Protocol { t: self.t, g, err })?;
             self.quiet[g] = sw.registers_zero();
@@ -659,6 +676,7 @@ impl NetworkModel {
                 dup: false,
             };
             let mut dup = false;
+            let d = self.topo.d_at(0);
             for (p, pe) in self.pes.iter_mut().enumerate() {
                 let (g0, x) = (p / d, p % d);
                 let input = self.outs[g0 * ports + x];
@@ -678,13 +696,13 @@ impl NetworkModel {
 
     /// The closed crosspoints of every switch now, in `routing`'s format.
     pub fn crosspoint_lists(&self) -> Vec<SwitchCrosspoints> {
-        let d = self.np.switch.d;
-        let port_in = |i: usize| if i < d { Port::A(i) } else { Port::B(i - d) };
-        let port_out = |o: usize| if o < d { Port::C(o) } else { Port::D(o - d) };
         self.switches
             .iter()
             .enumerate()
             .filter_map(|(g, sw)| {
+                let d = sw.params().d;
+                let port_in = |i: usize| if i < d { Port::A(i) } else { Port::B(i - d) };
+                let port_out = |o: usize| if o < d { Port::C(o) } else { Port::D(o - d) };
                 let mut closed: Vec<(Port, Port)> = sw
                     .crosspoints()
                     .closed_pairs()
@@ -726,7 +744,7 @@ impl NetworkModel {
 
     /// The arbiter policy in `routing`'s terms.
     pub fn routing_policy(&self) -> Policy {
-        policy_of(self.np.switch.policy)
+        policy_of(self.np.policy())
     }
 
     /// Whether this is a Π-file network.

@@ -6,7 +6,7 @@
 //! generator and the co-simulation all take it as given.
 
 use super::super::params::{clog2, ArbiterPolicy, PacketFormat, ParamError, SwitchParams};
-use super::super::params::{SetupMode, SwitchTopology, MAX_STEP};
+use super::super::params::{LevelShapes, SetupMode, SwitchTopology, MAX_STEP};
 use crate::lcan::routing::Algorithm;
 use crate::lcan::{Kind, Topology};
 use serde::Serialize;
@@ -49,13 +49,17 @@ pub struct NetParams {
     pub kind: Kind,
     /// PEs.
     pub n: usize,
-    /// The parameters every switch of the network shares.
-    pub switch: SwitchParams,
+    /// The switch of every level, level 0 first (all equal when the switch sizes do not
+    /// vary by level; levels of one shape share their parameters). In JSON: `switch`, level
+    /// 0's (whose `shapes` lists every level's `d` and `u` when they vary).
+    #[serde(rename = "switch", serialize_with = "level0")]
+    pub switches: Vec<SwitchParams>,
     /// R1, R2 or R3.
     pub algorithm: Algorithm,
     /// Message bits `M` per PE.
     pub msg_bits: usize,
-    /// The packet format of the switches.
+    /// The packet format of the switches (one for the whole network); its step lengths
+    /// `t_up`, `t_down`, `t_probe` are the longest any level's switch needs.
     pub fmt: PacketFormat,
     /// Bits of a plain PE number (the top-level destination inputs): `⌈log2 n⌉`, at least 1.
     pub abin: usize,
@@ -89,11 +93,21 @@ impl NetParams {
             Kind::CompleteBipartite => SwitchTopology::Cb,
             Kind::File => SwitchTopology::Table { pes: topo.n() },
         };
-        let switch = SwitchParams::new(topo.d(), topo.u(), width, topo.levels(), topology, policy)?;
+        let l = topo.levels();
+        let shapes = match topo.uniform() {
+            Some(_) => None,
+            None => Some(LevelShapes::new(topo.ds(), topo.us())?),
+        };
+        let switches = (0..l)
+            .map(|i| match shapes {
+                None => SwitchParams::new(topo.d_at(i), topo.u_at(i), width, l, topology, policy),
+                Some(s) => SwitchParams::per_level(s, i, width, topology, policy),
+            })
+            .collect::<Result<Vec<_>, ParamError>>()?;
         if msg_bits == 0 || msg_bits > MAX_MSG_BITS {
             return Err(NetParamError::MessageBits(msg_bits));
         }
-        let fmt = switch.format();
+        let fmt = network_format(&switches);
         let n = topo.n();
         let abin = clog2(n).max(1);
         // Π networks route by plain PE numbers; T and CB by label digits.
@@ -106,9 +120,8 @@ impl NetParams {
         } else {
             (1 + msg_bits).div_ceil(width)
         };
-        let l = topo.levels();
         let longest = if r3 {
-            let nfld = super::super::src_mode::field_bit_times(topo.d(), topo.u(), width);
+            let nfld = switches[0].route_field_bits().div_ceil(width);
             let bits = (1 + (2 * l - 1) * nfld + msg_bits.div_ceil(width)) * width;
             if bits > MAX_R3_STREAM_BITS {
                 return Err(NetParamError::StreamTooLong {
@@ -126,7 +139,7 @@ impl NetParams {
         Ok(NetParams {
             kind: topo.kind(),
             n,
-            switch,
+            switches,
             algorithm,
             msg_bits,
             fmt,
@@ -140,28 +153,64 @@ impl NetParams {
     /// The same network with set-up arbitration `setup` in every switch
     /// (`docs/protocol.md` §13): only the `UP`, `DOWN` and `PROBE` step lengths change.
     pub fn with_setup(self, setup: SetupMode) -> Result<Self, NetParamError> {
-        let switch = self.switch.with_setup(setup)?;
-        let fmt = switch.format();
+        let switches = self
+            .switches
+            .iter()
+            .map(|s| s.with_setup(setup))
+            .collect::<Result<Vec<_>, _>>()?;
+        let fmt = network_format(&switches);
         Ok(NetParams {
-            switch,
+            switches,
             fmt,
             ..self
         })
     }
 
+    /// The switch of level `level`.
+    pub fn switch_at(&self, level: usize) -> &SwitchParams {
+        &self.switches[level]
+    }
+
+    /// The distinct switches of the network (one per switch shape), in the order of the
+    /// first level that has each.
+    pub fn distinct_switches(&self) -> Vec<SwitchParams> {
+        let mut out: Vec<SwitchParams> = Vec::new();
+        for s in &self.switches {
+            if !out.contains(s) {
+                out.push(*s);
+            }
+        }
+        out
+    }
+
+    /// Whether the switch sizes vary by level.
+    pub fn per_level(&self) -> bool {
+        self.switches[0].shapes.is_some()
+    }
+
     /// The switches' set-up arbitration.
     pub fn setup(&self) -> SetupMode {
-        self.switch.setup
+        self.switches[0].setup
+    }
+
+    /// The arbiter policy.
+    pub fn policy(&self) -> ArbiterPolicy {
+        self.switches[0].policy
+    }
+
+    /// The switches' topology kind (address decoding).
+    pub fn switch_topology(&self) -> SwitchTopology {
+        self.switches[0].topology
     }
 
     /// Levels `l`.
     pub fn levels(&self) -> usize {
-        self.switch.levels
+        self.switches[0].levels
     }
 
     /// Link width `W`.
     pub fn width(&self) -> usize {
-        self.switch.width
+        self.switches[0].width
     }
 
     /// Length in bit-times of a step of `phase` in a pass whose highest LCA level is `h`
@@ -194,14 +243,15 @@ impl NetParams {
         })
     }
 
-    /// R3: bits of an output-port field `f` (`docs/protocol.md` §12.1).
+    /// R3: bits of an output-port field `f` (`docs/protocol.md` §12.1; the largest of any
+    /// level's switch when the sizes vary by level).
     pub fn route_field_bits(&self) -> usize {
-        super::super::src_mode::route_field_bits(self.switch.d, self.switch.u)
+        self.switches[0].route_field_bits()
     }
 
     /// R3: bit-times of a field `nf`.
     pub fn field_bit_times(&self) -> usize {
-        super::super::src_mode::field_bit_times(self.switch.d, self.switch.u, self.width())
+        self.route_field_bits().div_ceil(self.width())
     }
 
     /// R3: bits of a PE's route, `RB = (2l − 1)·f` (`docs/interface.md` §11.1).
@@ -264,6 +314,25 @@ impl NetParams {
     pub fn total_bit_times(&self, tops: &[usize]) -> usize {
         self.t_load + tops.iter().map(|&h| self.pass_len(h)).sum::<usize>() + 1
     }
+}
+
+/// Serializes the level-0 switch of `switches`.
+fn level0<S: serde::Serializer>(switches: &[SwitchParams], ser: S) -> Result<S::Ok, S::Error> {
+    switches[0].serialize(ser)
+}
+
+/// The network's packet format: every switch's (they share the address and level fields),
+/// with the longest step lengths of any of them (a step is as long as its slowest switch
+/// needs, `docs/protocol.md` §3).
+fn network_format(switches: &[SwitchParams]) -> PacketFormat {
+    let mut fmt = switches[0].format();
+    for s in &switches[1..] {
+        let f = s.format();
+        fmt.t_up = fmt.t_up.max(f.t_up);
+        fmt.t_down = fmt.t_down.max(f.t_down);
+        fmt.t_probe = fmt.t_probe.max(f.t_probe);
+    }
+    fmt
 }
 
 /// The controller's phases (`docs/protocol.md` §9); the code is the RTL's `st` register.

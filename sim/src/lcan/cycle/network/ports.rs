@@ -174,7 +174,7 @@ pub fn input_ports(np: &NetParams) -> Vec<PortSpec> {
         port("dst", np.n * np.abin),
         port("msg", np.n * np.msg_bits),
     ];
-    if np.switch.policy == ArbiterPolicy::Random {
+    if np.policy() == ArbiterPolicy::Random {
         v.push(port("seed", 16));
     }
     if np.algorithm == Algorithm::R3 {
@@ -205,7 +205,7 @@ impl CanonicalInputs {
         for (p, &m) in msg.iter().enumerate() {
             put_bits(words.get_mut(4), p * np.msg_bits, np.msg_bits, m);
         }
-        if np.switch.policy == ArbiterPolicy::Random {
+        if np.policy() == ArbiterPolicy::Random {
             words.set(5, u64::from(seed16));
         }
         CanonicalInputs { words }

@@ -97,10 +97,10 @@ pub fn r3_load(
     Ok(load)
 }
 
-/// The port codes of one connection's path: `d + upper` going up, the downer at the LCA
-/// switch and coming down.
+/// The port codes of one connection's path: `d_j + upper` going up at level `j`, the downer
+/// at the LCA switch and coming down.
 pub fn hops(topo: &Topology, c: &RoutedConnection) -> Result<Vec<u64>, R3LoadError> {
-    let (d, h) = (topo.d(), topo.lca_level(c.src, c.dst));
+    let (d, h) = (topo.d_at(0), topo.lca_level(c.src, c.dst));
     let bad = |why: String| R3LoadError::BadPath {
         src: c.src,
         dst: c.dst,
@@ -119,18 +119,18 @@ pub fn hops(topo: &Topology, c: &RoutedConnection) -> Result<Vec<u64>, R3LoadErr
     // Going up: the switch reached at level j must be the one the wire leaves.
     let mut at = c.src / d;
     for (j, w) in up.iter().enumerate() {
-        if w.dir != Dir::Up || w.level != j || w.switch != at || w.upper >= topo.u() {
+        if w.dir != Dir::Up || w.level != j || w.switch != at || w.upper >= topo.u_at(j) {
             return Err(bad(format!(
                 "up-wire {j} is {w:?}, expected one leaving switch {at} of level {j}"
             )));
         }
-        fields.push((d + w.upper) as u64);
+        fields.push((topo.d_at(j) + w.upper) as u64);
         at = parent(w)?.0;
     }
     // Down-wires are listed top to bottom: down[m] is at level h − 1 − m.
     for (m, v) in down.iter().enumerate() {
         let i = h - 1 - m;
-        if v.dir != Dir::Down || v.level != i || v.upper >= topo.u() {
+        if v.dir != Dir::Down || v.level != i || v.upper >= topo.u_at(i) {
             return Err(bad(format!(
                 "down-wire {m} is {v:?}, expected one at level {i}"
             )));

@@ -20,7 +20,7 @@ fn msgs(n: usize, m: usize, seed: u64) -> Vec<u64> {
 }
 
 /// Runs the model and checks it against `routing::route`; returns the run.
-fn check(
+pub(super) fn check(
     topo: &Topology,
     alg: Algorithm,
     pol: ArbiterPolicy,
@@ -154,7 +154,7 @@ fn worked_example_of_interface_md() {
     assert_eq!(o.rmsg, vec![2, 3, 0, 1]);
 }
 
-fn perms(topo: &Topology, seed: u64) -> Vec<PartialPermutation> {
+pub(super) fn perms(topo: &Topology, seed: u64) -> Vec<PartialPermutation> {
     let n = topo.n();
     let mut rng = seeded(seed);
     let mut v = vec![
@@ -167,13 +167,13 @@ fn perms(topo: &Topology, seed: u64) -> Vec<PartialPermutation> {
     v
 }
 
-const POLICIES: [ArbiterPolicy; 3] = [
+pub(super) const POLICIES: [ArbiterPolicy; 3] = [
     ArbiterPolicy::Fixed,
     ArbiterPolicy::RoundRobin,
     ArbiterPolicy::Random,
 ];
 
-fn sweep(topo: &Topology, w: usize, m: usize, seed: u64) {
+pub(super) fn sweep(topo: &Topology, w: usize, m: usize, seed: u64) {
     for alg in [Algorithm::R1, Algorithm::R2] {
         for pol in POLICIES {
             for perm in perms(topo, seed) {
@@ -484,16 +484,23 @@ proptest::proptest! {
 
 #[test]
 fn serial_conversion_and_digit_lca_agree_with_the_topology() {
-    use super::pe::{digit_lca, serial_encode};
-    let topos = [
+    check_conversion(&[
         Topology::tree(3, 1, Size::Levels(3)).unwrap(),
         Topology::tree(6, 2, Size::Levels(3)).unwrap(),
         Topology::tree(4, 2, Size::Levels(3)).unwrap(),
         Topology::complete_bipartite(3, 2, Size::Levels(3)).unwrap(),
         Topology::complete_bipartite(2, 2, Size::Levels(4)).unwrap(),
-    ];
-    for topo in &topos {
+    ]);
+}
+
+/// The PE's serial conversion (`docs/interface.md` §5.2) gives every PE number's label
+/// digits and flags the numbers past `n`; the digit LCA equals the topology's for every pair.
+pub(super) fn check_conversion(topos: &[Topology]) {
+    use super::pe::{digit_lca, serial_encode};
+    for topo in topos {
         let np = NetParams::new(topo, Algorithm::R1, ArbiterPolicy::Fixed, 1, 1).unwrap();
+        let radices: Vec<usize> = np.fmt.digits.iter().map(|&(_, _, r)| r).collect();
+        assert_eq!(Some(radices), topo.label_radices());
         let n = topo.n() as u64;
         for t in 0..(1u64 << np.abin) {
             let (enc, ovf) = serial_encode(&np.fmt, np.abin, t);

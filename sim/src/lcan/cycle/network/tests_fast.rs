@@ -34,11 +34,12 @@ fn same_routing(
     let fast = seq.clone().with_setup(setup).unwrap();
     assert_eq!(fast.setup(), setup);
     let (a, b) = (run(topo, &seq, dst, seed), run(topo, &fast, dst, seed));
+    let (d, u) = topo
+        .uniform()
+        .expect("these tests use one d and u for every level");
     let ctx = format!(
-        "{:?} d={} u={} {alg:?} {pol:?} {setup} seed {seed}",
+        "{:?} d={d} u={u} {alg:?} {pol:?} {setup} seed {seed}",
         topo.kind(),
-        topo.d(),
-        topo.u()
     );
     assert!(!a.error && !b.error, "{ctx}");
     assert_eq!(a.passes.len(), b.passes.len(), "{ctx}: passes");
@@ -54,7 +55,6 @@ fn same_routing(
     assert_eq!(a.received, b.received, "{ctx}: messages");
     let tops: Vec<usize> = b.passes.iter().map(|p| p.top_level).collect();
     assert_eq!(b.bit_times as usize, fast.total_bit_times(&tops), "{ctx}");
-    let (d, u) = (topo.d(), topo.u());
     let saved: usize = tops
         .iter()
         .map(|&h| match alg {

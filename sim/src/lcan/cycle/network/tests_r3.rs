@@ -13,7 +13,13 @@ use crate::rng::seeded;
 const BUDGET: u64 = 1_000_000;
 
 /// Runs R3 on `perm` and checks the run against the permutation itself.
-fn check_r3(topo: &Topology, w: usize, m: usize, perm: &PartialPermutation, seed: u64) -> NetRun {
+pub(super) fn check_r3(
+    topo: &Topology,
+    w: usize,
+    m: usize,
+    perm: &PartialPermutation,
+    seed: u64,
+) -> NetRun {
     let np = NetParams::new(topo, Algorithm::R3, ArbiterPolicy::Fixed, w, m).unwrap();
     let n = topo.n();
     let dst: Vec<Option<usize>> = perm.as_slice().to_vec();
@@ -178,11 +184,7 @@ fn bad_loads_are_followed_or_refused() {
 fn r3_parameters() {
     let topo = Topology::complete_bipartite(2, 2, Size::Levels(8)).unwrap();
     let np = NetParams::new(&topo, Algorithm::R3, ArbiterPolicy::Random, 1, 8).unwrap();
-    assert_eq!(
-        np.switch.policy,
-        ArbiterPolicy::Fixed,
-        "no arbiter, no seed"
-    );
+    assert_eq!(np.policy(), ArbiterPolicy::Fixed, "no arbiter, no seed");
     assert_eq!((np.route_field_bits(), np.field_bit_times()), (2, 2));
     assert_eq!((np.route_bits(), np.pass_bits(), np.nf), (30, 8, 9));
     assert_eq!(np.pe_tx_bits(), 1 + 15 * 2 + 8);

@@ -41,9 +41,13 @@ const WORK_BUDGET: u64 = 60_000_000;
 const ATTEMPT_ITERS: u64 = 20_000;
 
 /// Does R3 route every permutation of `topo` in one pass under `conflict` (a CB-LCAN with
-/// `u ≥ d`, `wire` model)?
+/// `u ≥ d`, `wire` model; with sizes that vary by level, `u_i ≥ d_i` at every level below
+/// the top, where the colouring of `rearrange` needs it)?
 pub fn rearrangeable(topo: &Topology, conflict: Conflict) -> bool {
-    topo.kind() == Kind::CompleteBipartite && topo.u() >= topo.d() && conflict == Conflict::Wire
+    let l = topo.levels();
+    topo.kind() == Kind::CompleteBipartite
+        && conflict == Conflict::Wire
+        && (0..l).all(|i| (i + 1 == l && l > 1) || topo.u_at(i) >= topo.d_at(i))
 }
 
 /// The R3 schedule of `conns` (LCA levels `lca`) on `topo`.
@@ -163,7 +167,7 @@ fn realise(
     index: &[u32],
     group: Vec<(usize, Path)>,
 ) -> Result<Pass, RoutingError> {
-    let d = topo.d();
+    let d = topo.d_at(0);
     for (i, path) in &group {
         let c = conns[*i];
         let h = lca[*i];

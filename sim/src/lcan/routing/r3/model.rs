@@ -58,15 +58,19 @@ impl Model {
             slot: None,
             slots: 2 * topo.levels(),
             tree_wire,
-            u: topo.u(),
+            u: topo.max_u(),
         };
         m.cap = match conflict {
             Conflict::Switch => vec![1; switches],
-            Conflict::Wire if tree_wire => vec![topo.u().min(255) as u8; 2 * switches],
-            Conflict::Wire => vec![1; 2 * switches * topo.u()],
+            Conflict::Wire if tree_wire => (0..topo.levels())
+                .flat_map(|l| {
+                    std::iter::repeat_n(topo.u_at(l).min(255) as u8, 2 * topo.switch_count(l))
+                })
+                .collect(),
+            Conflict::Wire => vec![1; 2 * switches * m.u],
         };
         if conflict == Conflict::Wire && m.slots <= usize::from(u8::MAX) {
-            let per_switch = if tree_wire { 2 } else { 2 * topo.u() };
+            let per_switch = if tree_wire { 2 } else { 2 * m.u };
             let mut slot = Vec::with_capacity(m.cap.len());
             for level in 0..topo.levels() {
                 for _ in 0..topo.switch_count(level) * per_switch / 2 {
@@ -102,8 +106,8 @@ impl Model {
         let mut r: Vec<u32> = match conflict {
             Conflict::Switch => {
                 let mut v = vec![
-                    topo.global_index(0, c.src / topo.d()) as u32,
-                    topo.global_index(0, c.dst / topo.d()) as u32,
+                    topo.global_index(0, topo.pe_switch(c.src)) as u32,
+                    topo.global_index(0, topo.pe_switch(c.dst)) as u32,
                 ];
                 for w in path {
                     v.push(topo.global_index(w.level, w.switch) as u32);
@@ -176,13 +180,13 @@ fn candidate_paths(topo: &Topology, c: Connection, h: usize, seed: u64) -> Vec<P
         });
     }
     if topo.kind() == Kind::CompleteBipartite {
-        let u = topo.u();
-        let total = (u as u128).saturating_pow(h as u32);
+        let us = &topo.us()[..h];
+        let total = us.iter().fold(1u128, |a, &u| a.saturating_mul(u as u128));
         let strings: Vec<Vec<usize>> = if total <= MAX_OPTIONS as u128 {
             (0..total as usize)
                 .map(|mut x| {
                     let mut ks = vec![0; h];
-                    for k in ks.iter_mut().rev() {
+                    for (k, &u) in ks.iter_mut().zip(us).rev() {
                         *k = x % u;
                         x /= u;
                     }
@@ -192,7 +196,7 @@ fn candidate_paths(topo: &Topology, c: Connection, h: usize, seed: u64) -> Vec<P
         } else {
             let mut rng = seeded(derive(seed, &format!("r3 options {}", c.src)));
             (0..MAX_OPTIONS)
-                .map(|_| (0..h).map(|_| rng.gen_range(0..u)).collect())
+                .map(|_| us.iter().map(|&u| rng.gen_range(0..u)).collect())
                 .collect()
         };
         return strings.iter().map(|ks| mirror_path(topo, c, ks)).collect();
@@ -209,8 +213,7 @@ fn candidate_paths(topo: &Topology, c: Connection, h: usize, seed: u64) -> Vec<P
 /// uppers `ks` from the source's level-0 switch, down-wires of the same uppers from the
 /// destination's.
 pub(super) fn mirror_path(topo: &Topology, c: Connection, ks: &[usize]) -> Path {
-    let d = topo.d();
-    let (mut a, mut b) = (c.src / d, c.dst / d);
+    let (mut a, mut b) = (topo.pe_switch(c.src), topo.pe_switch(c.dst));
     let mut up = Vec::with_capacity(ks.len());
     let mut down = Vec::with_capacity(ks.len());
     for (level, &k) in ks.iter().enumerate() {
@@ -234,14 +237,14 @@ pub(super) fn mirror_path(topo: &Topology, c: Connection, ks: &[usize]) -> Path 
 }
 
 /// Realises the T-LCAN bundle paths of one pass: the connections sharing a bundle get
-/// distinct uppers (their count is within the capacity `u`).
+/// distinct uppers (their count is within the capacity `u_i` of the bundle's level).
 pub(super) fn distinct_uppers(topo: &Topology, paths: &mut [Path]) {
     let mut next: std::collections::HashMap<(Dir, usize, usize), usize> =
         std::collections::HashMap::new();
     for p in paths.iter_mut() {
         for w in p.iter_mut() {
             let e = next.entry((w.dir, w.level, w.switch)).or_insert(0);
-            w.upper = *e % topo.u();
+            w.upper = *e % topo.u_at(w.level);
             *e += 1;
         }
     }

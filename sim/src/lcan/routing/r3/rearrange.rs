@@ -16,6 +16,9 @@
 //! through their upper `π`'s last digit, which one colour class uses at most once per
 //! vertex: degree ≤ `d` again, and König's theorem colours it with `u ≥ d` colours. So all
 //! connections are routed wire-disjointly in **one pass**, in `O(n·l·(u + path))` time.
+//! With sizes that vary by level the same holds level by level: level `i` is coloured
+//! with `u_i` colours and its degree is at most `d_i`, so `u_i ≥ d_i` at every level below
+//! the top is enough ([`super::rearrangeable`]).
 
 use super::super::RoutingError;
 use super::colour::edge_colour;
@@ -28,9 +31,8 @@ pub(super) fn one_pass(
     conns: &[Connection],
     lca: &[usize],
 ) -> Result<Vec<Path>, RoutingError> {
-    let d = topo.d();
-    let mut up_sw: Vec<usize> = conns.iter().map(|c| c.src / d).collect();
-    let mut dn_sw: Vec<usize> = conns.iter().map(|c| c.dst / d).collect();
+    let mut up_sw: Vec<usize> = conns.iter().map(|c| topo.pe_switch(c.src)).collect();
+    let mut dn_sw: Vec<usize> = conns.iter().map(|c| topo.pe_switch(c.dst)).collect();
     let mut ups: Vec<Vec<Wire>> = lca.iter().map(|&h| Vec::with_capacity(h)).collect();
     let mut downs: Vec<Vec<Wire>> = lca.iter().map(|&h| Vec::with_capacity(h)).collect();
     for level in 0..topo.levels().saturating_sub(1) {
@@ -43,7 +45,7 @@ pub(super) fn one_pass(
             .map(|&i| (up_sw[i] as u32, dn_sw[i] as u32))
             .collect();
         let s = topo.switch_count(level);
-        let col = edge_colour(s, s, &edges, topo.u()).map_err(|e| {
+        let col = edge_colour(s, s, &edges, topo.u_at(level)).map_err(|e| {
             RoutingError::Internal(format!("R3 rearrangeable colouring at level {level}: {e}"))
         })?;
         for (&i, &k) in live.iter().zip(&col) {

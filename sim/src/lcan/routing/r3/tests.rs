@@ -141,6 +141,33 @@ fn cb_with_u_at_least_d_always_one_pass() {
     }
 }
 
+/// Per level (002 §2.2): `u_i ≥ d_i` at every level below the top is enough for one pass
+/// (the colouring of level `i` needs `u_i` colours for degree `d_i`); the top level's `u`
+/// does not matter. The CM-5 shape (`u = 2 < d = 4` at levels 0, 1) is not rearrangeable.
+#[test]
+fn per_level_cb_with_u_at_least_d_below_the_top_is_one_pass() {
+    let mut rng = seeded(5);
+    for (ds, us) in [
+        (vec![2, 3, 2], vec![2, 3, 2]),
+        (vec![2, 2, 3], vec![3, 2, 1]),
+        (vec![3, 2, 2, 2], vec![4, 2, 3, 1]),
+    ] {
+        let topo = Topology::complete_bipartite_per_level(&ds, &us).unwrap();
+        assert!(rearrangeable(&topo, Conflict::Wire), "{ds:?} {us:?}");
+        for k in 0..6u64 {
+            let perm = match k % 3 {
+                0 => Permutation::random(topo.n(), &mut rng).to_partial(),
+                1 => random_partial(topo.n(), 50, &mut rng),
+                _ => worst_case(&topo, &mut rng).unwrap().to_partial(),
+            };
+            let s = r3(&topo, &perm, Conflict::Wire, k);
+            assert_eq!(s.passes.len(), 1, "{ds:?} {us:?} kind {k}");
+        }
+    }
+    let cm5 = Topology::complete_bipartite_per_level(&[4, 4, 4], &[2, 2, 4]).unwrap();
+    assert!(!rearrangeable(&cm5, Conflict::Wire));
+}
+
 /// An empty permutation has an empty schedule.
 #[test]
 fn empty_permutation_has_no_pass() {
