@@ -262,6 +262,55 @@ pub(super) fn perm_arg(
     b.arg("--perm", s.input("p.perm", &text));
 }
 
+/// `latin --method psi` with an `--order` (`random` takes `--seed`) or a `--first-column`
+/// (for `--m 2`, whose networks all start row 0 with 0); defects: an order or column
+/// without `--method psi`, both at once, and malformed columns.
+fn latin_psi_args(b: &mut Builder) {
+    if b.g.chance(40) {
+        return;
+    }
+    if b.hit(b.rate / 4) {
+        // Choosing an order of Ψ for Table 2.
+        b.arg("--order", "random");
+        b.defect(&["need --method psi"]);
+        return;
+    }
+    b.arg("--method", "psi");
+    if b.g.chance(50) {
+        b.choice("--order", &["eq8", "table2", "random"]);
+        b.arg("--seed", "3");
+        return;
+    }
+    if b.hit(b.rate / 4) {
+        b.arg("--order", "eq8");
+        b.arg("--first-column", "0,1,2,3");
+        b.defect(&["cannot be used with"]);
+        return;
+    }
+    let col = if b.hit(b.rate) {
+        let (v, hints): (&str, &[&str]) = *b.g.pick(&[
+            ("0,1,2", &["3 entries, need n = 4"][..]),
+            ("0,1,2,3,4", &["5 entries"][..]),
+            ("1,0,2,3", &["starts with 1"][..]),
+            ("0,1,1,3", &["repeats 1"][..]),
+            ("0,1,2,4", &["entry 3 is 4"][..]),
+            ("0,1,,3", &["entry 2", "not a non-negative integer"][..]),
+            ("0;1;2;3", &["not a non-negative integer"][..]),
+            ("", &["not a non-negative integer"][..]),
+            (
+                "0,1,2,18446744073709551616",
+                &["not a non-negative integer"][..],
+            ),
+            ("0,1,2,\u{0}3", &["not a non-negative integer"][..]),
+        ]);
+        b.defect(hints);
+        v
+    } else {
+        *b.g.pick(&["0,1,2,3", "0,3,2,1", "0, 2, 3, 1"])
+    };
+    b.arg("--first-column", col);
+}
+
 pub(super) const COMMANDS: &[&str] = &[
     "info",
     "diagram",
@@ -345,10 +394,20 @@ pub(super) fn cli_case(g: &mut Gen, s: &Scratch, case_dir: &Path, seeds: &[Strin
                 b.defect(&["--network"]);
                 "butterfly"
             } else {
-                *b.g.pick(&["baseline", "omega", "cube"])
+                *b.g.pick(&[
+                    "baseline",
+                    "omega",
+                    "cube",
+                    "reverse-baseline",
+                    "reverse-omega",
+                    "reverse-cube",
+                ])
             };
             b.arg("--network", net);
             b.number("--m", "2", |v| (1..=12).contains(&v), &["m", "--m"]);
+            if cmd == "latin" {
+                latin_psi_args(&mut b);
+            }
             if cmd != "latin" {
                 b.number(
                     "--message-bits",
