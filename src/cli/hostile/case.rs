@@ -328,6 +328,7 @@ pub(super) const COMMANDS: &[&str] = &[
     "export-tb network",
     "bench cosim",
     "bench routing",
+    "bench all-to-all",
     "sweep",
 ];
 
@@ -541,6 +542,7 @@ pub(super) fn cli_case(g: &mut Gen, s: &Scratch, case_dir: &Path, seeds: &[Strin
             }
         }
         "bench routing" => bench_routing_args(&mut b, s, case_dir, &mut out),
+        "bench all-to-all" => bench_all_to_all_args(&mut b, s, case_dir, &mut out),
         "sweep" => sweep_args(&mut b, s, case_dir, &mut out),
         "generate hypercube" | "sim hypercube" => {
             b.number("--k", "2", |v| (1..=12).contains(&v), &["k", "--k"]);
@@ -681,6 +683,95 @@ fn bench_routing_args(b: &mut Builder, s: &Scratch, case_dir: &Path, out: &mut O
     let o = out_dir(b, s, "bench routing", case_dir);
     b.arg("--out", &o.path);
     *out = Some(o);
+}
+
+/// `bench all-to-all`: sizes, message bits, limits of co-simulation and synthesis,
+/// selections, threads and the output directory (never run: the command is in
+/// [`builds`]).
+fn bench_all_to_all_args(b: &mut Builder, s: &Scratch, case_dir: &Path, out: &mut Option<OutPath>) {
+    if b.hit(b.rate / 2) {
+        let v = b.g.pick_str(&[
+            "3",
+            "0",
+            "1",
+            "8192",
+            "64..8",
+            "8..",
+            "..8",
+            "8...16",
+            "8,,16",
+            "x",
+            "-8",
+            "18446744073709551616",
+            "8..2^10",
+            "",
+        ]);
+        b.arg("--n", v);
+        b.defect(&["--n", &format!("'{v}'")]);
+    } else {
+        let v = b.g.pick_str(&["4", "2..4", "4,2"]);
+        b.arg("--n", v);
+    }
+    b.number(
+        "--message-bits",
+        "4",
+        |v| (1..=64).contains(&v),
+        &["--message-bits"],
+    );
+    b.number("--cosim-max-n", "4", |v| v <= 64, &["--cosim-max-n"]);
+    b.number("--synth-max-n", "0", |v| v <= 2048, &["--synth-max-n"]);
+    b.number("--jobs", "1", |v| (1..=256).contains(&v), &["--jobs"]);
+    b.extreme(
+        "--seed",
+        &["0", "18446744073709551615"],
+        "5",
+        |v| v <= u128::from(u64::MAX),
+        &["--seed"],
+    );
+    // The families of the networks chosen (None: no --networks, every family).
+    let mut families: Option<&[&str]> = None;
+    if b.hit(b.rate / 4) {
+        let v =
+            b.g.pick_str(&["butterfly", "CB(2,", "", ",", "omega,benes", "T(3,1)"]);
+        b.arg("--networks", v);
+        b.defect(&["--networks"]);
+    } else if b.g.chance(50) {
+        let (v, f): (&str, &[&str]) = *b.g.pick(&[
+            ("omega", &["min"][..]),
+            ("CB(2,2),hypercube", &["lcan", "hypercube"][..]),
+            ("cb22, T-2-1", &["lcan"][..]),
+            ("Reverse_Cube", &["min"][..]),
+        ]);
+        b.arg("--networks", v);
+        families = Some(f);
+    }
+    if b.hit(b.rate / 5) {
+        let v = b.g.pick_str(&["mesh", "min,,lcan", "MIN;lcan"]);
+        b.arg("--families", v);
+        b.defect(&["--families"]);
+    } else if b.g.chance(40) {
+        let v =
+            b.g.pick_str(&["min", "lcan,hypercube", "min,lcan,hypercube"]);
+        b.arg("--families", v);
+        if families.is_some_and(|f| !f.iter().any(|x| v.split(',').any(|y| y == *x))) {
+            b.defect(&["select no network together"]);
+        }
+        families = Some(&[]);
+    }
+    if b.hit(b.rate / 5) {
+        let v = b.g.pick_str(&["r4", "R 1", "atape,,r1", "alg3"]);
+        b.arg("--algorithms", v);
+        b.defect(&["--algorithms"]);
+    } else if families.is_none() && b.g.chance(30) {
+        // Alone (no --networks, no --families), any algorithm selects some network.
+        let v = b.g.pick_str(&["atape", "R3,alg1", "r1,r2,alg2"]);
+        b.arg("--algorithms", v);
+    }
+    if b.g.chance(70) {
+        let o = out_dir(b, s, "bench all-to-all", case_dir);
+        b.arg("--out", &o.path);
+        *out = Some(o);
+    }
 }
 
 /// `sweep`: size bounds, sample counts, selections, shards and the output file (the sweep
