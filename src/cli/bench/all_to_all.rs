@@ -19,7 +19,6 @@ pub mod table;
 use crate::cli::common::{first_missing, print_json, write_atomic, SeedArg};
 use crate::cli::Outcome;
 use anyhow::{bail, Context};
-use lcanet_testbench::artifacts::ArtifactDir;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -373,7 +372,15 @@ pub fn run(a: Args) -> anyhow::Result<Outcome> {
     }
     pb.finish_and_clear();
     let golden_seconds = started.elapsed().as_secs_f64();
-    let work = ArtifactDir::new("cli::bench_all_to_all").context("creating the work directory")?;
+    // A directory of this run's own (runs in parallel never share one), removed at the
+    // end unless a co-simulation failed (its Verilog and failure.vcd are then kept).
+    let root = lcanet_testbench::paths::artifacts_root();
+    std::fs::create_dir_all(&root)
+        .with_context(|| format!("creating the work directory under {}", root.display()))?;
+    let work = tempfile::Builder::new()
+        .prefix("bench_all_to_all.")
+        .tempdir_in(&root)
+        .with_context(|| format!("creating the work directory under {}", root.display()))?;
     // 2. Co-simulation at small n.
     let small: Vec<usize> = (0..jobs_list.len())
         .filter(|&j| jobs_list[j].1 <= a.cosim_max_n)
@@ -457,6 +464,7 @@ pub fn run(a: Args) -> anyhow::Result<Outcome> {
         });
     }
     let elapsed = started.elapsed().as_secs_f64();
+    let kept = mismatch.then(|| work.keep());
     let mut files: Vec<(String, Vec<u8>)> = Vec::new();
     if a.out.is_some() {
         let mut jsonl = String::new();
@@ -486,6 +494,8 @@ pub fn run(a: Args) -> anyhow::Result<Outcome> {
             cost_method: &'static str,
             golden_seconds: f64,
             elapsed_seconds: f64,
+            /// Where a failed co-simulation's Verilog and VCD are kept.
+            kept_work_dir: Option<&'a PathBuf>,
             files: Vec<&'a str>,
             records: &'a [Record],
         }
@@ -499,11 +509,18 @@ pub fn run(a: Args) -> anyhow::Result<Outcome> {
             cost_method: cost::METHOD,
             golden_seconds,
             elapsed_seconds: elapsed,
+            kept_work_dir: kept.as_ref(),
             files: files.iter().map(|f| f.0.as_str()).collect(),
             records: &records,
         })?;
     } else {
         print_table(&records, &a, p.seed, elapsed);
+        if let Some(dir) = &kept {
+            println!(
+                "a co-simulation failed: its Verilog and failure.vcd are kept in {}",
+                dir.display()
+            );
+        }
         if let Some(dir) = &a.out {
             println!("wrote {} files to {}", files.len(), dir.display());
         }
