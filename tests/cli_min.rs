@@ -1,6 +1,7 @@
 //! The MIN subcommands as a user runs them (`lcanet latin`, `generate min`, `sim min`,
-//! `sim ataape`): JSON fields of docs/min.md, and bad input (invalid `m`, unknown network,
-//! malformed permutation files, bad `--message-bits`) rejected with a message naming
+//! `sim ataape`): JSON fields of docs/min.md, the reverse networks and the Ψ
+//! construction, and bad input (invalid `m`, unknown network, malformed permutation files,
+//! bad `--message-bits`, bad `--method`/`--order`/`--first-column`) rejected with a message naming
 //! the condition, exit code 1 (README: 1 = error), and nothing written; the GTKWave save
 //! file of `generate min` and, beside the VCD, of `sim ataape --vcd`.
 
@@ -20,6 +21,172 @@ fn latin_json_is_l2_of_eq_15_for_omega_m3() {
     assert_eq!(rows[4], [6, 7, 4, 5, 2, 3, 0, 1]);
     assert_eq!(rows[7], [4, 5, 6, 7, 0, 1, 2, 3]);
     assert_eq!(v["settings"][5], "φ1φ1φ1");
+}
+
+#[test]
+fn latin_psi_gives_table2s_rows_in_the_order_asked_for() {
+    let json = |extra: &[&str]| {
+        let mut args = vec!["latin", "--network", "reverse-cube", "--m", "3", "--json"];
+        args.extend(extra);
+        let out = lcanet(&args);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()
+    };
+    let rows = |v: &serde_json::Value| -> Vec<Vec<usize>> {
+        serde_json::from_value(v["rows"].clone()).unwrap()
+    };
+    let table2 = json(&[]);
+    assert_eq!(table2["method"], "table2");
+    // The reverse cube starts from τ⁻¹, the one-bit right rotation.
+    assert_eq!(rows(&table2)[0], [0, 4, 1, 5, 2, 6, 3, 7]);
+    assert_eq!(table2["psi"][3], "φ2");
+    let eq8 = json(&["--method", "psi"]);
+    assert_eq!(eq8["order"], "eq8");
+    assert_eq!(eq8["psi"][7], "φ3φ2φ1");
+    let (mut a, mut b) = (rows(&table2), rows(&eq8));
+    assert_ne!(a, b, "a different order of the same rows");
+    a.sort();
+    b.sort();
+    assert_eq!(a, b);
+    let col = json(&["--method", "psi", "--first-column", "0,7,6,5,4,3,2,1"]);
+    assert_eq!(col["order"], "first-column");
+    let col_rows = rows(&col);
+    assert_eq!(
+        col_rows.iter().map(|r| r[0]).collect::<Vec<_>>(),
+        [0, 7, 6, 5, 4, 3, 2, 1]
+    );
+    let random = json(&["--method", "psi", "--order", "random", "--seed", "9"]);
+    assert_eq!(random["seed"], 9);
+    assert_eq!(
+        rows(&random),
+        rows(&json(&[
+            "--method", "psi", "--order", "random", "--seed", "9"
+        ]))
+    );
+    // In Table 2's order the Ψ construction is Table 2's square.
+    assert_eq!(
+        rows(&json(&["--method", "psi", "--order", "table2"])),
+        rows(&table2)
+    );
+}
+
+#[test]
+fn latin_rejects_bad_psi_options() {
+    let base = ["latin", "--network", "omega", "--m", "2"];
+    let with = |extra: &[&'static str]| {
+        let mut v = base.to_vec();
+        v.extend(extra);
+        v
+    };
+    rejects(
+        &with(&["--order", "random"]),
+        &["--order and --first-column choose the order of Ψ: they need --method psi"],
+    );
+    rejects(
+        &with(&["--method", "psi", "--first-column", "0,1,2"]),
+        &["invalid first column: it has 3 entries, need n = 4"],
+    );
+    rejects(
+        &with(&["--method", "psi", "--first-column", "0,1,1,3"]),
+        &["entry 2 repeats 1"],
+    );
+    rejects(
+        &with(&["--method", "psi", "--first-column", "2,1,0,3"]),
+        &["starts with 2, but row 0 (the network's first row) starts with 0"],
+    );
+    rejects(
+        &with(&["--method", "psi", "--first-column", "0,1,-2,3"]),
+        &["entry 2 (\"-2\") is not a non-negative integer"],
+    );
+    rejects(
+        &with(&[
+            "--method",
+            "psi",
+            "--first-column",
+            "0,1,2,99999999999999999999999",
+        ]),
+        &["is not a non-negative integer"],
+    );
+    rejects(
+        &with(&[
+            "--method",
+            "psi",
+            "--order",
+            "eq8",
+            "--first-column",
+            "0,1,2,3",
+        ]),
+        &["cannot be used with"],
+    );
+    rejects(
+        &with(&["--method", "latin"]),
+        &["invalid value 'latin' for '--method"],
+    );
+    rejects(
+        &with(&["--method", "psi", "--order", "gray"]),
+        &["invalid value 'gray' for '--order"],
+    );
+}
+
+#[test]
+fn reverse_omega_generates_and_co_simulates() {
+    let dir = scratch("reverse_omega");
+    let out = dir.join("romega3");
+    let o = lcanet(&[
+        "generate",
+        "min",
+        "--network",
+        "reverse-omega",
+        "--m",
+        "3",
+        "--message-bits",
+        "5",
+        "-o",
+        out.to_str().unwrap(),
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["network"], "reverse-omega");
+    assert_eq!(v["top"], "reverse_omega_atape_m3_b5");
+    // Least significant destination bit first: tap 0, rotate left by m - 1 = right by 1.
+    assert_eq!(v["tag_bits"], serde_json::json!([0, 1, 2]));
+    assert_eq!(
+        (v["tag_tap"].as_u64(), v["tag_rotation"].as_u64()),
+        (Some(0), Some(2))
+    );
+    assert!(out.join("atape_unit_m3_tap0_rot2.v").is_file());
+    let top = std::fs::read_to_string(out.join("reverse_omega_atape_m3_b5.v")).unwrap();
+    assert!(top.contains("unshuffle"), "{top}");
+    let o = lcanet(&[
+        "sim",
+        "ataape",
+        "--network",
+        "Reverse_Omega",
+        "--m",
+        "2",
+        "--message-bits",
+        "3",
+        "--seed",
+        "5",
+        "--work-dir",
+        dir.join("work").to_str().unwrap(),
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        (v["match"].as_bool(), v["network"].as_str()),
+        (Some(true), Some("reverse-omega"))
+    );
+    assert_eq!(
+        (v["bit_times"].as_u64(), v["messages_checked"].as_u64()),
+        (Some(22), Some(16))
+    );
 }
 
 #[test]
@@ -65,7 +232,10 @@ fn unknown_network_is_rejected_naming_the_choices() {
         args.extend(["--network", "butterfly", "--m", "3"]);
         rejects(
             &args,
-            &["unknown network 'butterfly'", "baseline, omega or cube"],
+            &[
+                "unknown network 'butterfly'",
+                "baseline, omega, cube (indirect binary n-cube), reverse-baseline, reverse-omega or reverse-cube",
+            ],
         );
     }
     assert!(!Path::new("unused_dir").exists());

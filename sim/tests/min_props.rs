@@ -7,12 +7,9 @@ use lcanet_sim::rng::seeded;
 use proptest::prelude::*;
 use rand::Rng;
 
+/// Any of the six networks (the three of 004 and their reverses).
 fn network() -> impl Strategy<Value = Network> {
-    prop_oneof![
-        Just(Network::Baseline),
-        Just(Network::Omega),
-        Just(Network::Cube)
-    ]
+    proptest::sample::select(Network::ALL.to_vec())
 }
 
 proptest! {

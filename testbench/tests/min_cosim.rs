@@ -7,10 +7,12 @@
 //! that are mostly not admissible, and a crafted non-admissible one) whose conflict
 //! flags must equal the golden admissibility model's, switch by switch.
 //!
-//! Sizes: the default set covers m = 1..4 for all three networks (13 Verilator builds,
-//! about 30 s cold on this 2-core machine); the ignored test `networks_at_m5_m6` adds
-//! m = 5, 6 for all three (about 30 s more: `cargo test -p lcanet-testbench --test
-//! min_cosim -- --ignored`), and `lcanet sim ataape` runs any size.
+//! Sizes: the default set covers m = 1..4 for the three forward networks (13 Verilator
+//! builds, about 30 s cold on this 2-core machine) and m = 2, 3 for the three reverse
+//! networks (the reverse omega is the one with its own tag order and exit permutation);
+//! the ignored test `networks_at_m5_m6` adds m = 5, 6 for all six and m = 1, 4 for the
+//! reverse ones (`cargo test -p lcanet-testbench --test min_cosim -- --ignored`), and
+//! `lcanet sim ataape` runs any size.
 
 use lcanet_sim::min::{Min, Network, RunConfig};
 use lcanet_sim::perm::Permutation;
@@ -75,13 +77,24 @@ fn cube_m1_to_m4() {
     network(Network::Cube, &[1, 2, 3, 4]);
 }
 
-/// The three networks at m = 5 and 6 (larger than the default set's m ≤ 4).
 #[test]
-#[ignore = "about 30 s of Verilator builds; run with -- --ignored"]
+fn reverse_networks_m2_m3() {
+    network(Network::ReverseBaseline, &[2, 3]);
+    network(Network::ReverseOmega, &[2, 3]);
+    network(Network::ReverseCube, &[2, 3]);
+}
+
+/// The six networks at m = 5 and 6, and the reverse ones at m = 1 and 4 (outside the
+/// default set).
+#[test]
+#[ignore = "about a minute of Verilator builds; run with -- --ignored"]
 fn networks_at_m5_m6() {
-    network(Network::Baseline, &[5, 6]);
-    network(Network::Omega, &[5, 6]);
-    network(Network::Cube, &[5, 6]);
+    for net in Network::ALL {
+        network(net, &[5, 6]);
+    }
+    for net in Network::ALL.into_iter().filter(|n| n.is_reverse()) {
+        network(net, &[1, 4]);
+    }
 }
 
 #[test]

@@ -1,5 +1,5 @@
 //! Whole networks as RTL (docs/min.md §6): a baseline, omega or indirect binary n-cube
-//! network of [`switch`](super::switch())es with one ATAPE [`unit`](super::unit()) per
+//! network, or the reverse of one, of [`switch`](super::switch())es with one ATAPE [`unit`](super::unit()) per
 //! PE and a [`controller`](super::controller()), in one top module
 //! `<network>_atape_m<m>_b<B>`.
 //!
@@ -8,9 +8,10 @@
 //! (bit `a`: output position `a` of stage `s`, switch `k` driving `[2k +: 2]`), the
 //! controller's strobes `ctrl_<port>`. The interstage wiring (004 eqs. (2)–(4)) is read
 //! off these vectors by indexed parts: switch `k` of stage `s + 1` takes
-//! `.in({st<s>_out[a1], st<s>_out[a0]})` where `link(s, a_p) = 2k + p`. The wiring comes
-//! from [`Min::entry`] and [`Min::link`] (the topology of `lcanet_sim::min`, never its
-//! routing results).
+//! `.in({st<s>_out[a1], st<s>_out[a0]})` where `link(s, a_p) = 2k + p`; the PE outputs
+//! are `st<m-1>_out` itself, or for the reverse omega its unshuffle (a concatenation of
+//! its bits). The wiring comes from [`Min::entry`] and [`Min::link`] (the topology of
+//! `lcanet_sim::min`, never its routing results).
 
 use super::{controller, controller_name, switch, unit, unit_name, POS_BITS};
 use crate::netlist::{cat, names, Design, ModuleBuilder, NetlistError, V};
@@ -42,9 +43,15 @@ pub struct MinRtl {
     pub top: String,
 }
 
-/// The top module's name for `min` and `B` payload bits.
+/// The top module's name for `min` and `B` payload bits: `omega_atape_m3_b8`,
+/// `reverse_omega_atape_m3_b8`.
 pub fn top_name(min: &Min, message_bits: u32) -> String {
-    format!("{}_atape_m{}_b{}", min.network(), min.m(), message_bits)
+    format!(
+        "{}_atape_m{}_b{}",
+        min.network().ident(),
+        min.m(),
+        message_bits
+    )
 }
 
 /// The switch instance name: `st2_sw3`.
@@ -91,28 +98,36 @@ fn pair(src: &V, a0: usize, a1: usize) -> V {
     }
 }
 
-/// The comment above stage `s`: where its input positions come from (004 eqs. (2)-(4)).
+/// The comment above stage `s`: where its input positions come from (004 eqs. (2)-(4),
+/// and their inverses in reverse order for the reverse networks).
 fn link_comment(min: &Min, s: u32) -> String {
     let m = min.m();
+    let (p, q) = (s.saturating_sub(1), m.saturating_sub(1 + s));
     match (min.network(), s) {
         (Network::Omega, 0) => {
             "Stage 0: PE j enters at position shuffle(j) (rotate left), from pe_tx".into()
         }
         (_, 0) => "Stage 0: PE j enters at position j, from pe_tx".into(),
         (Network::Baseline, s) => format!(
-            "Stage {s}: link pi_{} from st{}_out (rotate the low {} bits of the position right)",
-            s - 1,
-            s - 1,
+            "Stage {s}: link pi_{p} from st{p}_out (rotate the low {} bits of the position right)",
             m - s + 1
         ),
-        (Network::Omega, s) => format!(
-            "Stage {s}: perfect shuffle from st{}_out (rotate the position left)",
-            s - 1
-        ),
+        (Network::Omega, _) => {
+            format!("Stage {s}: perfect shuffle from st{p}_out (rotate the position left)")
+        }
         (Network::Cube, s) => format!(
-            "Stage {s}: link tau_{} from st{}_out (swap bits 0 and {s} of the position)",
-            s - 1,
-            s - 1
+            "Stage {s}: link tau_{p} from st{p}_out (swap bits 0 and {s} of the position)"
+        ),
+        (Network::ReverseBaseline, s) => format!(
+            "Stage {s}: link pi_{q}^-1 from st{p}_out (rotate the low {} bits of the position left)",
+            s + 1
+        ),
+        (Network::ReverseOmega, _) => {
+            format!("Stage {s}: unshuffle from st{p}_out (rotate the position right)")
+        }
+        (Network::ReverseCube, s) => format!(
+            "Stage {s}: link tau_{q} from st{p}_out (swap bits 0 and {} of the position)",
+            q + 1
         ),
     }
 }
@@ -229,9 +244,20 @@ fn assemble(min: &Min, format: FrameFormat, shifter: TagShifter) -> Result<Desig
         prev = out;
     }
 
-    b.comment("PE outputs (after the last stage, output position a is PE a)");
-    debug_assert!((0..n).all(|a| src[a] == a));
-    b.assign(&dout, &prev);
+    // src[q] = the output position of the last stage that is PE q.
+    if (0..n).all(|q| src[q] == q) {
+        b.comment("PE outputs (after the last stage, output position a is PE a)");
+        b.assign(&dout, &prev);
+    } else {
+        b.comment(format!(
+            "PE outputs: the {} after the last stage (dout[q] is the output position it takes to PE q)",
+            match min.network() {
+                Network::ReverseOmega => "unshuffle",
+                _ => "exit link",
+            }
+        ));
+        b.assign(&dout, cat((0..n).rev().map(|q| prev.bit(src[q]))));
+    }
     b.comment("conflict[s]: some switch of stage s flags a conflict");
     b.assign(
         &conflict,

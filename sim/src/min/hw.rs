@@ -14,8 +14,9 @@ use super::Min;
 
 /// How an ATAPE unit emits the tag: a copy of the destination rotates left by `rot`
 /// bits per header bit-time and bit `tap` is sent, so position `p` carries destination
-/// bit `(tap - p·rot) mod m`. That equals [`Min::tag_bit`]`(p)` for all three networks
-/// (baseline/omega: `tap = m-1, rot = 1`; cube: `tap = 1, rot = m-1`).
+/// bit `(tap - p·rot) mod m`. That equals [`Min::tag_bit`]`(p)` for all six networks
+/// (baseline, omega, reverse baseline, reverse cube: `tap = m-1, rot = 1`; cube: `tap = 1,
+/// rot = m-1`; reverse omega: `tap = 0, rot = m-1`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TagShifter {
     /// Bit sent.
@@ -26,7 +27,7 @@ pub struct TagShifter {
 
 impl TagShifter {
     /// Derives the shifter from the network's tag bits; `None` when they are not an
-    /// arithmetic progression mod `m` (never for the three networks).
+    /// arithmetic progression mod `m` (never for the six networks).
     pub fn for_min(min: &Min) -> Option<Self> {
         let (m, b) = (min.m(), min.tag_bits());
         let tap = b[0];
@@ -75,7 +76,7 @@ impl HwModel {
     pub fn new(min: Min, format: FrameFormat) -> Self {
         let (n, m) = (min.n(), min.m() as usize);
         Self {
-            shifter: TagShifter::for_min(&min).expect("tag bits rotate for the three networks"),
+            shifter: TagShifter::for_min(&min).expect("tag bits rotate for the six networks"),
             min,
             f: format.len(),
             run: false,

@@ -6,8 +6,17 @@
 //!   row `i` applies the `i`-th basic permutation to row `i-1`.
 //! - [`first_row`]: the list each network starts from (§5): the bit reversal `π` of
 //!   Corollary 1 (baseline), the identity (omega, Lemma 4: `π₀⁻ᵐ = I`), the one-bit left
-//!   rotation `τ` of Corollary 3 (cube). Computed from the network's wiring with every
-//!   switch parallel, and checked against those closed forms in the tests.
+//!   rotation `τ` of Corollary 3 (cube); for the reverse networks the inverses, `π⁻¹ = π`,
+//!   `I` and the one-bit right rotation `τ⁻¹`. Computed from the network's wiring with
+//!   every switch parallel, and checked against those closed forms in the tests.
+//!
+//! Why Table 2 works for every one of the six networks (004 §5 proves it for the forward
+//! three, Theorems 4–6): a stage set all-crossed flips bit 0 of every position, which the
+//! links carry to one fixed bit `b(s)` of the output address (the tag bit,
+//! [`Min::tag_bit`]), distinct per stage. So with uniform settings the network realizes
+//! `ψ ∘ first_row` for exactly the `2^m` products `ψ` of distinct `φ_{b(s)+1}`: `Ψ ∪ {I}`
+//! applied to the first row, Theorem 1's square. The tests check Latin property,
+//! admissibility and uniform settings of every row for all six.
 //!
 //! Row `i` of a square is the permutation of frame `i` of algorithm ATAPE: `rows[i][j]`
 //! is where PE `j` sends in frame `i`; column `j` is PE `j`'s message order.
@@ -158,13 +167,25 @@ mod tests {
             let n = 1usize << m;
             let rev = |a: usize| (0..m).fold(0, |acc, b| acc | (((a >> b) & 1) << (m - 1 - b)));
             let rotl = |a: usize| ((a << 1) | (a >> (m - 1))) & (n - 1);
-            let b = first_row(&Min::new(Network::Baseline, m).unwrap());
-            let o = first_row(&Min::new(Network::Omega, m).unwrap());
-            let c = first_row(&Min::new(Network::Cube, m).unwrap());
+            let rotr = |a: usize| ((a >> 1) | ((a & 1) << (m - 1))) & (n - 1);
+            let row = |net| first_row(&Min::new(net, m).unwrap());
+            let (b, o, c) = (
+                row(Network::Baseline),
+                row(Network::Omega),
+                row(Network::Cube),
+            );
+            let (rb, ro, rc) = (
+                row(Network::ReverseBaseline),
+                row(Network::ReverseOmega),
+                row(Network::ReverseCube),
+            );
             for a in 0..n {
                 assert_eq!(b.dst(a), rev(a));
                 assert_eq!(o.dst(a), a);
                 assert_eq!(c.dst(a), rotl(a));
+                assert_eq!(rb.dst(a), rev(a));
+                assert_eq!(ro.dst(a), a);
+                assert_eq!(rc.dst(a), rotr(a));
             }
         }
     }

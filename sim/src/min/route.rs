@@ -301,6 +301,29 @@ mod tests {
     }
 
     #[test]
+    fn a_reverse_network_realizes_the_inverses_with_mirrored_settings() {
+        use rand::Rng;
+        let mut rng = seeded(5);
+        for net in Network::FORWARD {
+            for m in 1..=7 {
+                let (fwd, rev) = (
+                    Min::new(net, m).unwrap(),
+                    Min::new(net.reverse(), m).unwrap(),
+                );
+                for _ in 0..8 {
+                    let cross: Vec<Vec<bool>> = (0..m)
+                        .map(|_| (0..fwd.switches_per_stage()).map(|_| rng.gen()).collect())
+                        .collect();
+                    let mirrored: Vec<Vec<bool>> = cross.iter().rev().cloned().collect();
+                    let p = fwd.realize(&SwitchSettings { cross });
+                    let q = rev.realize(&SwitchSettings { cross: mirrored });
+                    assert_eq!(q, p.inverse(), "{net} m={m}");
+                }
+            }
+        }
+    }
+
+    #[test]
     fn admissible_iff_realizable_exhaustively_for_n4_and_n8() {
         use std::collections::HashSet;
         for net in Network::ALL {

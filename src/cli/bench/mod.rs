@@ -2,6 +2,7 @@
 //! side by side in one run and prints the figures and their ratios (these machines are
 //! shared and noisy: compare within a run, not across runs).
 
+pub mod all_to_all;
 pub mod cosim;
 pub mod routing;
 pub mod routing_bits;
@@ -22,6 +23,11 @@ pub enum Command {
     /// algorithm × workload, passes against the lower bound and the optimum, bit-times per
     /// permutation; JSON lines and SVG plots into --out DIR.
     Routing(routing::Args),
+    /// All-to-all personalized exchange on every family: ATAPE on the six MINs, n − 1
+    /// permutations on LCA networks (R1/R2/R3) and the hypercube router; bit-times from
+    /// the golden models, co-simulated in Verilator at small n, Yosys LUTs/FFs per PE.
+    #[command(name = "all-to-all")]
+    AllToAll(all_to_all::Args),
 }
 
 /// Runs a `bench` subcommand.
@@ -29,5 +35,6 @@ pub fn run(command: Command) -> anyhow::Result<super::Outcome> {
     match command {
         Command::Cosim(a) => cosim::run(a),
         Command::Routing(a) => routing::run(a),
+        Command::AllToAll(a) => all_to_all::run(a),
     }
 }

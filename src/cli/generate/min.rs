@@ -1,5 +1,5 @@
-//! `lcanet generate min`: a baseline, omega or indirect binary n-cube network of 2x2
-//! bit-serial self-routing switches with one ATAPE unit per PE and a controller, as
+//! `lcanet generate min`: a baseline, omega or indirect binary n-cube network, or the
+//! reverse of one, of 2x2 bit-serial self-routing switches with one ATAPE unit per PE and a controller, as
 //! Verilog-2005 (one file per module, `<top>.f`), a GTKWave save file `<top>.gtkw` and
 //! `summary.json` (docs/min.md §6).
 
@@ -17,6 +17,7 @@ use std::path::PathBuf;
 Examples:
   lcanet generate min --network omega --m 3 -o out/omega3
   lcanet generate min --network cube --m 8 --message-bits 32 -o out/cube8 --json
+  lcanet generate min --network reverse-omega --m 4 -o out/romega4
 
 Top-level interface and protocol: docs/min.md. Frames are F = m + B bit-times; ATAPE
 takes n·F + m bit-times from the first frame bit in to the last bit out.")]

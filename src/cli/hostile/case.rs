@@ -394,6 +394,55 @@ pub(super) fn perm_arg(
     b.arg("--perm", s.input("p.perm", &text));
 }
 
+/// `latin --method psi` with an `--order` (`random` takes `--seed`) or a `--first-column`
+/// (for `--m 2`, whose networks all start row 0 with 0); defects: an order or column
+/// without `--method psi`, both at once, and malformed columns.
+fn latin_psi_args(b: &mut Builder) {
+    if b.g.chance(40) {
+        return;
+    }
+    if b.hit(b.rate / 4) {
+        // Choosing an order of Ψ for Table 2.
+        b.arg("--order", "random");
+        b.defect(&["need --method psi"]);
+        return;
+    }
+    b.arg("--method", "psi");
+    if b.g.chance(50) {
+        b.choice("--order", &["eq8", "table2", "random"]);
+        b.arg("--seed", "3");
+        return;
+    }
+    if b.hit(b.rate / 4) {
+        b.arg("--order", "eq8");
+        b.arg("--first-column", "0,1,2,3");
+        b.defect(&["cannot be used with"]);
+        return;
+    }
+    let col = if b.hit(b.rate) {
+        let (v, hints): (&str, &[&str]) = *b.g.pick(&[
+            ("0,1,2", &["3 entries, need n = 4"][..]),
+            ("0,1,2,3,4", &["5 entries"][..]),
+            ("1,0,2,3", &["starts with 1"][..]),
+            ("0,1,1,3", &["repeats 1"][..]),
+            ("0,1,2,4", &["entry 3 is 4"][..]),
+            ("0,1,,3", &["entry 2", "not a non-negative integer"][..]),
+            ("0;1;2;3", &["not a non-negative integer"][..]),
+            ("", &["not a non-negative integer"][..]),
+            (
+                "0,1,2,18446744073709551616",
+                &["not a non-negative integer"][..],
+            ),
+            ("0,1,2,\u{0}3", &["not a non-negative integer"][..]),
+        ]);
+        b.defect(hints);
+        v
+    } else {
+        *b.g.pick(&["0,1,2,3", "0,3,2,1", "0, 2, 3, 1"])
+    };
+    b.arg("--first-column", col);
+}
+
 pub(super) const COMMANDS: &[&str] = &[
     "info",
     "diagram",
@@ -414,6 +463,7 @@ pub(super) const COMMANDS: &[&str] = &[
     "export-tb network",
     "bench cosim",
     "bench routing",
+    "bench all-to-all",
     "sweep",
     "prove switch",
     "prove matrix",
@@ -485,10 +535,20 @@ pub(super) fn cli_case(g: &mut Gen, s: &Scratch, case_dir: &Path, seeds: &[Strin
                 b.defect(&["--network"]);
                 "butterfly"
             } else {
-                *b.g.pick(&["baseline", "omega", "cube"])
+                *b.g.pick(&[
+                    "baseline",
+                    "omega",
+                    "cube",
+                    "reverse-baseline",
+                    "reverse-omega",
+                    "reverse-cube",
+                ])
             };
             b.arg("--network", net);
             b.number("--m", "2", |v| (1..=12).contains(&v), &["m", "--m"]);
+            if cmd == "latin" {
+                latin_psi_args(&mut b);
+            }
             if cmd != "latin" {
                 b.number(
                     "--message-bits",
@@ -625,6 +685,7 @@ pub(super) fn cli_case(g: &mut Gen, s: &Scratch, case_dir: &Path, seeds: &[Strin
             selftest_args(&mut b, s, case_dir, seeds, cmd, &mut out)
         }
         "bench routing" => bench_routing_args(&mut b, s, case_dir, &mut out),
+        "bench all-to-all" => bench_all_to_all_args(&mut b, s, case_dir, &mut out),
         "sweep" => sweep_args(&mut b, s, case_dir, &mut out),
         "prove switch" | "prove matrix" => prove_args(&mut b, s, cmd, case_dir, &mut out),
         "generate hypercube" | "sim hypercube" => {
@@ -865,6 +926,95 @@ fn bench_routing_args(b: &mut Builder, s: &Scratch, case_dir: &Path, out: &mut O
     let o = out_dir(b, s, "bench routing", case_dir);
     b.arg("--out", &o.path);
     *out = Some(o);
+}
+
+/// `bench all-to-all`: sizes, message bits, limits of co-simulation and synthesis,
+/// selections, threads and the output directory (never run: the command is in
+/// [`builds`]).
+fn bench_all_to_all_args(b: &mut Builder, s: &Scratch, case_dir: &Path, out: &mut Option<OutPath>) {
+    if b.hit(b.rate / 2) {
+        let v = b.g.pick_str(&[
+            "3",
+            "0",
+            "1",
+            "8192",
+            "64..8",
+            "8..",
+            "..8",
+            "8...16",
+            "8,,16",
+            "x",
+            "-8",
+            "18446744073709551616",
+            "8..2^10",
+            "",
+        ]);
+        b.arg("--n", v);
+        b.defect(&["--n", &format!("'{v}'")]);
+    } else {
+        let v = b.g.pick_str(&["4", "2..4", "4,2"]);
+        b.arg("--n", v);
+    }
+    b.number(
+        "--message-bits",
+        "4",
+        |v| (1..=64).contains(&v),
+        &["--message-bits"],
+    );
+    b.number("--cosim-max-n", "4", |v| v <= 64, &["--cosim-max-n"]);
+    b.number("--synth-max-n", "0", |v| v <= 2048, &["--synth-max-n"]);
+    b.number("--jobs", "1", |v| (1..=256).contains(&v), &["--jobs"]);
+    b.extreme(
+        "--seed",
+        &["0", "18446744073709551615"],
+        "5",
+        |v| v <= u128::from(u64::MAX),
+        &["--seed"],
+    );
+    // The families of the networks chosen (None: no --networks, every family).
+    let mut families: Option<&[&str]> = None;
+    if b.hit(b.rate / 4) {
+        let v =
+            b.g.pick_str(&["butterfly", "CB(2,", "", ",", "omega,benes", "T(3,1)"]);
+        b.arg("--networks", v);
+        b.defect(&["--networks"]);
+    } else if b.g.chance(50) {
+        let (v, f): (&str, &[&str]) = *b.g.pick(&[
+            ("omega", &["min"][..]),
+            ("CB(2,2),hypercube", &["lcan", "hypercube"][..]),
+            ("cb22, T-2-1", &["lcan"][..]),
+            ("Reverse_Cube", &["min"][..]),
+        ]);
+        b.arg("--networks", v);
+        families = Some(f);
+    }
+    if b.hit(b.rate / 5) {
+        let v = b.g.pick_str(&["mesh", "min,,lcan", "MIN;lcan"]);
+        b.arg("--families", v);
+        b.defect(&["--families"]);
+    } else if b.g.chance(40) {
+        let v =
+            b.g.pick_str(&["min", "lcan,hypercube", "min,lcan,hypercube"]);
+        b.arg("--families", v);
+        if families.is_some_and(|f| !f.iter().any(|x| v.split(',').any(|y| y == *x))) {
+            b.defect(&["select no network together"]);
+        }
+        families = Some(&[]);
+    }
+    if b.hit(b.rate / 5) {
+        let v = b.g.pick_str(&["r4", "R 1", "atape,,r1", "alg3"]);
+        b.arg("--algorithms", v);
+        b.defect(&["--algorithms"]);
+    } else if families.is_none() && b.g.chance(30) {
+        // Alone (no --networks, no --families), any algorithm selects some network.
+        let v = b.g.pick_str(&["atape", "R3,alg1", "r1,r2,alg2"]);
+        b.arg("--algorithms", v);
+    }
+    if b.g.chance(70) {
+        let o = out_dir(b, s, "bench all-to-all", case_dir);
+        b.arg("--out", &o.path);
+        *out = Some(o);
+    }
 }
 
 /// `sweep`: size bounds, sample counts, selections, shards and the output file (the sweep

@@ -35,6 +35,7 @@ Examples:
   lcanet sim ataape --network omega --m 3 --seed 1
   lcanet sim ataape --network cube --m 8 --message-bits 16 --seed 7 --optimize --json
   lcanet sim ataape --network baseline --m 2 --vcd atape.vcd
+  lcanet sim ataape --network reverse-cube --m 5 --seed 3
 
 Every PE j sends its n messages in the order of column j of the network's Latin square
 (lcanet latin), frame after frame; payloads come from --seed.")]

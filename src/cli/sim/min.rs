@@ -19,6 +19,7 @@ Examples:
   lcanet sim min --network omega --m 3 --perm identity --seed 1
   lcanet sim min --network baseline --m 4 --perm random --seed 9 --json
   lcanet sim min --network cube --m 3 --perm my.perm     (file: docs of sim/src/perm.rs)
+  lcanet sim min --network reverse-baseline --m 3 --perm identity --seed 2
 
 A permutation is admissible when no two unique paths need one switch output; the
 report lists every conflicting switch (stage, switch, output, sources).")]
