@@ -54,9 +54,24 @@ fn check(
     let expected = match structure {
         // One switch module per switch shape.
         Structure::Instances => distinct(&|i| (t.d_at(i), t.u_at(i), 0)),
-        // One rows module per distinct shape and level size (a level of one switch is the
-        // switch).
-        Structure::Rows => distinct(&|i| (t.d_at(i), t.u_at(i), t.switch_count(i))),
+        // One rows module per distinct shape and size of a rows instance (one of a single
+        // switch is the switch). Every level is one instance when all levels have one
+        // shape; otherwise a run of consecutive levels of one shape is one instance.
+        Structure::Rows => {
+            let shape = |i: usize| (t.d_at(i), t.u_at(i));
+            let mut groups: Vec<(usize, usize, usize)> = Vec::new();
+            for i in 0..t.levels() {
+                let uniform = (0..t.levels()).all(|j| shape(j) == shape(0));
+                match groups.last_mut() {
+                    Some(g) if !uniform && (g.0, g.1) == shape(i) => g.2 += t.switch_count(i),
+                    _ => groups.push((t.d_at(i), t.u_at(i), t.switch_count(i))),
+                }
+            }
+            groups
+                .into_iter()
+                .collect::<std::collections::BTreeSet<_>>()
+                .len()
+        }
     };
     assert_eq!(switches, expected, "{top}: switch module definitions");
     lint(&files, top).unwrap_or_else(|e| panic!("{top}: lint: {e}"));

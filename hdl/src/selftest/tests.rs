@@ -75,7 +75,10 @@ fn cube_and_min_emit_and_follow_the_style() {
                 };
                 let s = spec(dut, fault);
                 let top = emit(&s);
-                assert!(top.contains(&format!("{net}_atape_m{m}_b3 net (")), "{top}");
+                assert!(
+                    top.contains(&format!("{}_atape_m{m}_b3 net (", net.ident())),
+                    "{top}"
+                );
                 assert!(top.contains("cnt_exchanges"), "{top}");
                 assert_eq!(top.contains("TEST-ONLY FAULT"), fault);
             }
