@@ -66,6 +66,19 @@ fn bad_input_names_the_condition_and_writes_nothing() {
     let dir = scratch("bad_input");
     let out = dir.join("out");
     let o = out.to_str().unwrap();
+    refused(
+        &[
+            "generate",
+            "hypercube",
+            "--k",
+            "3",
+            "--router",
+            "bogus",
+            "-o",
+            o,
+        ],
+        "invalid value 'bogus' for '--router",
+    );
     for k in ["0", "13"] {
         refused(
             &["generate", "hypercube", "--k", k, "-o", o],
@@ -216,13 +229,25 @@ fn a_non_semi_contraction_under_semi_is_reported_as_a_collision() {
     assert_eq!(j["delivered_exactly_once"], true);
     assert!(String::from_utf8_lossy(&o.stderr).contains("warning: not a semi-contraction"));
 
-    // The same routing under Algorithm 2 is delivered.
+    // The same routing under Algorithm 2 is delivered: overlapped schedule (M = 8:
+    // loops of f = 2, 1, 0 dimensions, max(2f, M - f) + 6f + 2M + 5 and M + 1 bit times),
+    // and the paper's sequential one, k(14k + 3L + 9).
     let mut args = args;
     args[9] = "full";
     let o = lcanet(&args);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let j = json(&o);
     assert_eq!(j["collision"], false);
+    assert_eq!(j["delivered_exactly_once"], true);
+    assert_eq!(j["algorithm"], "full");
+    assert_eq!(j["router"], "overlapped");
+    assert_eq!(j["bit_times"], (6 + 12 + 16 + 5) + (7 + 6 + 16 + 5) + 9);
+    let mut seq: Vec<&str> = args.to_vec();
+    seq.extend(["--router", "sequential"]);
+    let o = lcanet(&seq);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let j = json(&o);
+    assert_eq!(j["algorithm"], "full-sequential");
     assert_eq!(j["delivered_exactly_once"], true);
     assert_eq!(j["bit_times"], 3 * (14 * 3 + 3 * 5 + 9));
 }
@@ -285,7 +310,7 @@ fn clean_runs_report_exact_bit_times_and_write_a_vcd() {
     names.sort();
     assert_eq!(
         names,
-        ["hc_phase.txt", "k1.gtkw", "k1.vcd"],
+        ["hc_mode.txt", "k1.gtkw", "k1.vcd"],
         "no temporary left"
     );
 
@@ -305,7 +330,9 @@ fn clean_runs_report_exact_bit_times_and_write_a_vcd() {
     let j = json(&o);
     assert_eq!(j["top"], "hypercube_k2_l3");
     assert_eq!(j["bit_times_semi"], 2 * 2 + 3 + 2);
-    assert_eq!(j["bit_times_full"], 2 * (14 * 2 + 3 * 3 + 9));
+    // M = 5: the loop of f = 1 (P = max(2, 4)), then the cross alone.
+    assert_eq!(j["bit_times_full"], (4 + 6 + 10 + 5) + 6);
+    assert_eq!(j["router"], "overlapped");
     for f in j["files"].as_array().unwrap() {
         assert!(out.join(f.as_str().unwrap()).is_file(), "{f}");
     }

@@ -1,9 +1,10 @@
 //! The emitted k-cube co-simulated in Verilator against the cycle-level golden model,
 //! every output vector at every bit time, for k = 1..6: semi-contractions, packings and
 //! the identity (Algorithm 1), a non-semi-contraction (collision), random and partial
-//! permutations and the identity (Algorithm 2), a reset mid-run, and a wrong expectation
-//! (the comparison fails at the right bit time and node). The 1024-node cube is opt-in
-//! (`--ignored`).
+//! permutations and the identity (Algorithm 2, overlapped schedule; the sequential
+//! router on smaller cubes), a reset mid-run, and a wrong expectation (the comparison
+//! fails at the right bit time and node). Every run's bit times are checked against the
+//! closed forms of `docs/hypercube.md`. The 1024-node cube is opt-in (`--ignored`).
 //!
 //! The RTL's bit-serial enumerations are observable through the packings they steer: in
 //! steps 3 and 5 of every loop a frame arrives at the node its enumeration value names,
@@ -12,6 +13,7 @@
 //! permutations; `lcanet-sim`'s `enumerate` tests check the butterfly on random sets
 //! directly.
 
+use lcanet_hdl::hypercube::Router;
 use lcanet_sim::hypercube::generate::{random_packing, random_semi_contraction};
 use lcanet_sim::hypercube::timing::Algorithm;
 use lcanet_sim::perm::{PartialPermutation, Permutation};
@@ -25,10 +27,28 @@ fn payloads(n: usize, l: usize, seed: u64) -> Vec<u64> {
     (0..n).map(|_| rng.gen_range(0..1u64 << l)).collect()
 }
 
-fn run(name: &str, k: usize, l: usize, alg: Algorithm, r: &PartialPermutation, seed: u64) {
-    run_opts(name, k, l, alg, r, seed, None);
+/// The closed forms of `docs/hypercube.md`, written out here from the document (not
+/// taken from the model).
+fn closed_form(alg: Algorithm, k: usize, l: usize) -> u64 {
+    let m = k + l;
+    (match alg {
+        Algorithm::Semi => 2 * k + l + 2,
+        Algorithm::FullSequential => k * (14 * k + 3 * l + 9),
+        Algorithm::Full => {
+            (m + 1)
+                + (1..k)
+                    .map(|f| (2 * f).max(m - f) + 6 * f + 2 * m + 5)
+                    .sum::<usize>()
+        }
+        Algorithm::Sort => k * (m + 3) + k * (k - 1) / 2 + 2 * k + l + 2,
+    }) as u64
 }
 
+fn run(name: &str, k: usize, l: usize, alg: Algorithm, r: &PartialPermutation, seed: u64) {
+    run_opts(name, k, l, alg, r, seed, None, None);
+}
+
+#[allow(clippy::too_many_arguments)]
 fn run_opts(
     name: &str,
     k: usize,
@@ -37,6 +57,7 @@ fn run_opts(
     r: &PartialPermutation,
     seed: u64,
     abort: Option<u64>,
+    router: Option<Router>,
 ) {
     let dir = artifact_dir!(name).unwrap();
     let pay = payloads(1 << k, l, seed);
@@ -46,6 +67,7 @@ fn run_opts(
         vcd_on_mismatch: Some(dir.file("wave.vcd")),
         seed: Some(seed),
         abort_first_run_after: abort,
+        router,
         ..CosimOptions::default()
     };
     let rep = cosim(k, l, alg, r, &pay, &opts).unwrap();
@@ -56,13 +78,8 @@ fn run_opts(
             node.unwrap_or_default()
         );
     }
-    // docs/hypercube.md §6: k + (k + L) + 2 for semi, k(14k + 3L + 9) for full, read
-    // from the RTL's bit_time counter once done.
-    let closed_form = match alg {
-        Algorithm::Semi => 2 * k + l + 2,
-        Algorithm::Full => k * (14 * k + 3 * l + 9),
-    };
-    assert_eq!(rep.bit_times, closed_form as u64, "{name}");
+    // docs/hypercube.md §6, §12, §13, read from the RTL's bit_time counter once done.
+    assert_eq!(rep.bit_times, closed_form(alg, k, l), "{name}");
     assert_eq!(rep.bit_times, rep.trace.total, "{name}");
     let clean = rep.trace.collisions().next().is_none();
     assert_eq!(rep.delivers(r, &pay), clean, "{name}: {:?}", rep.delivered);
@@ -129,14 +146,34 @@ fn random_permutations_by_algorithm_2() {
                 .collect();
             let r = PartialPermutation::new(dst).unwrap();
             run("full_k4_partial", k, 5, Algorithm::Full, &r, seed);
+            // The paper's sequential schedule, kept beside the overlapped one.
+            let alg = Algorithm::FullSequential;
+            run("full_sequential_k4_partial", k, 5, alg, &r, seed);
         }
+    }
+}
+
+#[test]
+fn the_sequential_router_runs_both_algorithms() {
+    for k in 1..=3 {
+        let seed = 300 + k as u64;
+        let perm = Permutation::random(1 << k, &mut seeded(seed)).to_partial();
+        let name = format!("full_sequential_k{k}");
+        run(&name, k, 5, Algorithm::FullSequential, &perm, seed);
+        let r = random_semi_contraction(k, &mut seeded(seed));
+        let name = format!("semi_sequential_k{k}");
+        let router = Some(Router::Sequential);
+        run_opts(&name, k, 5, Algorithm::Semi, &r, seed, None, router);
     }
 }
 
 #[test]
 fn reset_in_the_middle_of_a_run_then_a_clean_run() {
     let perm = Permutation::random(8, &mut seeded(7)).to_partial();
-    run_opts("reset_mid_run", 3, 5, Algorithm::Full, &perm, 7, Some(60));
+    let alg = Algorithm::Full;
+    run_opts("reset_mid_run", 3, 5, alg, &perm, 7, Some(60), None);
+    // In the middle of loop 0 (P = max(4, 6) = 6: step 3 runs from t = 7).
+    run_opts("reset_mid_pack", 3, 5, alg, &perm, 7, Some(12), None);
 }
 
 #[test]

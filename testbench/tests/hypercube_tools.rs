@@ -1,15 +1,18 @@
 //! The emitted k-cube through the tools: Verilator lint (-Wall), Icarus Verilog (-g2005
 //! -Wall), Yosys (generic and iCE40), and the RTL style rules on every emitted file.
 
+use lcanet_hdl::hypercube::Router;
 use lcanet_testbench::artifact_dir;
-use lcanet_testbench::hypercube::cosim::emit_cube;
+use lcanet_testbench::hypercube::cosim::{emit_cube, emit_router};
 use lcanet_testbench::tools::{icarus, lint::lint, yosys};
 
 #[test]
 fn emitted_cubes_lint_compile_and_synthesize() {
-    for (k, l) in [(1, 1), (2, 3), (3, 8), (6, 4)] {
-        let dir = artifact_dir!(format!("cube_k{k}_l{l}")).unwrap();
-        let design = emit_cube(k, l, dir.path()).unwrap();
+    let cases = [(1, 1), (2, 3), (3, 8), (6, 4)].map(|(k, l)| (Router::Overlapped, k, l));
+    let others = Router::ALL[1..].iter().map(|&r| (r, 3, 5));
+    for (router, k, l) in cases.into_iter().chain(others) {
+        let dir = artifact_dir!(format!("cube_{router}_k{k}_l{l}")).unwrap();
+        let design = emit_router(router, k, l, dir.path()).unwrap();
         lint(&design.files, &design.top).unwrap_or_else(|e| panic!("k={k} L={l}: {e}"));
         let texts: Vec<(String, String)> = design
             .files
@@ -37,11 +40,11 @@ fn yosys_synthesizes_the_cube_and_counts_the_node_flip_flops() {
         .map(|p| generic.count_prefix(p))
         .sum();
     let node = yosys::synth_ice40(&design.files, "hc_node_k3_l8").unwrap();
-    // docs/hypercube.md §7: 2L + 10k + 6 flip-flops per node (A, B, E, P, stage states,
-    // adders' sums and carries, flags).
+    // docs/hypercube.md §7, §12: 2L + 10k + 7 flip-flops per node (A, B, E, P, stage
+    // states, adders' sums and carries, seven flags).
     assert_eq!(
         node.ffs,
-        (2 * l + 10 * k + 6) as u64,
+        (2 * l + 10 * k + 7) as u64,
         "{:?}",
         node.cells.by_type
     );
