@@ -13,9 +13,14 @@ fn the_2_cube_matches_its_golden_files() {
     let (design, _) = cube_design(2, 4).expect("valid parameters");
     let emitted = design.emit().expect("the cube is valid");
     common::golden::check(&emitted, "hypercube_k2_l4");
-    let (design, _) = router_design(Router::Sequential, 2, 4).expect("valid parameters");
-    let emitted = design.emit().expect("the cube is valid");
-    common::golden::check(&emitted, "hypercube_seq_k2_l4");
+    for (router, dir) in [
+        (Router::Sequential, "hypercube_seq_k2_l4"),
+        (Router::Sort, "hypercube_sort_k2_l4"),
+    ] {
+        let (design, _) = router_design(router, 2, 4).expect("valid parameters");
+        let emitted = design.emit().expect("the cube is valid");
+        common::golden::check(&emitted, dir);
+    }
 }
 
 #[test]

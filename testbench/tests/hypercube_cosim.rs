@@ -168,6 +168,52 @@ fn the_sequential_router_runs_both_algorithms() {
 }
 
 #[test]
+fn sort_then_pack() {
+    // Every pass's records reach each node's delivery register (rx_bit) bit by bit, so
+    // the compare-exchanges are checked at every stage they end in, not only by the
+    // final placement.
+    for k in 1..=5 {
+        let seed = 400 + k as u64;
+        let mut rng = seeded(seed);
+        let n = 1 << k;
+        let perm = Permutation::random(n, &mut rng);
+        run(
+            &format!("sort_k{k}"),
+            k,
+            5,
+            Algorithm::Sort,
+            &perm.to_partial(),
+            seed,
+        );
+        if k >= 3 {
+            let dst = (0..n)
+                .map(|s| rng.gen_bool(0.5).then(|| perm.dst(s)))
+                .collect();
+            let r = PartialPermutation::new(dst).unwrap();
+            run(
+                &format!("sort_k{k}_partial"),
+                k,
+                5,
+                Algorithm::Sort,
+                &r,
+                seed,
+            );
+        }
+    }
+    let r = random_semi_contraction(4, &mut seeded(9));
+    run_opts(
+        "semi_sort_k4",
+        4,
+        5,
+        Algorithm::Semi,
+        &r,
+        9,
+        None,
+        Some(Router::Sort),
+    );
+}
+
+#[test]
 fn reset_in_the_middle_of_a_run_then_a_clean_run() {
     let perm = Permutation::random(8, &mut seeded(7)).to_partial();
     let alg = Algorithm::Full;

@@ -60,3 +60,23 @@ fn yosys_synthesizes_the_cube_and_counts_the_node_flip_flops() {
         cube.ffs
     );
 }
+
+#[test]
+fn yosys_counts_every_routers_node_flip_flops_as_documented() {
+    // docs/hypercube.md §7, §12.4, §13.1: the count each router documents (and that
+    // `generate hypercube` reports), written out here per router.
+    let (k, l) = (4, 6);
+    let p = lcanet_sim::hypercube::CubeParams::new(k, l).unwrap();
+    for router in Router::ALL {
+        let want = match router {
+            Router::Overlapped => 2 * l + 10 * k + 7,
+            Router::Sequential => 2 * l + 10 * k + 6,
+            Router::Sort => l + 4 * k + 4,
+        };
+        assert_eq!(router.flip_flops_per_node(p), want, "{router}");
+        let dir = artifact_dir!(format!("yosys_{router}_k{k}_l{l}")).unwrap();
+        let design = emit_router(router, k, l, dir.path()).unwrap();
+        let node = yosys::synth_ice40(&design.files, &router.node_name(p)).unwrap();
+        assert_eq!(node.ffs, want as u64, "{router}: {:?}", node.cells.by_type);
+    }
+}

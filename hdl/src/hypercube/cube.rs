@@ -11,7 +11,7 @@
 //! drives `dim_out[x*k +: k]` (its dimension-`d` wire at bit `x·k + d`) and reads bit
 //! `(x ^ 2^d)·k + d` as its `dim_in[d]`.
 
-use super::{hw_params, overlap, sequential, HwParamError, Router};
+use super::{hw_params, overlap, sequential, sort, HwParamError, Router};
 use crate::netlist::{
     cat, elaborate, lit, names, Design, Direction, Module, ModuleBuilder, NetlistError,
     ValidationErrors, V,
@@ -58,6 +58,7 @@ pub fn blocks(router: Router, p: CubeParams) -> (Module, Module) {
             sequential::node::node(p),
             sequential::controller::controller(p),
         ),
+        Router::Sort => (sort::node::node(p), sort::controller::controller(p)),
     }
 }
 

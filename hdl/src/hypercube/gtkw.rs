@@ -14,6 +14,13 @@ use crate::gtkw::{filter_codes, Group, GtkwFiles, MissingSignal, Scope, MAX_DETA
 use crate::netlist::Design;
 use lcanet_sim::hypercube::CubeParams;
 
+/// The sort controller's mode codes and their names.
+pub const SORT_MODE_NAMES: [(super::sort::controller::Mode, &str); 3] = [
+    (super::sort::controller::Mode::Idle, "idle"),
+    (super::sort::controller::Mode::Semi, "semi"),
+    (super::sort::controller::Mode::Sort, "sort"),
+];
+
 /// The overlapped controller's mode codes and their names.
 pub const MODE_NAMES: [(Mode, &str); 3] = [
     (Mode::Idle, "idle"),
@@ -59,6 +66,18 @@ pub fn router_gtkw(
                 filter_codes("hc_mode.txt", MODE_NAMES.map(|(c, n)| (c as u64, n))),
             )
         }
+        Router::Sort => {
+            control.push(ctrl.trace("mode")?.named(1));
+            control.extend(ctrl.traces(&["cnt", "s_r"])?);
+            control.extend(ctrl.binary(&["sel", "low"])?);
+            (
+                super::sort::control::NAMES,
+                filter_codes(
+                    "hc_sort_mode.txt",
+                    SORT_MODE_NAMES.map(|(c, n)| (c as u64, n)),
+                ),
+            )
+        }
         Router::Sequential => {
             control.push(ctrl.trace("phase")?.named(1));
             control.push(ctrl.trace("cnt")?);
@@ -90,13 +109,15 @@ pub fn router_gtkw(
     for x in 0..p.n().min(MAX_DETAILED) {
         let node = top.within(design, &format!("node{x}"))?;
         let mut t = node.binary(&["dim_in", "dim_out", "p", "stage_pass", "stage_dir"])?;
-        t.extend(node.traces(&["a", "b", "e"])?);
-        // `ct` (the count adders' carries) exists for k > 1 only.
-        t.extend(node.binary(&["t"])?);
-        t.extend(node.present(&["ct"]).into_iter().map(|t| t.binary()));
-        t.extend(node.binary(&["o", "co", "va", "vb", "xing", "incoming"])?);
-        t.extend(node.present(&["keep"]).into_iter().map(|t| t.binary()));
-        t.extend(node.binary(&["hit", "coll", "rx_bit", "rx_valid"])?);
+        t.push(node.trace("a")?);
+        // What a router lacks is left out (the sort node has neither B, E nor adders;
+        // `ct` exists for k > 1 only).
+        t.extend(node.present(&["b", "e"]));
+        let flags = [
+            "t", "ct", "o", "co", "va", "vb", "xing", "incoming", "keep", "hit",
+        ];
+        t.extend(node.present(&flags).into_iter().map(|t| t.binary()));
+        t.extend(node.binary(&["coll", "rx_bit", "rx_valid"])?);
         t.push(node.trace("rx_payload")?);
         groups.push(Group::new(format!("node {x}"), t));
     }

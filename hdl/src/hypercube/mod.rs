@@ -6,6 +6,8 @@
 //!   adders of the pipelined butterfly enumeration, buffers A, B and E, the flags of
 //!   Algorithm 2) and the controller that runs its activities side by side;
 //! - [`sequential`]: the same algorithms with the paper's sequential schedule (§5–§6);
+//! - [`sort`]: Algorithm 1, and sort-then-pack (§13): a pipelined bitonic sort, then one
+//!   Algorithm 1 pass that unpacks;
 //!
 //! each a node module, a controller that broadcasts strobes decoded once, and the whole
 //! [`cube`] around them ([`parts`]: the pieces the node routers share).
@@ -20,6 +22,7 @@ pub mod gtkw;
 pub mod overlap;
 pub mod parts;
 pub mod sequential;
+pub mod sort;
 
 use lcanet_sim::hypercube::timing::Algorithm;
 use lcanet_sim::hypercube::{CubeParams, HypercubeError};
@@ -33,17 +36,20 @@ pub enum Router {
     Overlapped,
     /// Algorithm 1, and Algorithm 2 with the paper's sequential schedule.
     Sequential,
+    /// Algorithm 1, and sort-then-pack.
+    Sort,
 }
 
 impl Router {
     /// Every router, in the order reports list them.
-    pub const ALL: [Router; 2] = [Router::Overlapped, Router::Sequential];
+    pub const ALL: [Router; 3] = [Router::Overlapped, Router::Sequential, Router::Sort];
 
     /// The name on the command line and in JSON.
     pub fn name(self) -> &'static str {
         match self {
             Router::Overlapped => "overlapped",
             Router::Sequential => "sequential",
+            Router::Sort => "sort",
         }
     }
 
@@ -52,6 +58,7 @@ impl Router {
         match self {
             Router::Overlapped => Algorithm::Full,
             Router::Sequential => Algorithm::FullSequential,
+            Router::Sort => Algorithm::Sort,
         }
     }
 
@@ -60,7 +67,7 @@ impl Router {
         match alg {
             Algorithm::Semi | Algorithm::Full => Router::Overlapped,
             Algorithm::FullSequential => Router::Sequential,
-            Algorithm::Sort => Router::Overlapped,
+            Algorithm::Sort => Router::Sort,
         }
     }
 
@@ -73,6 +80,7 @@ impl Router {
         match self {
             Router::Overlapped => "",
             Router::Sequential => "seq_",
+            Router::Sort => "sort_",
         }
     }
 
@@ -86,10 +94,12 @@ impl Router {
         format!("hc_{}ctrl_k{}_l{}", self.prefix(), p.k(), p.payload_bits())
     }
 
-    /// Message-buffer bits of one node: A and B (`M` bits each) and E (`k` bits).
+    /// Message-buffer bits of one node: A and B (`M` bits each) and E (`k` bits); the
+    /// sort router has A alone.
     pub fn buffer_bits_per_node(self, p: CubeParams) -> usize {
         match self {
             Router::Overlapped | Router::Sequential => p.buffer_bits_per_node(),
+            Router::Sort => p.message_bits(),
         }
     }
 
@@ -101,6 +111,8 @@ impl Router {
         match self {
             Router::Overlapped => 2 * l + 10 * k + 7,
             Router::Sequential => 2 * l + 10 * k + 6,
+            // A, P_0..P_k, the stage states, va, hit, coll.
+            Router::Sort => l + 4 * k + 4,
         }
     }
 

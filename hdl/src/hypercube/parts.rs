@@ -64,3 +64,35 @@ pub fn stage_next(input: &V, pass: &V, dir: &V) -> (V, V) {
 pub fn full_add(a: &V, b: &V, c: &V) -> (V, V) {
     (a ^ b ^ c, (a & b) | (a & c) | (b & c))
 }
+
+/// Declares a controller's broadcast: `struct Control` with one `V` per strobe (each a
+/// field with its doc), `NAMES` in port order, and `Control::declare`.
+macro_rules! control {
+    ($($(#[$doc:meta])* $name:ident),* $(,)?) => {
+        /// The broadcast signals (1 bit each), by role.
+        #[derive(Debug, Clone)]
+        pub struct Control {
+            $($(#[$doc])* pub $name: V,)*
+        }
+
+        /// The names, in port order.
+        pub const NAMES: &[&str] = &[$(stringify!($name)),*];
+
+        impl Control {
+            fn declare(mut port: impl FnMut(&str) -> V) -> Control {
+                Control { $($name: port(stringify!($name)),)* }
+            }
+
+            /// Declares the signals as input ports of `m` (a node).
+            pub fn inputs(m: &mut ModuleBuilder) -> Control {
+                Control::declare(|name| m.input(name, 1))
+            }
+
+            /// Declares the signals as output ports of `m` (the controller).
+            pub fn outputs(m: &mut ModuleBuilder) -> Control {
+                Control::declare(|name| m.output(name, 1))
+            }
+        }
+    };
+}
+pub(crate) use control;

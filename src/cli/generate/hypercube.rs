@@ -18,6 +18,8 @@ pub enum RouterArg {
     Overlapped,
     /// Algorithm 1 + Algorithm 2, the paper's sequential schedule (§5-§6).
     Sequential,
+    /// Algorithm 1 + sort-then-pack: a pipelined bitonic sort, then an unpacking (§13).
+    Sort,
 }
 
 impl From<RouterArg> for Router {
@@ -25,6 +27,7 @@ impl From<RouterArg> for Router {
         match r {
             RouterArg::Overlapped => Router::Overlapped,
             RouterArg::Sequential => Router::Sequential,
+            RouterArg::Sort => Router::Sort,
         }
     }
 }
@@ -38,6 +41,8 @@ permutation routing (1).
   overlapped  Algorithm 2, its activities overlapped, loop i walking dimensions i+1..k-1
               only: (M+1) + sum_{f=1}^{k-1} (max(2f, M-f) + 6f + 2M + 5) bit times
   sequential  Algorithm 2 as the paper schedules it: k(14k + 3L + 9) bit times
+  sort        sort-then-pack: k passes of a pipelined bitonic sort, then one unpacking
+              pass of Algorithm 1: k(M+3) + k(k-1)/2 + 2k + L + 2 bit times, buffer A only
 (M = k + L.) Examples:
   lcanet generate hypercube --k 4 -o out/cube4
   lcanet generate hypercube --k 4 --router sequential --yosys --json -o out/seq4")]

@@ -491,7 +491,7 @@ pub(super) fn cli_case(g: &mut Gen, s: &Scratch, case_dir: &Path, seeds: &[Strin
                 |v| (1..=64).contains(&v),
                 &["payload", "--payload-bits"],
             );
-            b.choice("--router", &["overlapped", "sequential"]);
+            b.choice("--router", &["overlapped", "sequential", "sort"]);
             if cmd == "generate hypercube" {
                 let o = out_dir(&mut b, s, cmd, case_dir);
                 b.arg("-o", &o.path);

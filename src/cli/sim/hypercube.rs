@@ -40,6 +40,7 @@ Every router runs Algorithm 1 (--algorithm semi) and routes any permutation with
 --algorithm full by its own method:
   overlapped  Algorithm 2, overlapped schedule (the default; docs/hypercube.md §12)
   sequential  Algorithm 2, the paper's sequential schedule (§5-§6)
+  sort        sort-then-pack: a pipelined bitonic sort, then an unpacking (§13)
 The RTL is compared with the golden model at every bit time; exit 0 when it matches and
 every message is delivered exactly once, 2 on a mismatch, 1 on bad input or collisions.
 Examples:
@@ -82,7 +83,7 @@ struct Report {
     nodes: usize,
     payload_bits: usize,
     router: Router,
-    /// `semi`, `full` (Algorithm 2, overlapped), `full-sequential`.
+    /// `semi`, `full` (Algorithm 2, overlapped), `full-sequential`, `sort`.
     algorithm: &'static str,
     perm: String,
     seed: u64,

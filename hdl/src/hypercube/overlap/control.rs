@@ -7,26 +7,8 @@
 //! [`Control::inputs`] as input ports of a node, with the same names in the same order;
 //! the cube connects each node input `s` to the controller's wire `ctrl_s`.
 
+use crate::hypercube::parts::control;
 use crate::netlist::{ModuleBuilder, V};
-
-macro_rules! control {
-    ($($(#[$doc:meta])* $name:ident),* $(,)?) => {
-        /// The broadcast signals (1 bit each), by role.
-        #[derive(Debug, Clone)]
-        pub struct Control {
-            $($(#[$doc])* pub $name: V,)*
-        }
-
-        /// The names, in port order.
-        pub const NAMES: &[&str] = &[$(stringify!($name)),*];
-
-        impl Control {
-            fn declare(mut port: impl FnMut(&str) -> V) -> Control {
-                Control { $($name: port(stringify!($name)),)* }
-            }
-        }
-    };
-}
 
 control! {
     /// The load cycle: `A <= {payload, dest}`, `va <= send`, `vb <= 0`, `coll <= 0`.
@@ -89,18 +71,6 @@ control! {
     x_decide,
     /// Loop cycles `1..=M`: the crossing message on the dimension-`i` wire.
     x_shift,
-}
-
-impl Control {
-    /// Declares the signals as input ports of `m` (a node).
-    pub fn inputs(m: &mut ModuleBuilder) -> Control {
-        Control::declare(|name| m.input(name, 1))
-    }
-
-    /// Declares the signals as output ports of `m` (the controller).
-    pub fn outputs(m: &mut ModuleBuilder) -> Control {
-        Control::declare(|name| m.output(name, 1))
-    }
 }
 
 /// The `k`-bit vectors the controller broadcasts besides the strobes.
