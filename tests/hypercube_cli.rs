@@ -338,3 +338,70 @@ fn clean_runs_report_exact_bit_times_and_write_a_vcd() {
     }
     assert!(out.join("hypercube_k2_l3.f").is_file());
 }
+
+#[test]
+fn bench_hypercube_measures_every_router_against_its_closed_form() {
+    let dir = scratch("bench");
+    let out = dir.join("out");
+    let o = lcanet(&[
+        "bench",
+        "hypercube",
+        "--k",
+        "1..2",
+        "--payload-bits",
+        "5",
+        "--seed",
+        "5",
+        "--out",
+        out.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let j = json(&o);
+    assert_eq!(j["all_matched"], true);
+    let records = j["records"].as_array().unwrap();
+    assert_eq!(records.len(), 2 * 3, "k = 1, 2 × three routers");
+    for r in records {
+        assert_eq!(r["match"], true, "{r}");
+        assert_eq!(r["delivered_exactly_once"], true, "{r}");
+        assert_eq!(r["rtl_bit_times"], r["formula_bit_times"], "{r}");
+    }
+    // k = 2, L = 5 (M = 7; the cubes of hypercube_cosim.rs, so no new build): sequential
+    // 2(28 + 15 + 9), overlapped (6 + 6 + 14 + 5) + 8, sort (10 + 11) + (2·2 + 5 + 2).
+    let at = |k: u64, router: &str| {
+        records
+            .iter()
+            .find(|r| r["k"] == k && r["router"] == router)
+            .unwrap()["rtl_bit_times"]
+            .clone()
+    };
+    assert_eq!(at(2, "sequential"), 2 * (28 + 15 + 9));
+    assert_eq!(at(2, "overlapped"), 31 + 8);
+    assert_eq!(at(2, "sort"), 21 + 11);
+    for f in ["bit_times.svg", "hypercube.json"] {
+        assert!(out.join(f).is_file(), "{f}");
+    }
+    let svg = std::fs::read_to_string(out.join("bit_times.svg")).unwrap();
+    assert!(svg.contains("data-name=\"sort (RTL)\""), "{svg}");
+
+    // Bad input: refused before any work, nothing written.
+    let bad = dir.join("bad");
+    let b = bad.to_str().unwrap();
+    refused(
+        &["bench", "hypercube", "--k", "3..2", "--out", b],
+        "not a range of cube dimensions",
+    );
+    refused(
+        &["bench", "hypercube", "--k", "2..13", "--out", b],
+        "1 <= A <= B <= 12",
+    );
+    refused(
+        &["bench", "hypercube", "--cosim-max-k", "13", "--out", b],
+        "cosim-max-k <= 12",
+    );
+    refused(
+        &["bench", "hypercube", "--routers", "quad", "--out", b],
+        "invalid value 'quad' for '--routers",
+    );
+    assert!(!bad.exists(), "nothing written");
+}

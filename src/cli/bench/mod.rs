@@ -3,6 +3,7 @@
 //! shared and noisy: compare within a run, not across runs).
 
 pub mod cosim;
+pub mod hypercube;
 pub mod routing;
 pub mod routing_bits;
 pub mod routing_pareto;
@@ -22,6 +23,10 @@ pub enum Command {
     /// algorithm × workload, passes against the lower bound and the optimum, bit-times per
     /// permutation; JSON lines and SVG plots into --out DIR.
     Routing(routing::Args),
+    /// Every hypercube router side by side for a range of k: bit times of the co-simulated
+    /// RTL next to the closed forms, buffers and flip-flops per node, Yosys cost; JSON
+    /// and SVG plots (docs/hypercube.md §15).
+    Hypercube(hypercube::Args),
 }
 
 /// Runs a `bench` subcommand.
@@ -29,5 +34,6 @@ pub fn run(command: Command) -> anyhow::Result<super::Outcome> {
     match command {
         Command::Cosim(a) => cosim::run(a),
         Command::Routing(a) => routing::run(a),
+        Command::Hypercube(a) => hypercube::run(a),
     }
 }

@@ -279,6 +279,7 @@ pub(super) const COMMANDS: &[&str] = &[
     "export-tb network",
     "bench cosim",
     "bench routing",
+    "bench hypercube",
     "sweep",
 ];
 
@@ -482,6 +483,7 @@ pub(super) fn cli_case(g: &mut Gen, s: &Scratch, case_dir: &Path, seeds: &[Strin
             }
         }
         "bench routing" => bench_routing_args(&mut b, s, case_dir, &mut out),
+        "bench hypercube" => bench_hypercube_args(&mut b, s, case_dir, &mut out),
         "sweep" => sweep_args(&mut b, s, case_dir, &mut out),
         "generate hypercube" | "sim hypercube" => {
             b.number("--k", "2", |v| (1..=12).contains(&v), &["k", "--k"]);
@@ -491,9 +493,23 @@ pub(super) fn cli_case(g: &mut Gen, s: &Scratch, case_dir: &Path, seeds: &[Strin
                 |v| (1..=64).contains(&v),
                 &["payload", "--payload-bits"],
             );
-            b.choice("--router", &["overlapped", "sequential", "sort"]);
+            // The output files (and so the blocked output directories) depend on the router.
+            let mut key = "generate hypercube";
+            if b.hit(b.rate / 5) {
+                let v = b.g.pick_str(&["", "quad", "Sort", "overlapped,sort", "-"]);
+                b.arg("--router", v);
+                b.defect(&["--router"]);
+            } else if b.g.chance(50) {
+                let v = b.g.pick_str(&["overlapped", "sequential", "sort"]);
+                b.arg("--router", v);
+                key = match v {
+                    "sequential" => "generate hypercube sequential",
+                    "sort" => "generate hypercube sort",
+                    _ => key,
+                };
+            }
             if cmd == "generate hypercube" {
-                let o = out_dir(&mut b, s, cmd, case_dir);
+                let o = out_dir(&mut b, s, key, case_dir);
                 b.arg("-o", &o.path);
                 out = Some(o);
             } else {
@@ -623,6 +639,71 @@ fn bench_routing_args(b: &mut Builder, s: &Scratch, case_dir: &Path, out: &mut O
     let o = out_dir(b, s, "bench routing", case_dir);
     b.arg("--out", &o.path);
     *out = Some(o);
+}
+
+/// A range of cube dimensions `A..B` (or `A`) for `flag`: valid, or one past a limit,
+/// reversed, empty or malformed.
+fn k_range(b: &mut Builder, flag: &str, valid: &'static str) {
+    if b.hit(b.rate / 3) {
+        let v = b.g.pick_str(&[
+            "0",
+            "13",
+            "3..2",
+            "0..4",
+            "2..13",
+            "x",
+            "1..",
+            "..3",
+            "",
+            " ",
+            "2...3",
+            "2..x",
+            "18446744073709551616",
+            "-1..2",
+            "٣",
+        ]);
+        b.arg(flag, v);
+        // `-1..2` reads as a flag of its own.
+        b.defect(&[flag, "cube dimension", "unexpected argument"]);
+    } else if b.g.chance(50) {
+        b.arg(flag, valid);
+    }
+}
+
+/// `bench hypercube`: the k ranges, payload, routers, co-simulation bound and output
+/// directory (the bench itself never runs: the command is in [`builds`]).
+fn bench_hypercube_args(b: &mut Builder, s: &Scratch, case_dir: &Path, out: &mut Option<OutPath>) {
+    k_range(b, "--k", "1..2");
+    b.number(
+        "--payload-bits",
+        "4",
+        |v| (1..=64).contains(&v),
+        &["payload", "--payload-bits"],
+    );
+    if b.hit(b.rate / 5) {
+        let v =
+            b.g.pick_str(&["quad", "sort,,overlapped", "Sort", "all", ""]);
+        b.arg("--routers", v);
+        b.defect(&["--routers"]);
+    } else if b.g.chance(50) {
+        let v = b.g.pick_str(&["sort", "overlapped,sequential"]);
+        b.arg("--routers", v);
+    }
+    b.number(
+        "--cosim-max-k",
+        "2",
+        |v| v <= 12,
+        &["--cosim-max-k", "cosim-max-k"],
+    );
+    if b.g.chance(30) {
+        b.flag("--yosys");
+        k_range(b, "--yosys-k", "2");
+    }
+    if b.g.chance(50) {
+        let o = out_dir(b, s, "bench hypercube", case_dir);
+        b.arg("--out", &o.path);
+        *out = Some(o);
+    }
 }
 
 /// `sweep`: size bounds, sample counts, selections, shards and the output file (the sweep

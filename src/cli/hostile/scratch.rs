@@ -34,6 +34,14 @@ pub(super) const DISCOVER: &[(&str, &[&str])] = &[
     ),
     ("generate hypercube", &["--k", "2", "--payload-bits", "4"]),
     (
+        "generate hypercube sequential",
+        &["--k", "2", "--payload-bits", "4", "--router", "sequential"],
+    ),
+    (
+        "generate hypercube sort",
+        &["--k", "2", "--payload-bits", "4", "--router", "sort"],
+    ),
+    (
         "generate min baseline",
         &["--network", "baseline", "--m", "2", "--message-bits", "4"],
     ),
