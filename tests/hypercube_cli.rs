@@ -352,6 +352,8 @@ fn bench_hypercube_measures_every_router_against_its_closed_form() {
         "5",
         "--seed",
         "5",
+        "--batches",
+        "2",
         "--out",
         out.to_str().unwrap(),
         "--json",
@@ -360,7 +362,7 @@ fn bench_hypercube_measures_every_router_against_its_closed_form() {
     let j = json(&o);
     assert_eq!(j["all_matched"], true);
     let records = j["records"].as_array().unwrap();
-    assert_eq!(records.len(), 2 * 3, "k = 1, 2 × three routers");
+    assert_eq!(records.len(), 2 * 4, "k = 1, 2 × four routers");
     for r in records {
         assert_eq!(r["match"], true, "{r}");
         assert_eq!(r["delivered_exactly_once"], true, "{r}");
@@ -378,6 +380,14 @@ fn bench_hypercube_measures_every_router_against_its_closed_form() {
     assert_eq!(at(2, "sequential"), 2 * (28 + 15 + 9));
     assert_eq!(at(2, "overlapped"), 31 + 8);
     assert_eq!(at(2, "sort"), 21 + 11);
+    // The quadratic cube, two batches: (2 + 2 − 2)·T_p + M + 2 with T_p = 1 + 31.
+    assert_eq!(at(2, "quadratic"), 2 * 32 + 9);
+    let q = &records
+        .iter()
+        .find(|r| r["k"] == 2 && r["router"] == "quadratic")
+        .unwrap()["quadratic"];
+    assert_eq!(q["measured_periods"], serde_json::json!([32]), "{q}");
+    assert_eq!(q["measured_latencies"], serde_json::json!([42, 42]), "{q}");
     for f in ["bit_times.svg", "hypercube.json"] {
         assert!(out.join(f).is_file(), "{f}");
     }
@@ -400,8 +410,150 @@ fn bench_hypercube_measures_every_router_against_its_closed_form() {
         "cosim-max-k <= 12",
     );
     refused(
+        &["bench", "hypercube", "--batches", "0", "--out", b],
+        "1 <= batches <= 255",
+    );
+    refused(
         &["bench", "hypercube", "--routers", "quad", "--out", b],
         "invalid value 'quad' for '--routers",
     );
     assert!(!bad.exists(), "nothing written");
+}
+
+#[test]
+fn the_quadratic_cube_routes_an_h_permutation_in_batches() {
+    let dir = scratch("quadratic");
+    // PE 0 sends two messages and PE 0 receives two: H = 2 (the file's largest count),
+    // so two batches.
+    let f = write(&dir, "h.txt", "1 2\n-\n0 0\n3\n");
+    let args = [
+        "sim",
+        "hypercube",
+        "--k",
+        "2",
+        "--payload-bits",
+        "5",
+        "--router",
+        "quadratic",
+        "--perm",
+        &f,
+        "--seed",
+        "3",
+        "--json",
+    ];
+    let o = lcanet(&args);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let j = json(&o);
+    assert_eq!(j["match"], true, "{j}");
+    assert_eq!(j["h"], 2);
+    assert_eq!(j["messages"], 5);
+    assert_eq!(j["delivered_exactly_once"], true);
+    // k = 2, L = 5, M = 7: λ_1 = max(2, 6) + 6 + 14 + 5 = 31, T_p = 32; latency
+    // (k − 1)·T_p + M + 3 = 42; two batches end at (2 + 2 − 2)·32 + 7 + 2 = 73.
+    assert_eq!(j["period"], 32);
+    assert_eq!(j["measured_periods"], serde_json::json!([32]));
+    assert_eq!(j["latency"], 42);
+    assert_eq!(j["measured_latencies"], serde_json::json!([42, 42]));
+    assert_eq!(j["bit_times"], 73);
+    assert_eq!(j["expected_bit_times"], 73);
+
+    refused(
+        &[
+            "sim",
+            "hypercube",
+            "--k",
+            "2",
+            "--router",
+            "quadratic",
+            "--h",
+            "0",
+        ],
+        "1 <= H <= 255",
+    );
+    refused(
+        &[
+            "sim",
+            "hypercube",
+            "--k",
+            "2",
+            "--router",
+            "quadratic",
+            "--h",
+            "256",
+        ],
+        "1 <= H <= 255",
+    );
+    refused(
+        &[
+            "sim",
+            "hypercube",
+            "--k",
+            "2",
+            "--router",
+            "quadratic",
+            "--algorithm",
+            "semi",
+        ],
+        "Algorithm 2 on batches only",
+    );
+    refused(
+        &["sim", "hypercube", "--k", "2", "--h", "2"],
+        "--h 2 applies to --router quadratic only",
+    );
+    let bad = write(&dir, "bad.txt", "1 1 1\n-\n-\n-\n");
+    refused(
+        &[
+            "sim",
+            "hypercube",
+            "--k",
+            "2",
+            "--router",
+            "quadratic",
+            "--h",
+            "2",
+            "--perm",
+            &bad,
+        ],
+        "PE 0 sends 3 messages, more than H = 2",
+    );
+    let bad = write(&dir, "short.txt", "1\n-\n");
+    refused(
+        &[
+            "sim",
+            "hypercube",
+            "--k",
+            "2",
+            "--router",
+            "quadratic",
+            "--perm",
+            &bad,
+        ],
+        "expected 4 lines (one per PE), found 2",
+    );
+
+    let out = dir.join("rtl");
+    let o = lcanet(&[
+        "generate",
+        "hypercube",
+        "--k",
+        "2",
+        "--payload-bits",
+        "5",
+        "--router",
+        "quadratic",
+        "-o",
+        out.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let j = json(&o);
+    assert_eq!(j["top"], "hypercube_quad_k2_l5");
+    assert_eq!(
+        (j["period"].clone(), j["latency"].clone()),
+        (32.into(), 42.into())
+    );
+    assert!(j["bit_times_semi"].is_null());
+    for f in j["files"].as_array().unwrap() {
+        assert!(out.join(f.as_str().unwrap()).is_file(), "{f}");
+    }
 }

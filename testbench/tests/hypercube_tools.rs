@@ -72,6 +72,12 @@ fn yosys_counts_every_routers_node_flip_flops_as_documented() {
             Router::Overlapped => 2 * l + 10 * k + 7,
             Router::Sequential => 2 * l + 10 * k + 6,
             Router::Sort => l + 4 * k + 4,
+            // §14.4: units with f = 1..k-1 dimensions 2M + 8f + 7 each, the last unit
+            // M + 4, the output register L + 1.
+            Router::Quadratic => {
+                let m = k + l;
+                (1..k).map(|f| 2 * m + 8 * f + 7).sum::<usize>() + m + 4 + l + 1
+            }
         };
         assert_eq!(router.flip_flops_per_node(p), want, "{router}");
         let dir = artifact_dir!(format!("yosys_{router}_k{k}_l{l}")).unwrap();

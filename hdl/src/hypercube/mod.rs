@@ -8,6 +8,8 @@
 //! - [`sequential`]: the same algorithms with the paper's sequential schedule (§5–§6);
 //! - [`sort`]: Algorithm 1, and sort-then-pack (§13): a pipelined bitonic sort, then one
 //!   Algorithm 1 pass that unpacks;
+//! - [`quad`]: the quadratic cube (§14), Algorithm 2 on pipelined batches, `k` loop units
+//!   per node (its own top, with a batch interface);
 //!
 //! each a node module, a controller that broadcasts strobes decoded once, and the whole
 //! [`cube`] around them ([`parts`]: the pieces the node routers share).
@@ -21,6 +23,7 @@ pub mod cube;
 pub mod gtkw;
 pub mod overlap;
 pub mod parts;
+pub mod quad;
 pub mod sequential;
 pub mod sort;
 
@@ -38,11 +41,21 @@ pub enum Router {
     Sequential,
     /// Algorithm 1, and sort-then-pack.
     Sort,
+    /// The quadratic cube: Algorithm 2 (overlapped) on pipelined batches.
+    Quadratic,
 }
 
 impl Router {
     /// Every router, in the order reports list them.
-    pub const ALL: [Router; 3] = [Router::Overlapped, Router::Sequential, Router::Sort];
+    pub const ALL: [Router; 4] = [
+        Router::Overlapped,
+        Router::Sequential,
+        Router::Sort,
+        Router::Quadratic,
+    ];
+
+    /// The routers whose top is the one of §9 (all but the quadratic cube).
+    pub const FLAT: [Router; 3] = [Router::Overlapped, Router::Sequential, Router::Sort];
 
     /// The name on the command line and in JSON.
     pub fn name(self) -> &'static str {
@@ -50,13 +63,15 @@ impl Router {
             Router::Overlapped => "overlapped",
             Router::Sequential => "sequential",
             Router::Sort => "sort",
+            Router::Quadratic => "quadratic",
         }
     }
 
-    /// What the top's `algorithm = 1` runs (`algorithm = 0` is Algorithm 1).
+    /// What the top's `algorithm = 1` runs (`algorithm = 0` is Algorithm 1); for the
+    /// quadratic cube, what each batch goes through.
     pub fn algorithm(self) -> Algorithm {
         match self {
-            Router::Overlapped => Algorithm::Full,
+            Router::Overlapped | Router::Quadratic => Algorithm::Full,
             Router::Sequential => Algorithm::FullSequential,
             Router::Sort => Algorithm::Sort,
         }
@@ -71,9 +86,14 @@ impl Router {
         }
     }
 
-    /// Whether the router's cube runs `alg`.
+    /// Whether the router's cube runs `alg` (the quadratic cube runs Algorithm 2 only).
     pub fn runs(self, alg: Algorithm) -> bool {
-        alg == Algorithm::Semi || alg == self.algorithm()
+        (alg == Algorithm::Semi && self != Router::Quadratic) || alg == self.algorithm()
+    }
+
+    /// Whether the cube is the quadratic one (its own top, batches).
+    pub fn is_quadratic(self) -> bool {
+        self == Router::Quadratic
     }
 
     fn prefix(self) -> &'static str {
@@ -81,6 +101,7 @@ impl Router {
             Router::Overlapped => "",
             Router::Sequential => "seq_",
             Router::Sort => "sort_",
+            Router::Quadratic => "quad_",
         }
     }
 
@@ -100,6 +121,11 @@ impl Router {
         match self {
             Router::Overlapped | Router::Sequential => p.buffer_bits_per_node(),
             Router::Sort => p.message_bits(),
+            // Every unit's A, B, E (the last unit has A alone) and the output register.
+            Router::Quadratic => {
+                let (k, m) = (p.k(), p.message_bits());
+                (k - 1) * 2 * m + k * (k - 1) / 2 + m + p.payload_bits() + 1
+            }
         }
     }
 
@@ -113,6 +139,12 @@ impl Router {
             Router::Sequential => 2 * l + 10 * k + 6,
             // A, P_0..P_k, the stage states, va, hit, coll.
             Router::Sort => l + 4 * k + 4,
+            // Units with f = 1..k-1 dimensions: 2M + 8f + 7 each (the overlapped node's
+            // 2M + 8k + 7 with k -> f); the last unit M + 4; the output register L + 1.
+            Router::Quadratic => {
+                let m = p.message_bits();
+                (k - 1) * (2 * m + 7) + 4 * k * (k - 1) + m + 4 + l + 1
+            }
         }
     }
 

@@ -79,7 +79,9 @@ macro_rules! control {
         pub const NAMES: &[&str] = &[$(stringify!($name)),*];
 
         impl Control {
-            fn declare(mut port: impl FnMut(&str) -> V) -> Control {
+            /// The signals, each made by `port` from its name (a port, or a constant
+            /// where a module has no such port).
+            pub fn declare(mut port: impl FnMut(&str) -> V) -> Control {
                 Control { $($name: port(stringify!($name)),)* }
             }
 

@@ -13,10 +13,13 @@ use crate::cli::Outcome;
 use anyhow::{bail, Context};
 use lcanet_hdl::hypercube::{hw_params, Router, MAX_HW_K};
 use lcanet_sim::hypercube::generate::random_payloads;
+use lcanet_sim::hypercube::hperm::{HPermutation, MAX_H};
+use lcanet_sim::hypercube::quad;
 use lcanet_sim::hypercube::timing::total_bit_times;
 use lcanet_sim::perm::Permutation;
 use lcanet_sim::rng::{derive, seeded};
 use lcanet_testbench::hypercube::cosim::{cosim, emit_router, CosimOptions};
+use lcanet_testbench::hypercube::quad::cosim_quad;
 use serde::Serialize;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -47,6 +50,14 @@ pub struct Args {
     /// Co-simulate only up to this k; above it, report the golden model's formula alone.
     #[arg(long, default_value_t = 10)]
     cosim_max_k: usize,
+    /// The same for the quadratic cube (k loop units per node: its Verilated model grows
+    /// about k times faster).
+    #[arg(long, default_value_t = 7)]
+    quad_max_k: usize,
+    /// Batches the quadratic cube routes (an H-permutation, H random permutations
+    /// superposed): 1..=255.
+    #[arg(long, default_value_t = 4)]
+    batches: usize,
     /// Also synthesize one node router per (k, router) with Yosys (iCE40).
     #[arg(long)]
     yosys: bool,
@@ -136,6 +147,23 @@ struct Record {
     yosys_node: Option<Cost>,
     build_seconds: Option<f64>,
     sim_seconds: Option<f64>,
+    /// The quadratic cube: batches routed, and its period and latency (closed form and
+    /// measured on the RTL).
+    quadratic: Option<QuadFigures>,
+}
+
+/// The quadratic cube's throughput figures.
+#[derive(Debug, Clone, Serialize)]
+struct QuadFigures {
+    batches: usize,
+    /// `T_p`: bit times between batch completions.
+    period: u64,
+    /// Measured between successive completions (the RTL's `batches_done`).
+    measured_periods: Vec<u64>,
+    /// `(k − 1)·T_p + M + 3`: from a batch's load cycle to its result.
+    latency: u64,
+    /// Measured per batch (the RTL's `take` to its `batches_done`).
+    measured_latencies: Vec<u64>,
 }
 
 #[derive(Debug, Serialize)]
@@ -159,6 +187,16 @@ struct Ratio {
     overlapped_over_sort: f64,
 }
 
+/// The closed form: one permutation's bit times, or for the quadratic cube a run of
+/// `batches` batches.
+fn formula(p: lcanet_sim::hypercube::CubeParams, router: Router, batches: usize) -> u64 {
+    if router.is_quadratic() {
+        quad::total(p, batches)
+    } else {
+        total_bit_times(p, router.algorithm())
+    }
+}
+
 fn routers(args: &Args) -> Vec<Router> {
     if args.routers.is_empty() {
         Router::ALL.to_vec()
@@ -175,10 +213,18 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let l = args.payload_bits;
     let (k_min, k_max) = args.k;
     hw_params(k_min, l)?;
-    if args.cosim_max_k > MAX_HW_K {
+    for (flag, v) in [
+        ("cosim-max-k", args.cosim_max_k),
+        ("quad-max-k", args.quad_max_k),
+    ] {
+        if v > MAX_HW_K {
+            bail!("--{flag} {v} is out of range: it must satisfy {flag} <= {MAX_HW_K}");
+        }
+    }
+    if !(1..=MAX_H).contains(&args.batches) {
         bail!(
-            "--cosim-max-k {} is out of range: it must satisfy cosim-max-k <= {MAX_HW_K}",
-            args.cosim_max_k
+            "--batches {} is out of range: it must satisfy 1 <= batches <= {MAX_H}",
+            args.batches
         );
     }
     // The output is staged now, so that a path that cannot be a directory is refused
@@ -197,14 +243,20 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         let payloads = random_payloads(n, l, &mut seeded(derive(seed, &format!("payload k{k}"))));
         for &router in &routers {
             let alg = router.algorithm();
+            let quadratic = router.is_quadratic();
+            let max_k = if quadratic {
+                args.quad_max_k
+            } else {
+                args.cosim_max_k
+            };
             let mut rec = Record {
                 k,
                 nodes: n,
                 payload_bits: l,
                 router,
                 algorithm: alg.name(),
-                formula_bit_times: total_bit_times(p, alg),
-                cosimulated: k <= args.cosim_max_k,
+                formula_bit_times: formula(p, router, args.batches),
+                cosimulated: k <= max_k,
                 rtl_bit_times: None,
                 matched: None,
                 delivered_exactly_once: None,
@@ -213,8 +265,65 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
                 yosys_node: None,
                 build_seconds: None,
                 sim_seconds: None,
+                quadratic: quadratic.then(|| QuadFigures {
+                    batches: args.batches,
+                    period: quad::period(p),
+                    measured_periods: Vec::new(),
+                    latency: quad::latency(p),
+                    measured_latencies: Vec::new(),
+                }),
             };
-            if rec.cosimulated {
+            if rec.cosimulated && quadratic {
+                eprintln!(
+                    "bench hypercube: k = {k}, {router}: co-simulating {} batches …",
+                    args.batches
+                );
+                let hp = HPermutation::random(
+                    n,
+                    args.batches,
+                    &mut seeded(derive(seed, &format!("hperm k{k}"))),
+                )?;
+                let (batches, _) = hp.batches();
+                let pays: Vec<Vec<u64>> = batches
+                    .iter()
+                    .enumerate()
+                    .map(|(b, r)| {
+                        let all = random_payloads(
+                            n,
+                            l,
+                            &mut seeded(derive(seed, &format!("payload k{k} batch {b}"))),
+                        );
+                        (0..n)
+                            .map(|x| if r.dst(x).is_some() { all[x] } else { 0 })
+                            .collect()
+                    })
+                    .collect();
+                let opts = CosimOptions {
+                    verilog_dir: work.path().join(format!("{router}_k{k}")),
+                    seed: Some(seed),
+                    router: Some(router),
+                    ..CosimOptions::default()
+                };
+                let t0 = Instant::now();
+                let r = cosim_quad(k, l, &batches, &pays, &opts)?;
+                rec.rtl_bit_times = Some(r.bit_times);
+                rec.matched = Some(r.matched());
+                rec.delivered_exactly_once = Some(r.delivers(&batches, &pays));
+                rec.build_seconds = Some(r.build_time.as_secs_f64());
+                rec.sim_seconds = Some(r.sim_time.as_secs_f64());
+                if let Some(q) = &mut rec.quadratic {
+                    q.measured_periods = r.periods();
+                    q.measured_latencies = r.latencies();
+                }
+                eprintln!(
+                    "bench hypercube: k = {k}, {router}: {} bit times (formula {}), period {:?}, match {}, {:.1} s",
+                    r.bit_times,
+                    rec.formula_bit_times,
+                    r.periods(),
+                    r.matched(),
+                    t0.elapsed().as_secs_f64()
+                );
+            } else if rec.cosimulated {
                 eprintln!("bench hypercube: k = {k}, {router}: co-simulating …");
                 let opts = CosimOptions {
                     verilog_dir: work.path().join(format!("{router}_k{k}")),
@@ -270,7 +379,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
                     payload_bits: l,
                     router,
                     algorithm: router.algorithm().name(),
-                    formula_bit_times: total_bit_times(p, router.algorithm()),
+                    formula_bit_times: formula(p, router, args.batches),
                     cosimulated: false,
                     rtl_bit_times: None,
                     matched: None,
@@ -284,6 +393,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
                     }),
                     build_seconds: None,
                     sim_seconds: None,
+                    quadratic: None,
                 });
             }
         }
@@ -345,8 +455,12 @@ fn colour(r: Router) -> &'static str {
         Router::Overlapped => "#1f77b4",
         Router::Sequential => "#d62728",
         Router::Sort => "#2ca02c",
+        Router::Quadratic => "#9467bd",
     }
 }
+
+/// A record's figure, if it has one.
+type PerRecord = Box<dyn Fn(&Record) -> Option<f64>>;
 
 fn plots(report: &Report) -> anyhow::Result<Vec<(String, String)>> {
     let mut routers: Vec<Router> = report.records.iter().map(|r| r.router).collect();
@@ -368,6 +482,64 @@ fn plots(report: &Report) -> anyhow::Result<Vec<(String, String)>> {
             .collect()
     };
     let mut out = Vec::new();
+    // Per router, what a permutation costs: a flat cube's run; the quadratic cube's
+    // period (one batch every T_p) and latency.
+    let mut series = Vec::new();
+    let mut bounds = Vec::new();
+    for &r in &routers {
+        let lines: Vec<(String, Dash, Marker, PerRecord, PerRecord)> = if r.is_quadratic() {
+            vec![
+                (
+                    format!("{r}: period"),
+                    Dash::Solid,
+                    Marker::Square,
+                    Box::new(|x: &Record| {
+                        let q = x.quadratic.as_ref()?;
+                        let n = q.measured_periods.len().max(1) as f64;
+                        (!q.measured_periods.is_empty())
+                            .then(|| q.measured_periods.iter().sum::<u64>() as f64 / n)
+                    }),
+                    Box::new(|x: &Record| x.quadratic.as_ref().map(|q| q.period as f64)),
+                ),
+                (
+                    format!("{r}: latency"),
+                    Dash::Solid,
+                    Marker::Triangle,
+                    Box::new(|x: &Record| {
+                        let q = x.quadratic.as_ref()?;
+                        q.measured_latencies.first().map(|&v| v as f64)
+                    }),
+                    Box::new(|x: &Record| x.quadratic.as_ref().map(|q| q.latency as f64)),
+                ),
+            ]
+        } else {
+            vec![(
+                r.name().to_string(),
+                Dash::Solid,
+                Marker::Circle,
+                Box::new(|x: &Record| x.rtl_bit_times.map(|b| b as f64)),
+                Box::new(|x: &Record| Some(x.formula_bit_times as f64)),
+            )]
+        };
+        for (name, dash, marker, rtl, formula) in lines {
+            series.push(Series {
+                name: format!("{name} (RTL)"),
+                color: colour(r).into(),
+                dash,
+                marker,
+                points: pts(r, &*rtl),
+            });
+            bounds.push(Series {
+                name: format!("{name} (formula)"),
+                color: colour(r).into(),
+                dash: Dash::Dashed,
+                marker: Marker::None,
+                points: pts(r, &*formula),
+            });
+        }
+    }
+    series.retain(|s| !s.points.is_empty());
+    bounds.retain(|s| !s.points.is_empty());
     let bits = Plot {
         title: format!(
             "Bit times per permutation (L = {}): co-simulated RTL (markers), closed form (dashed)",
@@ -377,27 +549,8 @@ fn plots(report: &Report) -> anyhow::Result<Vec<(String, String)>> {
         y_label: "bit times (log10)".into(),
         x_scale: Scale::Linear,
         y_scale: Scale::Log10,
-        series: routers
-            .iter()
-            .map(|&r| Series {
-                name: format!("{r} (RTL)"),
-                color: colour(r).into(),
-                dash: Dash::Solid,
-                marker: Marker::Circle,
-                points: pts(r, &|x| x.rtl_bit_times.map(|b| b as f64)),
-            })
-            .filter(|s| !s.points.is_empty())
-            .collect(),
-        bounds: routers
-            .iter()
-            .map(|&r| Series {
-                name: format!("{r} (formula)"),
-                color: colour(r).into(),
-                dash: Dash::Dashed,
-                marker: Marker::None,
-                points: pts(r, &|x| Some(x.formula_bit_times as f64)),
-            })
-            .collect(),
+        series,
+        bounds,
     };
     out.push(("bit_times.svg".to_string(), bits.render()?));
     let has_yosys = report.records.iter().any(|r| r.yosys_node.is_some());
@@ -458,6 +611,13 @@ fn print_text(r: &Report) {
                 |c| c.flip_flops.to_string()
             ),
             opt(x.yosys_node.as_ref().map(|c| c.luts)),
+        );
+    }
+    for x in r.records.iter().filter(|x| x.quadratic.is_some()) {
+        let q = x.quadratic.as_ref().expect("filtered");
+        println!(
+            "k = {}: quadratic cube, {} batches: one every {} bit times (measured {:?}), latency {} (measured {:?})",
+            x.k, q.batches, q.period, q.measured_periods, q.latency, q.measured_latencies
         );
     }
     for q in &r.ratios {

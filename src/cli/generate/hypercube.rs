@@ -8,6 +8,7 @@ use anyhow::Context;
 use lcanet_hdl::hypercube::cube::router_design;
 use lcanet_hdl::hypercube::gtkw::router_gtkw;
 use lcanet_hdl::hypercube::Router;
+use lcanet_sim::hypercube::quad;
 use lcanet_sim::hypercube::timing::{total_bit_times, Algorithm};
 use std::path::PathBuf;
 
@@ -20,6 +21,8 @@ pub enum RouterArg {
     Sequential,
     /// Algorithm 1 + sort-then-pack: a pipelined bitonic sort, then an unpacking (§13).
     Sort,
+    /// The quadratic cube: Algorithm 2 on pipelined batches, k loop units per node (§14).
+    Quadratic,
 }
 
 impl From<RouterArg> for Router {
@@ -28,6 +31,7 @@ impl From<RouterArg> for Router {
             RouterArg::Overlapped => Router::Overlapped,
             RouterArg::Sequential => Router::Sequential,
             RouterArg::Sort => Router::Sort,
+            RouterArg::Quadratic => Router::Quadratic,
         }
     }
 }
@@ -43,9 +47,14 @@ permutation routing (1).
   sequential  Algorithm 2 as the paper schedules it: k(14k + 3L + 9) bit times
   sort        sort-then-pack: k passes of a pipelined bitonic sort, then one unpacking
               pass of Algorithm 1: k(M+3) + k(k-1)/2 + 2k + L + 2 bit times, buffer A only
+  quadratic   the quadratic cube (§IV): k loop units per node, i+1 wires across
+              dimension i; batches (Algorithm 2, overlapped) enter one per period
+              T_p = 1 + (the longest loop) and leave k periods later. Its own top: a batch
+              interface (start, batches, take, batches_done; docs/hypercube.md §14)
 (M = k + L.) Examples:
   lcanet generate hypercube --k 4 -o out/cube4
-  lcanet generate hypercube --k 4 --router sequential --yosys --json -o out/seq4")]
+  lcanet generate hypercube --k 4 --router sequential --yosys --json -o out/seq4
+  lcanet generate hypercube --k 3 --router quadratic -o out/quad3")]
 pub struct Args {
     /// Cube dimension: 2^k nodes (1 <= k <= 12).
     #[arg(long)]
@@ -81,9 +90,15 @@ struct Report {
     nodes: usize,
     buffer_bits_per_node: usize,
     flip_flops_per_node: usize,
-    bit_times_semi: u64,
-    /// Bit times of the router's permutation routing (`algorithm = 1`).
+    /// Bit times of Algorithm 1 (none on the quadratic cube).
+    bit_times_semi: Option<u64>,
+    /// Bit times of the router's permutation routing (`algorithm = 1`; on the quadratic
+    /// cube, a run of one batch).
     bit_times_full: u64,
+    /// The quadratic cube: bit times between batch completions (`T_p`).
+    period: Option<u64>,
+    /// The quadratic cube: bit times from a batch's load cycle to its result.
+    latency: Option<u64>,
     /// Which algorithm `bit_times_full` is (`full`, `full-sequential`).
     full_algorithm: &'static str,
     yosys_node: Option<NodeStats>,
@@ -153,8 +168,14 @@ pub fn run(args: Args) -> anyhow::Result<crate::cli::Outcome> {
         nodes: p.n(),
         buffer_bits_per_node: router.buffer_bits_per_node(p),
         flip_flops_per_node: router.flip_flops_per_node(p),
-        bit_times_semi: total_bit_times(p, Algorithm::Semi),
-        bit_times_full: total_bit_times(p, router.algorithm()),
+        bit_times_semi: (!router.is_quadratic()).then(|| total_bit_times(p, Algorithm::Semi)),
+        bit_times_full: if router.is_quadratic() {
+            quad::total(p, 1)
+        } else {
+            total_bit_times(p, router.algorithm())
+        },
+        period: router.is_quadratic().then(|| quad::period(p)),
+        latency: router.is_quadratic().then(|| quad::latency(p)),
         full_algorithm: router.algorithm().name(),
         yosys_node,
     };
@@ -175,10 +196,16 @@ pub fn run(args: Args) -> anyhow::Result<crate::cli::Outcome> {
             "per node: {} message-buffer bits, {} flip-flops in all (docs/hypercube.md)",
             report.buffer_bits_per_node, report.flip_flops_per_node
         );
-        println!(
-            "bit times: semi {} = 2k + L + 2, {} {} (docs/hypercube.md)",
-            report.bit_times_semi, report.full_algorithm, report.bit_times_full
-        );
+        match (report.bit_times_semi, report.period, report.latency) {
+            (Some(semi), _, _) => println!(
+                "bit times: semi {semi} = 2k + L + 2, {} {} (docs/hypercube.md)",
+                report.full_algorithm, report.bit_times_full
+            ),
+            (None, Some(period), Some(latency)) => println!(
+                "batches: one every {period} bit times (T_p), each done {latency} bit times after it is taken (docs/hypercube.md §14)"
+            ),
+            _ => {}
+        }
         println!(
             "waveforms: gtkwave <run.vcd> {}",
             report.dir.join(&report.gtkw).display()

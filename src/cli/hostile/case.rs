@@ -495,16 +495,20 @@ pub(super) fn cli_case(g: &mut Gen, s: &Scratch, case_dir: &Path, seeds: &[Strin
             );
             // The output files (and so the blocked output directories) depend on the router.
             let mut key = "generate hypercube";
+            let mut quadratic = false;
             if b.hit(b.rate / 5) {
                 let v = b.g.pick_str(&["", "quad", "Sort", "overlapped,sort", "-"]);
                 b.arg("--router", v);
                 b.defect(&["--router"]);
             } else if b.g.chance(50) {
-                let v = b.g.pick_str(&["overlapped", "sequential", "sort"]);
+                let v =
+                    b.g.pick_str(&["overlapped", "sequential", "sort", "quadratic"]);
                 b.arg("--router", v);
+                quadratic = v == "quadratic";
                 key = match v {
                     "sequential" => "generate hypercube sequential",
                     "sort" => "generate hypercube sort",
+                    "quadratic" => "generate hypercube quadratic",
                     _ => key,
                 };
             }
@@ -512,9 +516,24 @@ pub(super) fn cli_case(g: &mut Gen, s: &Scratch, case_dir: &Path, seeds: &[Strin
                 let o = out_dir(&mut b, s, key, case_dir);
                 b.arg("-o", &o.path);
                 out = Some(o);
+            } else if quadratic {
+                // H-permutations: random ones (files are the permutation parser's).
+                b.number("--h", "2", |v| (1..=255).contains(&v), &["--h", "H = "]);
+                if b.hit(b.rate / 4) {
+                    let (flag, v, hint) = *b.g.pick(&[
+                        ("--algorithm", "semi", "--algorithm semi"),
+                        ("--perm", "packing", "--perm packing"),
+                    ]);
+                    b.arg(flag, v);
+                    b.defect(&[hint]);
+                }
             } else {
                 perm_arg(&mut b, s, 4, &["random", "packing"], false, false);
                 b.choice("--algorithm", &["semi", "full"]);
+                if b.hit(b.rate / 6) {
+                    b.arg("--h", "2");
+                    b.defect(&["--h 2 applies to --router quadratic"]);
+                }
             }
         }
         _ => unreachable!("{cmd}"),

@@ -42,6 +42,10 @@ pub(super) const DISCOVER: &[(&str, &[&str])] = &[
         &["--k", "2", "--payload-bits", "4", "--router", "sort"],
     ),
     (
+        "generate hypercube quadratic",
+        &["--k", "2", "--payload-bits", "4", "--router", "quadratic"],
+    ),
+    (
         "generate min baseline",
         &["--network", "baseline", "--m", "2", "--message-bits", "4"],
     ),

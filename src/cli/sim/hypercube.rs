@@ -41,12 +41,17 @@ Every router runs Algorithm 1 (--algorithm semi) and routes any permutation with
   overlapped  Algorithm 2, overlapped schedule (the default; docs/hypercube.md §12)
   sequential  Algorithm 2, the paper's sequential schedule (§5-§6)
   sort        sort-then-pack: a pipelined bitonic sort, then an unpacking (§13)
+  quadratic   the quadratic cube (§14): an H-permutation (--h H; every PE sends and
+              receives at most H messages) split into H batches, pipelined one per period
+              (--perm random: H random permutations superposed; a FILE: one line per PE
+              with its destinations, or '-'); reports the measured period and latency
 The RTL is compared with the golden model at every bit time; exit 0 when it matches and
 every message is delivered exactly once, 2 on a mismatch, 1 on bad input or collisions.
 Examples:
   lcanet sim hypercube --k 4 --seed 1
   lcanet sim hypercube --k 4 --router sequential --perm perm.txt --json
-  lcanet sim hypercube --k 3 --algorithm semi --perm packing --vcd run.vcd")]
+  lcanet sim hypercube --k 3 --algorithm semi --perm packing --vcd run.vcd
+  lcanet sim hypercube --k 4 --router quadratic --h 4 --seed 1 --json")]
 pub struct Args {
     /// Cube dimension: 2^k nodes (1 <= k <= 12).
     #[arg(long)]
@@ -67,6 +72,10 @@ pub struct Args {
     /// The node router whose cube runs (see below).
     #[arg(long, value_enum, default_value = "overlapped")]
     pub router: RouterArg,
+    /// The quadratic cube only: H, the most messages a PE sends or receives (1..=255);
+    /// default 4 with --perm random, the file's largest count with a file.
+    #[arg(long)]
+    pub h: Option<usize>,
     /// `--vcd`, `--json`, `--optimize`.
     #[command(flatten)]
     pub out: CosimArgs,
@@ -137,6 +146,12 @@ fn routing(args: &Args, n: usize, seed: u64) -> anyhow::Result<PartialPermutatio
 /// Runs `lcanet sim hypercube`.
 pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let p = hw_params(args.k, args.payload_bits)?;
+    if args.router == RouterArg::Quadratic {
+        return super::hypercube_quad::run(&args, p);
+    }
+    if let Some(h) = args.h {
+        bail!("--h {h} applies to --router quadratic only (the other cubes route one (partial) permutation)");
+    }
     let seed = args.seed.resolve();
     let n = p.n();
     let r = routing(&args, n, seed)?;

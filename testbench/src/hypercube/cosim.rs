@@ -234,7 +234,7 @@ pub fn cosim_against(
 }
 
 /// Words of the input vectors: `send[N]`, `dest[N*k]`, `payload[N*L]`.
-pub(super) fn stimulus(
+pub(crate) fn stimulus(
     p: CubeParams,
     routing: &PartialPermutation,
     payloads: &[u64],

@@ -36,17 +36,19 @@ pub enum Mode {
 }
 
 /// A routing channel's strobes, from its cycle `c`, its stages `f` and body bits `b`.
-struct Channel {
-    start: V,
-    addr: V,
-    body: V,
-    rxstart: V,
-    rxbody: V,
-    window: V,
-    last: V,
+pub(crate) struct Channel {
+    pub(crate) start: V,
+    pub(crate) addr: V,
+    pub(crate) body: V,
+    pub(crate) rxstart: V,
+    pub(crate) rxbody: V,
+    pub(crate) window: V,
+    pub(crate) last: V,
 }
 
-fn channel(m: &mut ModuleBuilder, name: &str, c: &V, f: &V, b: &V, on: &V) -> Channel {
+/// The strobes of a routing channel whose phase cycle is `c` (with `f` stages and `b`
+/// body bits, `docs/hypercube.md` §3.4), gated by `on`; its sums are wires `{name}_…`.
+pub(crate) fn channel(m: &mut ModuleBuilder, name: &str, c: &V, f: &V, b: &V, on: &V) -> Channel {
     let one = lit(CNT_BITS, 1);
     let fb = m.def(format!("{name}_fb"), f + b);
     let f2 = m.def(format!("{name}_f2"), f + f);

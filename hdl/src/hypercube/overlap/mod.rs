@@ -5,4 +5,5 @@
 
 pub mod control;
 pub mod controller;
+pub(crate) mod engine;
 pub mod node;

@@ -50,7 +50,13 @@ module hc_node_k2_l4 (
     output wire collision
 );
 
-    // Pipeline registers P_0..P_k and the routing stages
+    // Where loop i works: act = dimensions above i, first = i+1, dimi = i
+    wire [1:0] act = ~low;
+    wire [1:0] first = {low[0], 1'b1} & ~low;
+    wire [1:0] dimi = low & ~{1'b0, low[1]};
+    wire [2:0] inj = {low[1], first};
+
+    // Pipeline registers P_0..P_w and the routing stages
     reg [2:0] p;
     reg [1:0] stage_pass;
     reg [1:0] stage_dir;
@@ -60,7 +66,7 @@ module hc_node_k2_l4 (
     reg [5:0] b;
     reg [1:0] e;
 
-    // Enumeration: T_0..T_{k-1}, O_1..O_k and the adders' carries
+    // Enumeration: T, O and the adders' carries, one rank per dimension
     reg [1:0] t;
     reg ct;
     reg [1:0] o;
@@ -74,16 +80,10 @@ module hc_node_k2_l4 (
     reg keep;
     reg hit;
     reg coll;
-
-    // Where loop i works: act = dimensions above i, first = i+1, dimi = i
-    wire [1:0] act = ~low;
-    wire [1:0] first = {low[0], 1'b1} & ~low;
-    wire [1:0] dimi = low & ~{1'b0, low[1]};
-    wire [2:0] inj = {low[1], first};
     wire cur_x = |(sel & my_addr);
     wire cur_ex = |(sel & (e ^ my_addr));
 
-    // Stages (docs/hypercube.md §3.2) of the dimensions above i
+    // Stages (docs/hypercube.md §3.2) of the dimensions the loop uses
     wire routing = fwd | bwd;
     wire [1:0] stage_in = ((p[1:0] & {2{fwd}}) | (p[2:1] & {2{bwd}})) & act;
     wire [1:0] stay = (stage_pass ^ stage_dir) & (stage_in ^ stage_dir);
@@ -102,8 +102,8 @@ module hc_node_k2_l4 (
 
     // Step 1: cross dimension i (its own wire, beside the other activities)
     wire cur_dest = |(dimi & a[1:0]);
-    wire cur_xi = |(dimi & my_addr);
     wire cur_win = |(dimi & dim_in);
+    wire cur_xi = |(dimi & my_addr);
     wire go = va & (cur_dest ^ cur_xi);
     wire keeps = va & ~go;
     wire x_tx = ph_cross & (x_decide ? go : (xing & a[0]));
@@ -120,13 +120,7 @@ module hc_node_k2_l4 (
     wire enum_run = enum_on & ~e_clear;
     wire [1:0] t_next = ({t_sum, 1'b0} & act & ~first) | (first & {2{member}});
     wire cap = (e_cap2 & va & vb) | (e_cap0 & ~va);
-
-    // Links and outputs
-    assign dim_out = cross_out | (t & ewin) | (dimi & {2{x_tx}});
-    assign rx_bit = deliver;
-    assign rx_valid = done & va;
-    assign rx_payload = a[5:2] & {4{rx_valid}};
-    assign collision = coll;
+    wire [1:0] loop_out = cross_out | (t & ewin);
 
     // Buffer shifts
     wire a_shift = (ph_semi & (c_addr | c_window)) | (ph_rdv & c_rxbody & hit) | (x_shift & (xing | (incoming & ~keep)));
@@ -135,6 +129,13 @@ module hc_node_k2_l4 (
     wire b_in = (ph_pack2 & deliver) | (x_shift & cur_win);
     wire e_shift = cap | p0_rxbody;
     wire e_in = (p0_rxbody & deliver) | (cap & o[1]);
+
+    // Links and outputs
+    assign dim_out = loop_out | (dimi & {2{x_tx}});
+    assign rx_bit = deliver;
+    assign rx_valid = done & va;
+    assign rx_payload = a[5:2] & {4{rx_valid}};
+    assign collision = coll;
 
     // Power-up values
     initial begin
