@@ -362,7 +362,7 @@ fn bench_hypercube_measures_every_router_against_its_closed_form() {
     let j = json(&o);
     assert_eq!(j["all_matched"], true);
     let records = j["records"].as_array().unwrap();
-    assert_eq!(records.len(), 2 * 4, "k = 1, 2 × four routers");
+    assert_eq!(records.len(), 2 * 5, "k = 1, 2 × five routers");
     for r in records {
         assert_eq!(r["match"], true, "{r}");
         assert_eq!(r["delivered_exactly_once"], true, "{r}");
@@ -388,6 +388,9 @@ fn bench_hypercube_measures_every_router_against_its_closed_form() {
         .unwrap()["quadratic"];
     assert_eq!(q["measured_periods"], serde_json::json!([32]), "{q}");
     assert_eq!(q["measured_latencies"], serde_json::json!([42, 42]), "{q}");
+    // Sort-then-pack pipelined: one batch every M + 1 = 8, latency S + 2k + L + 4 = 16
+    // (S = 3), two batches end at 8 + 16 - 1.
+    assert_eq!(at(2, "quadratic-sort"), 8 + 15);
     for f in ["bit_times.svg", "hypercube.json"] {
         assert!(out.join(f).is_file(), "{f}");
     }
@@ -494,11 +497,11 @@ fn the_quadratic_cube_routes_an_h_permutation_in_batches() {
             "--algorithm",
             "semi",
         ],
-        "Algorithm 2 on batches only",
+        "routes batches of permutations only",
     );
     refused(
         &["sim", "hypercube", "--k", "2", "--h", "2"],
-        "--h 2 applies to --router quadratic only",
+        "--h 2 applies to --router quadratic and quadratic-sort only",
     );
     let bad = write(&dir, "bad.txt", "1 1 1\n-\n-\n-\n");
     refused(

@@ -1,10 +1,12 @@
 //! The quadratic cube (§IV, `docs/hypercube.md` §14) co-simulated in Verilator against
 //! its golden model, every output vector at every bit time (every unit's delivery
-//! register of every node), for k = 1..4 and H-permutations routed as H batches; the
+//! register of every node), for k = 1..3 (4..7 opt-in) and H-permutations routed as H
+//! batches; the
 //! measured period (bit times between batch completions) and latency checked against
 //! the closed forms written out here from the document; and a wrong expectation
 //! reported at its bit time and node.
 
+use lcanet_hdl::hypercube::Router;
 use lcanet_sim::hypercube::hperm::HPermutation;
 use lcanet_sim::hypercube::quad::simulate_quad;
 use lcanet_sim::hypercube::CubeParams;
@@ -12,7 +14,7 @@ use lcanet_sim::perm::PartialPermutation;
 use lcanet_sim::rng::{derive, seeded};
 use lcanet_testbench::artifact_dir;
 use lcanet_testbench::hypercube::cosim::CosimOptions;
-use lcanet_testbench::hypercube::quad::{cosim_quad, cosim_quad_against};
+use lcanet_testbench::hypercube::quad::{cosim_batched, cosim_quad, cosim_quad_against};
 use rand::Rng;
 
 fn batches(k: usize, l: usize, h: usize, seed: u64) -> (Vec<PartialPermutation>, Vec<Vec<u64>>) {
@@ -63,11 +65,9 @@ fn opts(name: &str, seed: u64) -> CosimOptions {
     }
 }
 
-#[test]
-fn h_permutations_as_pipelined_batches() {
-    let l = 5;
-    for k in 1..=4 {
-        for h in [1, 3] {
+fn pipelined(ks: std::ops::RangeInclusive<usize>, hs: &[usize], l: usize) {
+    for k in ks {
+        for &h in hs {
             let seed = 500 + 10 * k as u64 + h as u64;
             let (b, pay) = batches(k, l, h, seed);
             let name = format!("quad_k{k}_h{h}");
@@ -90,12 +90,58 @@ fn h_permutations_as_pipelined_batches() {
 }
 
 #[test]
+fn h_permutations_as_pipelined_batches() {
+    pipelined(1..=3, &[1, 3], 5);
+}
+
+/// Sort-then-pack pipelined on the quadratic cube (§13.3): one batch every `M + 1` bit
+/// times, latency `S + 2k + L + 4` with `S = k(k+1)/2` (written out from the document).
+fn pipelined_sort(ks: std::ops::RangeInclusive<usize>, hs: &[usize], l: usize) {
+    for k in ks {
+        for &h in hs {
+            let seed = 700 + 10 * k as u64 + h as u64;
+            let (b, pay) = batches(k, l, h, seed);
+            let name = format!("qsort_k{k}_h{h}");
+            let rep = cosim_batched(Router::QuadSort, k, l, &b, &pay, &opts(&name, seed)).unwrap();
+            if let Some(m) = &rep.mismatch {
+                let node = rep.mismatch_node.as_ref().map(|d| d.to_string());
+                panic!("{name}: {m}\n  {}", node.unwrap_or_default());
+            }
+            assert!(rep.delivers(&b, &pay), "{name}: {:?}", rep.delivered);
+            let (m, s) = ((k + l) as u64, (k * (k + 1) / 2) as u64);
+            let latency = s + 2 * k as u64 + l as u64 + 4;
+            assert_eq!(
+                rep.bit_times,
+                (h as u64 - 1) * (m + 1) + latency - 1,
+                "{name}"
+            );
+            assert!(rep.periods().iter().all(|&p| p == m + 1), "{name}");
+            assert!(rep.latencies().iter().all(|&t| t == latency), "{name}");
+        }
+    }
+}
+
+#[test]
+fn sort_then_pack_pipelined_on_the_quadratic_cube() {
+    pipelined_sort(1..=3, &[1, 3], 5);
+}
+
+/// Larger quadratic cubes (the 128-node one builds about 15 MB of C++): opt-in,
+/// `cargo test --release -p lcanet-testbench --test hypercube_quad -- --ignored`.
+#[test]
+#[ignore = "builds quadratic cubes of 16 to 128 nodes (minutes)"]
+fn larger_quadratic_cubes() {
+    pipelined(4..=7, &[5], 8);
+    pipelined_sort(4..=7, &[5], 8);
+}
+
+#[test]
 fn a_wrong_expectation_is_reported_at_its_bit_time_and_node() {
     // The expectation routes batch 1 with one payload bit flipped at node 2: the first
     // difference is batch 1's result (unless a frame carries that payload earlier: the
     // payload travels through the cross and the rendezvous of some loop) — either way a
     // mismatch in a per-node vector, at or before batch 1's result time.
-    let (k, l, h) = (3, 4, 2);
+    let (k, l, h) = (3, 5, 2);
     let (b, pay) = batches(k, l, h, 9);
     let sender = (0..8).find(|&x| b[1].dst(x).is_some()).unwrap();
     let mut wrong = pay.clone();

@@ -65,7 +65,7 @@ fn yosys_synthesizes_the_cube_and_counts_the_node_flip_flops() {
 fn yosys_counts_every_routers_node_flip_flops_as_documented() {
     // docs/hypercube.md §7, §12.4, §13.1: the count each router documents (and that
     // `generate hypercube` reports), written out here per router.
-    let (k, l) = (4, 6);
+    let (k, l) = (3, 5);
     let p = lcanet_sim::hypercube::CubeParams::new(k, l).unwrap();
     for router in Router::ALL {
         let want = match router {
@@ -78,6 +78,8 @@ fn yosys_counts_every_routers_node_flip_flops_as_documented() {
                 let m = k + l;
                 (1..k).map(|f| 2 * m + 8 * f + 7).sum::<usize>() + m + 4 + l + 1
             }
+            // §13.3: 3S + 4k + 3L + 6 with S = k(k+1)/2.
+            Router::QuadSort => 3 * (k * (k + 1) / 2) + 4 * k + 3 * l + 6,
         };
         assert_eq!(router.flip_flops_per_node(p), want, "{router}");
         let dir = artifact_dir!(format!("yosys_{router}_k{k}_l{l}")).unwrap();

@@ -11,7 +11,7 @@
 //! drives `dim_out[x*k +: k]` (its dimension-`d` wire at bit `x·k + d`) and reads bit
 //! `(x ^ 2^d)·k + d` as its `dim_in[d]`.
 
-use super::{hw_params, overlap, quad, sequential, sort, HwParamError, Router};
+use super::{hw_params, overlap, qsort, quad, sequential, sort, HwParamError, Router};
 use crate::netlist::{
     cat, elaborate, lit, names, Design, Direction, Module, ModuleBuilder, NetlistError,
     ValidationErrors, V,
@@ -57,7 +57,9 @@ pub fn router_design(
 /// For [`Router::Quadratic`] (a programming error: its top is [`quad::cube`]).
 pub fn blocks(router: Router, p: CubeParams) -> (Module, Module) {
     match router {
-        Router::Quadratic => panic!("the quadratic cube has its own top (quad::cube)"),
+        Router::Quadratic | Router::QuadSort => {
+            panic!("the batched cubes have their own tops (quad::cube, qsort::cube)")
+        }
         Router::Overlapped => (overlap::node::node(p), overlap::controller::controller(p)),
         Router::Sequential => (
             sequential::node::node(p),
@@ -68,8 +70,10 @@ pub fn blocks(router: Router, p: CubeParams) -> (Module, Module) {
 }
 
 fn build(router: Router, p: CubeParams) -> Result<Design, NetlistError> {
-    if router.is_quadratic() {
-        return quad::cube::build(p);
+    match router {
+        Router::Quadratic => return quad::cube::build(p),
+        Router::QuadSort => return qsort::cube::build(p),
+        _ => {}
     }
     let (k, n, l) = (p.k(), p.n(), p.payload_bits());
     let top = router.top_name(p);

@@ -53,14 +53,16 @@ pub fn router_gtkw(
     design: &Design,
     p: CubeParams,
 ) -> Result<GtkwFiles, MissingSignal> {
-    if router.is_quadratic() {
-        return super::quad::gtkw::quad_gtkw(design, p);
+    match router {
+        Router::Quadratic => return super::quad::gtkw::quad_gtkw(design, p),
+        Router::QuadSort => return qsort_gtkw(design, p),
+        _ => {}
     }
     let top = Scope::top(design)?;
     let ctrl = top.within(design, "ctrl")?;
     let mut control = top.traces(&["clock", "reset", "start", "algorithm"])?;
     let (strobes, filter) = match router {
-        Router::Quadratic => unreachable!("handled above"),
+        Router::Quadratic | Router::QuadSort => unreachable!("handled above"),
         Router::Overlapped => {
             control.push(ctrl.trace("mode")?.named(1));
             control.extend(ctrl.traces(&["lc", "f_r"])?);
@@ -132,6 +134,50 @@ pub fn router_gtkw(
     })
 }
 
+/// The save file of the pipelined sort-then-pack cube: the controller's period cycle
+/// and batches in flight, its strobes, the per-node vectors, and each detailed node's
+/// pipeline (sort registers and states, junction, unpacking, output register).
+fn qsort_gtkw(design: &Design, p: CubeParams) -> Result<GtkwFiles, MissingSignal> {
+    let top = Scope::top(design)?;
+    let ctrl = top.within(design, "ctrl")?;
+    let mut control = top.traces(&["clock", "reset", "start", "batches"])?;
+    control.extend(ctrl.traces(&["pc_r"])?);
+    control.extend(ctrl.binary(&["live_r", "j_sel_r", "mk"])?);
+    control.extend(top.binary(&["take"])?);
+    control.extend(top.traces(&["bit_time", "batches_done", "done", "collision"])?);
+    let mut groups = vec![
+        Group::new("controller (periods, batches)", control),
+        Group::new(
+            "controller strobes",
+            ctrl.binary(&super::qsort::node::strobes(p.payload_bits()))?,
+        ),
+        Group::new(
+            "nodes (rx_bit: node x's junction at bit 2x, delivery at 2x + 1)",
+            top.traces(&[
+                "send",
+                "dest",
+                "payload",
+                "rx_bit",
+                "rx_valid",
+                "rx_payload",
+                "node_collision",
+            ])?,
+        ),
+    ];
+    for x in 0..p.n().min(MAX_DETAILED) {
+        let node = top.within(design, &format!("node{x}"))?;
+        let mut t = node.binary(&["dim_in", "dim_out", "r", "sd", "st", "jv", "f", "fp", "fd"])?;
+        t.extend(node.traces(&["a", "cp", "op"])?);
+        t.extend(node.binary(&["inv", "hit", "ov", "coll"])?);
+        groups.push(Group::new(format!("node {x}"), t));
+    }
+    Ok(GtkwFiles {
+        top: design.top().to_string(),
+        groups,
+        filters: Vec::new(),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -151,11 +197,13 @@ mod tests {
     }
 
     #[test]
-    fn the_quadratic_cubes_save_file_fits_it() {
-        for (k, l) in [(1, 2), (2, 3), (3, 4)] {
-            let (design, p) = router_design(Router::Quadratic, k, l).unwrap();
-            let files = router_gtkw(Router::Quadratic, &design, p).unwrap();
-            assert_eq!(files.mismatches(&design), Vec::<String>::new(), "k = {k}");
+    fn the_batched_cubes_save_files_fit_them() {
+        for router in [Router::Quadratic, Router::QuadSort] {
+            for (k, l) in [(1, 2), (2, 3), (3, 4)] {
+                let (design, p) = router_design(router, k, l).unwrap();
+                let files = router_gtkw(router, &design, p).unwrap();
+                assert_eq!(files.mismatches(&design), Vec::<String>::new(), "k = {k}");
+            }
         }
     }
 

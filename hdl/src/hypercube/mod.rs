@@ -10,6 +10,8 @@
 //!   Algorithm 1 pass that unpacks;
 //! - [`quad`]: the quadratic cube (§14), Algorithm 2 on pipelined batches, `k` loop units
 //!   per node (its own top, with a batch interface);
+//! - [`qsort`]: sort-then-pack pipelined on the quadratic cube (§13.3), one batch every
+//!   `M + 1` bit times (the quadratic cube's batch interface);
 //!
 //! each a node module, a controller that broadcasts strobes decoded once, and the whole
 //! [`cube`] around them ([`parts`]: the pieces the node routers share).
@@ -23,6 +25,7 @@ pub mod cube;
 pub mod gtkw;
 pub mod overlap;
 pub mod parts;
+pub mod qsort;
 pub mod quad;
 pub mod sequential;
 pub mod sort;
@@ -43,15 +46,19 @@ pub enum Router {
     Sort,
     /// The quadratic cube: Algorithm 2 (overlapped) on pipelined batches.
     Quadratic,
+    /// Sort-then-pack pipelined on the quadratic cube (one more wire per dimension).
+    #[serde(rename = "quadratic-sort")]
+    QuadSort,
 }
 
 impl Router {
     /// Every router, in the order reports list them.
-    pub const ALL: [Router; 4] = [
+    pub const ALL: [Router; 5] = [
         Router::Overlapped,
         Router::Sequential,
         Router::Sort,
         Router::Quadratic,
+        Router::QuadSort,
     ];
 
     /// The routers whose top is the one of §9 (all but the quadratic cube).
@@ -64,6 +71,7 @@ impl Router {
             Router::Sequential => "sequential",
             Router::Sort => "sort",
             Router::Quadratic => "quadratic",
+            Router::QuadSort => "quadratic-sort",
         }
     }
 
@@ -72,6 +80,7 @@ impl Router {
     pub fn algorithm(self) -> Algorithm {
         match self {
             Router::Overlapped | Router::Quadratic => Algorithm::Full,
+            Router::QuadSort => Algorithm::Sort,
             Router::Sequential => Algorithm::FullSequential,
             Router::Sort => Algorithm::Sort,
         }
@@ -86,14 +95,20 @@ impl Router {
         }
     }
 
-    /// Whether the router's cube runs `alg` (the quadratic cube runs Algorithm 2 only).
+    /// Whether the router's cube runs `alg` (the batched cubes run their permutation
+    /// routing only).
     pub fn runs(self, alg: Algorithm) -> bool {
-        (alg == Algorithm::Semi && self != Router::Quadratic) || alg == self.algorithm()
+        (alg == Algorithm::Semi && !self.is_batched()) || alg == self.algorithm()
     }
 
-    /// Whether the cube is the quadratic one (its own top, batches).
+    /// Whether the cube is the quadratic one (Algorithm 2 on batches).
     pub fn is_quadratic(self) -> bool {
         self == Router::Quadratic
+    }
+
+    /// Whether the cube takes batches (the quadratic cube and the pipelined sort).
+    pub fn is_batched(self) -> bool {
+        matches!(self, Router::Quadratic | Router::QuadSort)
     }
 
     fn prefix(self) -> &'static str {
@@ -102,6 +117,7 @@ impl Router {
             Router::Sequential => "seq_",
             Router::Sort => "sort_",
             Router::Quadratic => "quad_",
+            Router::QuadSort => "qsort_",
         }
     }
 
@@ -126,6 +142,9 @@ impl Router {
                 let (k, m) = (p.k(), p.message_bits());
                 (k - 1) * 2 * m + k * (k - 1) / 2 + m + p.payload_bits() + 1
             }
+            // The injection buffer A and `inv`; the arriving payload (L − 1) and the
+            // output register (L + 1).
+            Router::QuadSort => p.message_bits() + 1 + 2 * p.payload_bits(),
         }
     }
 
@@ -145,6 +164,13 @@ impl Router {
                 let m = p.message_bits();
                 (k - 1) * (2 * m + 7) + 4 * k * (k - 1) + m + 4 + l + 1
             }
+            // A, inv; r[0..S], the sort stages' states (2S); jv, f[0..k], the routing
+            // stages' states (2k); hit, cp (L − 1), ov, op (L), coll; S = k(k+1)/2:
+            // 3S + 4k + 3L + 6.
+            Router::QuadSort => {
+                let s = k * (k + 1) / 2;
+                3 * s + 4 * k + 3 * l + 6
+            }
         }
     }
 
@@ -156,6 +182,14 @@ impl Router {
             p.k(),
             p.payload_bits()
         )
+    }
+}
+
+#[cfg(test)]
+#[test]
+fn json_names_are_the_command_line_names() {
+    for r in Router::ALL {
+        assert_eq!(serde_json::to_value(r).unwrap(), r.name());
     }
 }
 

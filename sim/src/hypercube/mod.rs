@@ -15,8 +15,8 @@
 //!   protocol, the sequential schedule), [`overlap`] (the overlapped schedule of
 //!   Algorithm 2), [`cycle`] (the cycle-level model: every node-facing output at every
 //!   bit time, for every algorithm, built by replaying the protocol's frames through the
-//!   algorithm-level models) and [`quad`] (the quadratic cube: periods, batches, its
-//!   cycle-level model).
+//!   algorithm-level models), [`quad`] (the quadratic cube: periods, batches, its
+//!   cycle-level model) and [`qsort`] (sort-then-pack pipelined on the quadratic cube).
 //!
 //! # The off-by-one, resolved
 //! Definition 5 calls *i-subcube* a set of nodes sharing bits `0..i-1` (there are `2^i`).
@@ -37,6 +37,7 @@ pub mod enumerate;
 pub mod generate;
 pub mod hperm;
 pub mod overlap;
+pub mod qsort;
 pub mod quad;
 pub mod semi;
 pub mod sort;

@@ -80,12 +80,15 @@ pub struct QuadTrace {
     pub period: u64,
     /// `T`: the last batch's result is latched in this bit time.
     pub total: u64,
-    /// `deliveries[x][j]`: the frames through node `x`'s unit `j`'s delivery register.
+    /// `deliveries[x][j]`: the frames through node `x`'s unit `j`'s delivery register
+    /// (column `j` of the top's `rx_bit`, whose rows have one bit per column).
     pub deliveries: Vec<Vec<Vec<Delivery>>>,
     /// Per node, the first bit time at which its collision flag reads 1.
     pub collision_at: Vec<Option<u64>>,
     /// Per batch: each node's `(destination field, payload)` after the last loop.
     pub placements: Vec<Vec<Option<(usize, u64)>>>,
+    /// Per batch: the bit time from which its result is on the outputs.
+    pub result_times: Vec<u64>,
     /// Per batch, per loop: what moved (phase records of the overlapped schedule).
     pub phases: Vec<Vec<PhaseRecord>>,
 }
@@ -101,9 +104,12 @@ impl QuadTrace {
 
     /// Batches whose result is on the outputs at bit time `t`.
     pub fn batches_done(&self, t: u64) -> usize {
-        (0..self.batches)
-            .filter(|&b| result_time(self.params, b) <= t)
-            .count()
+        self.result_times.iter().filter(|&&r| r <= t).count()
+    }
+
+    /// Bits per node in `rx_bit`.
+    pub fn columns(&self) -> usize {
+        self.deliveries.first().map_or(0, Vec::len)
     }
 
     /// Whether a batch is taken from the PEs at bit time `t`.
@@ -118,13 +124,7 @@ pub fn simulate_quad(
     batches: &[PartialPermutation],
     payloads: &[Vec<u64>],
 ) -> Result<QuadTrace, HypercubeError> {
-    if batches.is_empty() || batches.len() > MAX_H || payloads.len() != batches.len() {
-        return Err(HypercubeError::Bug(format!(
-            "the quadratic cube runs 1..={MAX_H} batches with one payload list each ({} batches, {} payload lists)",
-            batches.len(),
-            payloads.len()
-        )));
-    }
+    check_batches(batches, payloads)?;
     let (k, n) = (params.k(), params.n());
     let tp = period(params);
     let mut tr = QuadTrace {
@@ -135,6 +135,7 @@ pub fn simulate_quad(
         deliveries: vec![vec![Vec::new(); k]; n],
         collision_at: vec![None; n],
         placements: Vec::with_capacity(batches.len()),
+        result_times: (0..batches.len()).map(|b| result_time(params, b)).collect(),
         phases: Vec::with_capacity(batches.len()),
     };
     for (b, (routing, pay)) in batches.iter().zip(payloads).enumerate() {
@@ -161,6 +162,21 @@ pub fn simulate_quad(
         tr.phases.push(records);
     }
     Ok(tr)
+}
+
+/// `1..=MAX_H` batches, one payload list each.
+pub(crate) fn check_batches(
+    batches: &[PartialPermutation],
+    payloads: &[Vec<u64>],
+) -> Result<(), HypercubeError> {
+    if batches.is_empty() || batches.len() > MAX_H || payloads.len() != batches.len() {
+        return Err(HypercubeError::Bug(format!(
+            "a batched cube runs 1..={MAX_H} batches with one payload list each ({} batches, {} payload lists)",
+            batches.len(),
+            payloads.len()
+        )));
+    }
+    Ok(())
 }
 
 #[cfg(test)]

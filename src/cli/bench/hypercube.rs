@@ -14,12 +14,12 @@ use anyhow::{bail, Context};
 use lcanet_hdl::hypercube::{hw_params, Router, MAX_HW_K};
 use lcanet_sim::hypercube::generate::random_payloads;
 use lcanet_sim::hypercube::hperm::{HPermutation, MAX_H};
-use lcanet_sim::hypercube::quad;
 use lcanet_sim::hypercube::timing::total_bit_times;
+use lcanet_sim::hypercube::{qsort, quad, CubeParams};
 use lcanet_sim::perm::Permutation;
 use lcanet_sim::rng::{derive, seeded};
 use lcanet_testbench::hypercube::cosim::{cosim, emit_router, CosimOptions};
-use lcanet_testbench::hypercube::quad::cosim_quad;
+use lcanet_testbench::hypercube::quad::cosim_batched;
 use serde::Serialize;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -50,11 +50,11 @@ pub struct Args {
     /// Co-simulate only up to this k; above it, report the golden model's formula alone.
     #[arg(long, default_value_t = 10)]
     cosim_max_k: usize,
-    /// The same for the quadratic cube (k loop units per node: its Verilated model grows
-    /// about k times faster).
+    /// The same for the batched cubes (k loop units, or k(k+1)/2 sort stages, per node:
+    /// their Verilated models grow about k times faster).
     #[arg(long, default_value_t = 7)]
     quad_max_k: usize,
-    /// Batches the quadratic cube routes (an H-permutation, H random permutations
+    /// Batches the batched cubes route (an H-permutation, H random permutations
     /// superposed): 1..=255.
     #[arg(long, default_value_t = 4)]
     batches: usize,
@@ -147,8 +147,8 @@ struct Record {
     yosys_node: Option<Cost>,
     build_seconds: Option<f64>,
     sim_seconds: Option<f64>,
-    /// The quadratic cube: batches routed, and its period and latency (closed form and
-    /// measured on the RTL).
+    /// A batched cube (quadratic, quadratic-sort): batches routed, and its period and
+    /// latency (closed form and measured on the RTL).
     quadratic: Option<QuadFigures>,
 }
 
@@ -187,13 +187,21 @@ struct Ratio {
     overlapped_over_sort: f64,
 }
 
-/// The closed form: one permutation's bit times, or for the quadratic cube a run of
+/// The closed form: one permutation's bit times, or for a batched cube a run of
 /// `batches` batches.
-fn formula(p: lcanet_sim::hypercube::CubeParams, router: Router, batches: usize) -> u64 {
-    if router.is_quadratic() {
-        quad::total(p, batches)
-    } else {
-        total_bit_times(p, router.algorithm())
+fn formula(p: CubeParams, router: Router, batches: usize) -> u64 {
+    match router {
+        Router::Quadratic => quad::total(p, batches),
+        Router::QuadSort => qsort::total(p, batches),
+        _ => total_bit_times(p, router.algorithm()),
+    }
+}
+
+/// A batched cube's period and latency (closed forms).
+fn batch_timing(p: CubeParams, router: Router) -> (u64, u64) {
+    match router {
+        Router::QuadSort => (qsort::period(p), qsort::latency(p)),
+        _ => (quad::period(p), quad::latency(p)),
     }
 }
 
@@ -243,7 +251,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         let payloads = random_payloads(n, l, &mut seeded(derive(seed, &format!("payload k{k}"))));
         for &router in &routers {
             let alg = router.algorithm();
-            let quadratic = router.is_quadratic();
+            let quadratic = router.is_batched();
             let max_k = if quadratic {
                 args.quad_max_k
             } else {
@@ -265,12 +273,15 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
                 yosys_node: None,
                 build_seconds: None,
                 sim_seconds: None,
-                quadratic: quadratic.then(|| QuadFigures {
-                    batches: args.batches,
-                    period: quad::period(p),
-                    measured_periods: Vec::new(),
-                    latency: quad::latency(p),
-                    measured_latencies: Vec::new(),
+                quadratic: quadratic.then(|| {
+                    let (period, latency) = batch_timing(p, router);
+                    QuadFigures {
+                        batches: args.batches,
+                        period,
+                        measured_periods: Vec::new(),
+                        latency,
+                        measured_latencies: Vec::new(),
+                    }
                 }),
             };
             if rec.cosimulated && quadratic {
@@ -305,7 +316,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
                     ..CosimOptions::default()
                 };
                 let t0 = Instant::now();
-                let r = cosim_quad(k, l, &batches, &pays, &opts)?;
+                let r = cosim_batched(router, k, l, &batches, &pays, &opts)?;
                 rec.rtl_bit_times = Some(r.bit_times);
                 rec.matched = Some(r.matched());
                 rec.delivered_exactly_once = Some(r.delivers(&batches, &pays));
@@ -456,6 +467,7 @@ fn colour(r: Router) -> &'static str {
         Router::Sequential => "#d62728",
         Router::Sort => "#2ca02c",
         Router::Quadratic => "#9467bd",
+        Router::QuadSort => "#8c564b",
     }
 }
 
@@ -487,7 +499,7 @@ fn plots(report: &Report) -> anyhow::Result<Vec<(String, String)>> {
     let mut series = Vec::new();
     let mut bounds = Vec::new();
     for &r in &routers {
-        let lines: Vec<(String, Dash, Marker, PerRecord, PerRecord)> = if r.is_quadratic() {
+        let lines: Vec<(String, Dash, Marker, PerRecord, PerRecord)> = if r.is_batched() {
             vec![
                 (
                     format!("{r}: period"),
@@ -616,8 +628,8 @@ fn print_text(r: &Report) {
     for x in r.records.iter().filter(|x| x.quadratic.is_some()) {
         let q = x.quadratic.as_ref().expect("filtered");
         println!(
-            "k = {}: quadratic cube, {} batches: one every {} bit times (measured {:?}), latency {} (measured {:?})",
-            x.k, q.batches, q.period, q.measured_periods, q.latency, q.measured_latencies
+            "k = {}: {}, {} batches: one every {} bit times (measured {:?}), latency {} (measured {:?})",
+            x.k, x.router, q.batches, q.period, q.measured_periods, q.latency, q.measured_latencies
         );
     }
     for q in &r.ratios {

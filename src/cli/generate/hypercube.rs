@@ -8,8 +8,8 @@ use anyhow::Context;
 use lcanet_hdl::hypercube::cube::router_design;
 use lcanet_hdl::hypercube::gtkw::router_gtkw;
 use lcanet_hdl::hypercube::Router;
-use lcanet_sim::hypercube::quad;
 use lcanet_sim::hypercube::timing::{total_bit_times, Algorithm};
+use lcanet_sim::hypercube::{qsort, quad};
 use std::path::PathBuf;
 
 /// The node routers, on the command line.
@@ -23,6 +23,8 @@ pub enum RouterArg {
     Sort,
     /// The quadratic cube: Algorithm 2 on pipelined batches, k loop units per node (§14).
     Quadratic,
+    /// Sort-then-pack pipelined on the quadratic cube: a batch every M + 1 (§13.3).
+    QuadraticSort,
 }
 
 impl From<RouterArg> for Router {
@@ -32,6 +34,7 @@ impl From<RouterArg> for Router {
             RouterArg::Sequential => Router::Sequential,
             RouterArg::Sort => Router::Sort,
             RouterArg::Quadratic => Router::Quadratic,
+            RouterArg::QuadraticSort => Router::QuadSort,
         }
     }
 }
@@ -51,6 +54,9 @@ permutation routing (1).
               dimension i; batches (Algorithm 2, overlapped) enter one per period
               T_p = 1 + (the longest loop) and leave k periods later. Its own top: a batch
               interface (start, batches, take, batches_done; docs/hypercube.md §14)
+  quadratic-sort  sort-then-pack pipelined on the quadratic cube: every compare-exchange
+              and every unpacking stage on a wire of its own (i+2 across dimension i);
+              one batch every M + 1 bit times, latency k(k+1)/2 + 2k + L + 4 (§13.3)
 (M = k + L.) Examples:
   lcanet generate hypercube --k 4 -o out/cube4
   lcanet generate hypercube --k 4 --router sequential --yosys --json -o out/seq4
@@ -92,12 +98,12 @@ struct Report {
     flip_flops_per_node: usize,
     /// Bit times of Algorithm 1 (none on the quadratic cube).
     bit_times_semi: Option<u64>,
-    /// Bit times of the router's permutation routing (`algorithm = 1`; on the quadratic
+    /// Bit times of the router's permutation routing (`algorithm = 1`; on a batched
     /// cube, a run of one batch).
     bit_times_full: u64,
-    /// The quadratic cube: bit times between batch completions (`T_p`).
+    /// A batched cube: bit times between batch completions.
     period: Option<u64>,
-    /// The quadratic cube: bit times from a batch's load cycle to its result.
+    /// A batched cube: bit times from a batch's load cycle to its result.
     latency: Option<u64>,
     /// Which algorithm `bit_times_full` is (`full`, `full-sequential`).
     full_algorithm: &'static str,
@@ -168,14 +174,22 @@ pub fn run(args: Args) -> anyhow::Result<crate::cli::Outcome> {
         nodes: p.n(),
         buffer_bits_per_node: router.buffer_bits_per_node(p),
         flip_flops_per_node: router.flip_flops_per_node(p),
-        bit_times_semi: (!router.is_quadratic()).then(|| total_bit_times(p, Algorithm::Semi)),
-        bit_times_full: if router.is_quadratic() {
-            quad::total(p, 1)
-        } else {
-            total_bit_times(p, router.algorithm())
+        bit_times_semi: (!router.is_batched()).then(|| total_bit_times(p, Algorithm::Semi)),
+        bit_times_full: match router {
+            Router::Quadratic => quad::total(p, 1),
+            Router::QuadSort => qsort::total(p, 1),
+            _ => total_bit_times(p, router.algorithm()),
         },
-        period: router.is_quadratic().then(|| quad::period(p)),
-        latency: router.is_quadratic().then(|| quad::latency(p)),
+        period: match router {
+            Router::Quadratic => Some(quad::period(p)),
+            Router::QuadSort => Some(qsort::period(p)),
+            _ => None,
+        },
+        latency: match router {
+            Router::Quadratic => Some(quad::latency(p)),
+            Router::QuadSort => Some(qsort::latency(p)),
+            _ => None,
+        },
         full_algorithm: router.algorithm().name(),
         yosys_node,
     };
@@ -202,7 +216,7 @@ pub fn run(args: Args) -> anyhow::Result<crate::cli::Outcome> {
                 report.full_algorithm, report.bit_times_full
             ),
             (None, Some(period), Some(latency)) => println!(
-                "batches: one every {period} bit times (T_p), each done {latency} bit times after it is taken (docs/hypercube.md §14)"
+                "batches: one every {period} bit times, each done {latency} bit times after it is taken (docs/hypercube.md §13.3, §14)"
             ),
             _ => {}
         }

@@ -46,6 +46,17 @@ pub(super) const DISCOVER: &[(&str, &[&str])] = &[
         &["--k", "2", "--payload-bits", "4", "--router", "quadratic"],
     ),
     (
+        "generate hypercube quadratic-sort",
+        &[
+            "--k",
+            "2",
+            "--payload-bits",
+            "4",
+            "--router",
+            "quadratic-sort",
+        ],
+    ),
+    (
         "generate min baseline",
         &["--network", "baseline", "--m", "2", "--message-bits", "4"],
     ),

@@ -45,6 +45,8 @@ Every router runs Algorithm 1 (--algorithm semi) and routes any permutation with
               receives at most H messages) split into H batches, pipelined one per period
               (--perm random: H random permutations superposed; a FILE: one line per PE
               with its destinations, or '-'); reports the measured period and latency
+  quadratic-sort  the same batches through sort-then-pack pipelined on the quadratic
+              cube: one batch every M + 1 bit times (§13.3)
 The RTL is compared with the golden model at every bit time; exit 0 when it matches and
 every message is delivered exactly once, 2 on a mismatch, 1 on bad input or collisions.
 Examples:
@@ -72,7 +74,7 @@ pub struct Args {
     /// The node router whose cube runs (see below).
     #[arg(long, value_enum, default_value = "overlapped")]
     pub router: RouterArg,
-    /// The quadratic cube only: H, the most messages a PE sends or receives (1..=255);
+    /// The batched cubes only: H, the most messages a PE sends or receives (1..=255);
     /// default 4 with --perm random, the file's largest count with a file.
     #[arg(long)]
     pub h: Option<usize>,
@@ -146,11 +148,11 @@ fn routing(args: &Args, n: usize, seed: u64) -> anyhow::Result<PartialPermutatio
 /// Runs `lcanet sim hypercube`.
 pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let p = hw_params(args.k, args.payload_bits)?;
-    if args.router == RouterArg::Quadratic {
+    if Router::from(args.router).is_batched() {
         return super::hypercube_quad::run(&args, p);
     }
     if let Some(h) = args.h {
-        bail!("--h {h} applies to --router quadratic only (the other cubes route one (partial) permutation)");
+        bail!("--h {h} applies to --router quadratic and quadratic-sort only (the other cubes route one (partial) permutation)");
     }
     let seed = args.seed.resolve();
     let n = p.n();

@@ -1,7 +1,8 @@
-//! `lcanet sim hypercube --router quadratic`: an H-permutation split into H batches and
-//! routed through the quadratic cube (`docs/hypercube.md` §14), co-simulated against its
-//! golden model at every bit time; the period and latency measured from the RTL's own
-//! `take` and `batches_done`, next to their closed forms.
+//! `lcanet sim hypercube --router quadratic|quadratic-sort`: an H-permutation split into
+//! H batches and routed through a batched cube — the quadratic cube
+//! (`docs/hypercube.md` §14) or sort-then-pack pipelined on it (§13.3) — co-simulated
+//! against its golden model at every bit time; the period and latency measured from the
+//! RTL's own `take` and `batches_done`, next to their closed forms.
 
 use super::hypercube::{AlgArg, Args};
 use crate::cli::common::print_json;
@@ -12,10 +13,10 @@ use lcanet_hdl::hypercube::gtkw::router_gtkw;
 use lcanet_hdl::hypercube::Router;
 use lcanet_sim::hypercube::generate::random_payloads;
 use lcanet_sim::hypercube::hperm::{HPermutation, MAX_H};
-use lcanet_sim::hypercube::{quad, CubeParams};
+use lcanet_sim::hypercube::{qsort, quad, CubeParams};
 use lcanet_sim::rng::{derive, seeded};
 use lcanet_testbench::hypercube::cosim::CosimOptions;
-use lcanet_testbench::hypercube::quad::cosim_quad;
+use lcanet_testbench::hypercube::quad::cosim_batched;
 use std::path::PathBuf;
 
 #[derive(serde::Serialize)]
@@ -35,14 +36,16 @@ struct Report {
     /// Messages per batch (the split of the H-permutation).
     batch_messages: Vec<usize>,
     delivered_exactly_once: bool,
-    /// The RTL's `bit_time` at the end, and the closed form `(H + k − 2)·T_p + M + 2`.
+    /// The RTL's `bit_time` at the end, and the closed form (quadratic:
+    /// `(H + k − 2)·T_p + M + 2`; quadratic-sort: `(H − 1)(M + 1) + S + 2k + L + 3`).
     bit_times: u64,
     expected_bit_times: u64,
-    /// `T_p = 1 + λ_{k−1}`: bit times between batch completions (closed form).
+    /// Bit times between batch completions (closed form: `T_p = 1 + λ_{k−1}`, or `M + 1`).
     period: u64,
     /// Measured between successive batch completions on the RTL's `batches_done`.
     measured_periods: Vec<u64>,
-    /// `(k − 1)·T_p + M + 3`: from a batch's load cycle to its result (closed form).
+    /// From a batch's load cycle to its result (closed form: `(k − 1)·T_p + M + 3`, or
+    /// `S + 2k + L + 4`).
     latency: u64,
     /// Measured per batch from the RTL's `take` to its `batches_done`.
     measured_latencies: Vec<u64>,
@@ -89,10 +92,11 @@ fn h_permutation(args: &Args, n: usize, seed: u64) -> anyhow::Result<HPermutatio
     })
 }
 
-/// Runs `lcanet sim hypercube --router quadratic`.
+/// Runs `lcanet sim hypercube --router quadratic|quadratic-sort`.
 pub fn run(args: &Args, p: CubeParams) -> anyhow::Result<Outcome> {
+    let router = Router::from(args.router);
     if args.algorithm == AlgArg::Semi {
-        bail!("the quadratic cube runs Algorithm 2 on batches only: --algorithm semi needs another --router");
+        bail!("the {router} cube routes batches of permutations only: --algorithm semi needs another --router");
     }
     let seed = args.seed.resolve();
     let n = p.n();
@@ -112,7 +116,6 @@ pub fn run(args: &Args, p: CubeParams) -> anyhow::Result<Outcome> {
                 .collect()
         })
         .collect();
-    let router = Router::Quadratic;
     let gtkw_files = match &args.out.vcd {
         Some(_) => {
             let (design, p) = router_design(router, args.k, args.payload_bits)?;
@@ -138,7 +141,14 @@ pub fn run(args: &Args, p: CubeParams) -> anyhow::Result<Outcome> {
         router: Some(router),
         ..CosimOptions::default()
     };
-    let result = cosim_quad(args.k, args.payload_bits, &batches, &payloads, &opts);
+    let result = cosim_batched(
+        router,
+        args.k,
+        args.payload_bits,
+        &batches,
+        &payloads,
+        &opts,
+    );
     let _ = std::fs::remove_dir_all(&dir);
     if let (Some(tmp), Some(vcd)) = (&vcd_tmp, &args.out.vcd) {
         if result.is_ok() {
@@ -160,7 +170,7 @@ pub fn run(args: &Args, p: CubeParams) -> anyhow::Result<Outcome> {
         nodes: n,
         payload_bits: p.payload_bits(),
         router,
-        algorithm: "full",
+        algorithm: router.algorithm().name(),
         perm: args.perm.clone(),
         seed,
         h,
@@ -168,10 +178,19 @@ pub fn run(args: &Args, p: CubeParams) -> anyhow::Result<Outcome> {
         batch_messages: batches.iter().map(|b| b.senders()).collect(),
         delivered_exactly_once: rep.delivers(&batches, &payloads),
         bit_times: rep.bit_times,
-        expected_bit_times: quad::total(p, h),
-        period: quad::period(p),
+        expected_bit_times: match router {
+            Router::QuadSort => qsort::total(p, h),
+            _ => quad::total(p, h),
+        },
+        period: match router {
+            Router::QuadSort => qsort::period(p),
+            _ => quad::period(p),
+        },
         measured_periods: rep.periods(),
-        latency: quad::latency(p),
+        latency: match router {
+            Router::QuadSort => qsort::latency(p),
+            _ => quad::latency(p),
+        },
         measured_latencies: rep.latencies(),
         buffer_bits_per_node: router.buffer_bits_per_node(p),
         flip_flops_per_node: router.flip_flops_per_node(p),
@@ -206,8 +225,8 @@ pub fn run(args: &Args, p: CubeParams) -> anyhow::Result<Outcome> {
 
 fn print_text(r: &Report) {
     println!(
-        "quadratic {}-cube ({} nodes), {}-bit payloads, {} messages in H = {} batches {:?}, routing {}, seed {}",
-        r.k, r.nodes, r.payload_bits, r.messages, r.h, r.batch_messages, r.perm, r.seed
+        "{} {}-cube ({} nodes), {}-bit payloads, {} messages in H = {} batches {:?}, routing {}, seed {}",
+        r.router, r.k, r.nodes, r.payload_bits, r.messages, r.h, r.batch_messages, r.perm, r.seed
     );
     if r.matched {
         println!(

@@ -1,9 +1,11 @@
-//! Co-simulation of the quadratic cube (`docs/hypercube.md` §14) against its golden model
-//! ([`simulate_quad`]): the batches are fed in the cycles the model says they are taken,
-//! and at every bit time every output vector — `rx_bit` of every unit of every node,
-//! `rx_valid`, `rx_payload`, `node_collision` — and the globals `take`, `done`,
-//! `collision`, `bit_time`, `batches_done` are compared. The RTL's own `take` and
-//! `batches_done` give the measured period and latency.
+//! Co-simulation of the batched cubes — the quadratic cube (`docs/hypercube.md` §14) and
+//! the pipelined sort-then-pack (§13.3) — against their golden models ([`simulate_quad`],
+//! [`simulate_qsort`]): the batches are fed in the cycles the model says they are taken,
+//! and at every bit time every output vector — `rx_bit` (every unit of every node; the
+//! junction and the delivery register of every node), `rx_valid`, `rx_payload`,
+//! `node_collision` — and the globals `take`, `done`, `collision`, `bit_time`,
+//! `batches_done` are compared. The RTL's own `take` and `batches_done` give the
+//! measured period and latency.
 
 use super::cosim::{emit_router, model_options, stimulus, CosimError, CosimOptions, NodeDiff};
 use crate::bridge::{build_in, build_model, CacheOutcome, Model, ModelLibrary};
@@ -12,6 +14,7 @@ use crate::hex::words_to_hex;
 use lcanet_hdl::hypercube::cube::CubeError;
 use lcanet_hdl::hypercube::{hw_params, Router};
 use lcanet_sim::hypercube::cycle::ports::words_for;
+use lcanet_sim::hypercube::qsort::simulate_qsort;
 use lcanet_sim::hypercube::quad::{simulate_quad, QuadTrace};
 use lcanet_sim::perm::PartialPermutation;
 use std::path::Path;
@@ -95,9 +98,34 @@ pub fn cosim_quad(
     payloads: &[Vec<u64>],
     opts: &CosimOptions,
 ) -> Result<QuadReport, CosimError> {
+    cosim_batched(Router::Quadratic, k, payload_bits, batches, payloads, opts)
+}
+
+/// Co-simulates `batches` on the batched cube of `router` (quadratic or quadratic-sort).
+pub fn cosim_batched(
+    router: Router,
+    k: usize,
+    payload_bits: usize,
+    batches: &[PartialPermutation],
+    payloads: &[Vec<u64>],
+    opts: &CosimOptions,
+) -> Result<QuadReport, CosimError> {
     let params = hw_params(k, payload_bits).map_err(CubeError::from)?;
-    let trace = simulate_quad(params, batches, payloads)?;
-    cosim_quad_against(trace, batches, payloads, opts)
+    let trace = match router {
+        Router::QuadSort => simulate_qsort(params, batches, payloads)?,
+        Router::Quadratic => simulate_quad(params, batches, payloads)?,
+        other => {
+            return Err(CosimError::Unsupported {
+                router: other,
+                algorithm: "batches",
+            })
+        }
+    };
+    let opts = CosimOptions {
+        router: Some(router),
+        ..opts.clone()
+    };
+    cosim_quad_against(trace, batches, payloads, &opts)
 }
 
 fn field(words: &[u32], lsb: usize, width: usize) -> u64 {
@@ -107,8 +135,9 @@ fn field(words: &[u32], lsb: usize, width: usize) -> u64 {
     })
 }
 
-/// Drives the quadratic cube with `batches` and compares it with `expected` (the model's
-/// trace of the same input, or of another one to see a mismatch report).
+/// Drives the batched cube of `opts.router` (default: the quadratic cube) with `batches`
+/// and compares it with `expected` (the model's trace of the same input, or of another
+/// one to see a mismatch report).
 pub fn cosim_quad_against(
     expected: QuadTrace,
     batches: &[PartialPermutation],
@@ -131,9 +160,11 @@ fn run(
 ) -> Result<QuadReport, CosimError> {
     let p = trace.params;
     let (k, n, l) = (p.k(), p.n(), p.payload_bits());
+    let columns = trace.columns();
+    let router = opts.router.unwrap_or(Router::Quadratic);
     let expected = trace.port_words();
     let t0 = Instant::now();
-    let design = emit_router(Router::Quadratic, k, l, &opts.verilog_dir)?;
+    let design = emit_router(router, k, l, &opts.verilog_dir)?;
     let options = model_options(vcd.is_some(), opts.optimize);
     let (mut model, info) = match &opts.models_root {
         None => build_model(&design, &options, vcd)?,
@@ -165,11 +196,11 @@ fn run(
     let run_info = RunInfo::new(opts.seed)
         .param("k", k)
         .param("payload_bits", l)
-        .param("router", "quadratic")
+        .param("router", router.name())
         .param("batches", batches.len());
     let mut h = Harness::new(model, run_info);
     let vectors: [(Watch, &'static str, usize); 4] = [
-        (h.watch("rx_bit")?, "rx_bit", k),
+        (h.watch("rx_bit")?, "rx_bit", columns),
         (h.watch("rx_valid")?, "rx_valid", 1),
         (h.watch("rx_payload")?, "rx_payload", l),
         (h.watch("node_collision")?, "node_collision", 1),

@@ -5,7 +5,7 @@
 //! `batches_done`, `take`. Computed once, so that a comparison at every bit time loops
 //! over no node.
 
-use super::{result_time, QuadTrace};
+use super::QuadTrace;
 use crate::hypercube::cycle::ports::words_for;
 
 /// The quadratic top's global outputs at one bit time.
@@ -52,7 +52,8 @@ impl QuadPorts {
     /// The vectors of `trace`.
     pub fn new(trace: &QuadTrace) -> Self {
         let p = trace.params;
-        let (n, k, l) = (p.n(), p.k(), p.payload_bits());
+        let (n, l) = (p.n(), p.payload_bits());
+        let k = trace.columns();
         let bw = words_for(n * k);
         let nw = words_for(n);
         let last = trace.total + 1;
@@ -89,7 +90,7 @@ impl QuadPorts {
                         put(&mut pay, x * l, l, *payload);
                     }
                 }
-                (result_time(p, b), valid, pay)
+                (trace.result_times[b], valid, pay)
             })
             .collect();
         QuadPorts {
@@ -105,11 +106,11 @@ impl QuadPorts {
             first_collision: trace.collision_at.iter().flatten().copied().min(),
             period: trace.period,
             batches: trace.batches,
-            result_times: (0..trace.batches).map(|b| result_time(p, b)).collect(),
+            result_times: trace.result_times.clone(),
         }
     }
 
-    /// `rx_bit` (`N·k` bits) at bit time `t`.
+    /// `rx_bit` (`N·columns` bits) at bit time `t`.
     pub fn rx_bit(&self, t: u64) -> &[u32] {
         let r = t.min(self.last) as usize;
         &self.rx_bit[r * self.bit_words..][..self.bit_words]
