@@ -501,14 +501,20 @@ pub(super) fn cli_case(g: &mut Gen, s: &Scratch, case_dir: &Path, seeds: &[Strin
                 b.arg("--router", v);
                 b.defect(&["--router"]);
             } else if b.g.chance(50) {
-                let v =
-                    b.g.pick_str(&["overlapped", "sequential", "sort", "quadratic"]);
+                let v = b.g.pick_str(&[
+                    "overlapped",
+                    "sequential",
+                    "sort",
+                    "quadratic",
+                    "quadratic-sort",
+                ]);
                 b.arg("--router", v);
-                quadratic = v == "quadratic";
+                quadratic = v.starts_with("quadratic");
                 key = match v {
                     "sequential" => "generate hypercube sequential",
                     "sort" => "generate hypercube sort",
                     "quadratic" => "generate hypercube quadratic",
+                    "quadratic-sort" => "generate hypercube quadratic-sort",
                     _ => key,
                 };
             }
@@ -705,7 +711,8 @@ fn bench_hypercube_args(b: &mut Builder, s: &Scratch, case_dir: &Path, out: &mut
         b.arg("--routers", v);
         b.defect(&["--routers"]);
     } else if b.g.chance(50) {
-        let v = b.g.pick_str(&["sort", "overlapped,sequential"]);
+        let v =
+            b.g.pick_str(&["sort", "overlapped,sequential", "quadratic,quadratic-sort"]);
         b.arg("--routers", v);
     }
     b.number(
@@ -713,6 +720,18 @@ fn bench_hypercube_args(b: &mut Builder, s: &Scratch, case_dir: &Path, out: &mut
         "2",
         |v| v <= 12,
         &["--cosim-max-k", "cosim-max-k"],
+    );
+    b.number(
+        "--quad-max-k",
+        "2",
+        |v| v <= 12,
+        &["--quad-max-k", "quad-max-k"],
+    );
+    b.number(
+        "--batches",
+        "2",
+        |v| (1..=255).contains(&v),
+        &["--batches", "batches"],
     );
     if b.g.chance(30) {
         b.flag("--yosys");
