@@ -1,8 +1,9 @@
 //! The emitted k-cube co-simulated in Verilator against the cycle-level golden model,
 //! every output vector at every bit time, for k = 1..6: semi-contractions, packings and
 //! the identity (Algorithm 1), a non-semi-contraction (collision), random and partial
-//! permutations and the identity (Algorithm 2, overlapped schedule; the sequential
-//! router on smaller cubes), a reset mid-run, and a wrong expectation (the comparison
+//! permutations, the identity, the bit reversal and the transpose (Algorithm 2,
+//! overlapped schedule, k = 1..6; the sequential and sort-then-pack routers on k = 1..3,
+//! k = 4..6 opt-in), a reset mid-run, and a wrong expectation (the comparison
 //! fails at the right bit time and node). Every run's bit times are checked against the
 //! closed forms of `docs/hypercube.md`. The 1024-node cube is opt-in (`--ignored`).
 //!
@@ -14,7 +15,9 @@
 //! directly.
 
 use lcanet_hdl::hypercube::Router;
-use lcanet_sim::hypercube::generate::{random_packing, random_semi_contraction};
+use lcanet_sim::hypercube::generate::{
+    bit_reversal, random_packing, random_semi_contraction, transpose,
+};
 use lcanet_sim::hypercube::timing::Algorithm;
 use lcanet_sim::perm::{PartialPermutation, Permutation};
 use lcanet_sim::rng::{derive, seeded};
@@ -42,6 +45,24 @@ fn closed_form(alg: Algorithm, k: usize, l: usize) -> u64 {
         }
         Algorithm::Sort => k * (m + 3) + k * (k - 1) / 2 + 2 * k + l + 2,
     }) as u64
+}
+
+/// The identity, the bit reversal and the transpose of `2^k` nodes, named.
+fn structured(k: usize) -> [(&'static str, PartialPermutation); 3] {
+    [
+        ("identity", Permutation::identity(1 << k).to_partial()),
+        ("bitrev", bit_reversal(k).to_partial()),
+        ("transpose", transpose(k).to_partial()),
+    ]
+}
+
+/// A permutation routing on `router`'s cube: the structured permutations (same build as
+/// the random ones of the same `k`, so only the simulations are added).
+fn run_structured(k: usize, alg: Algorithm, router: Router) {
+    for (i, (name, r)) in structured(k).iter().enumerate() {
+        let name = format!("{}_{name}_k{k}", router.name());
+        run_opts(&name, k, 5, alg, r, 600 + i as u64, None, Some(router));
+    }
 }
 
 fn run(name: &str, k: usize, l: usize, alg: Algorithm, r: &PartialPermutation, seed: u64) {
@@ -147,6 +168,9 @@ fn random_permutations_by_algorithm_2() {
             let r = PartialPermutation::new(dst).unwrap();
             run("full_k4_partial", k, 5, Algorithm::Full, &r, seed);
         }
+        if k >= 2 {
+            run_structured(k, Algorithm::Full, Router::Overlapped);
+        }
     }
 }
 
@@ -175,6 +199,9 @@ fn the_sequential_router_runs_both_algorithms() {
         let name = format!("semi_sequential_k{k}");
         let router = Some(Router::Sequential);
         run_opts(&name, k, 5, Algorithm::Semi, &r, seed, None, router);
+        if k >= 2 {
+            run_structured(k, Algorithm::FullSequential, Router::Sequential);
+        }
     }
 }
 
@@ -209,6 +236,7 @@ fn sort_then_pack() {
                 &r,
                 seed,
             );
+            run_structured(k, Algorithm::Sort, Router::Sort);
         }
     }
     let r = random_semi_contraction(4, &mut seeded(9));
@@ -306,5 +334,26 @@ fn a_random_permutation_on_the_1024_node_cube() {
     let perm = Permutation::random(1 << k, &mut seeded(1)).to_partial();
     for alg in [Algorithm::Full, Algorithm::FullSequential, Algorithm::Sort] {
         run(&format!("{}_k10", alg.name()), k, 8, alg, &perm, 1);
+    }
+}
+
+/// The sequential and sort-then-pack routers on the cubes the default run leaves to the
+/// overlapped one (k = 4..6): a random permutation and the structured ones each. Opt-in
+/// (six more Verilator builds):
+/// `cargo test --release -p lcanet-testbench --test hypercube_cosim -- --ignored k4_to_6`.
+#[test]
+#[ignore = "six more Verilator builds (k = 4..6, sequential and sort)"]
+fn sequential_and_sort_routers_k4_to_6() {
+    for k in 4..=6 {
+        for (alg, router) in [
+            (Algorithm::FullSequential, Router::Sequential),
+            (Algorithm::Sort, Router::Sort),
+        ] {
+            let seed = 800 + k as u64;
+            let perm = Permutation::random(1 << k, &mut seeded(seed)).to_partial();
+            let name = format!("{}_random_k{k}", router.name());
+            run_opts(&name, k, 5, alg, &perm, seed, None, Some(router));
+            run_structured(k, alg, router);
+        }
     }
 }

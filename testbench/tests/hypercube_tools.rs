@@ -64,10 +64,17 @@ fn yosys_synthesizes_the_cube_and_counts_the_node_flip_flops() {
 #[test]
 fn yosys_counts_every_routers_node_flip_flops_as_documented() {
     // docs/hypercube.md §7, §12.4, §13.1: the count each router documents (and that
-    // `generate hypercube` reports), written out here per router.
-    let (k, l) = (3, 5);
-    let p = lcanet_sim::hypercube::CubeParams::new(k, l).unwrap();
-    for router in Router::ALL {
+    // `generate hypercube` reports), written out here per router. Algorithm 2's nodes
+    // also at k = 6, so that the slope (10 flip-flops per dimension: O(k) storage, the
+    // buffers A, B, E 2M + k bits of it) is measured, not only one point.
+    let l = 5;
+    let alg2 = [Router::Overlapped, Router::Sequential];
+    for (k, router) in Router::ALL
+        .iter()
+        .map(|&r| (3, r))
+        .chain(alg2.iter().map(|&r| (6, r)))
+    {
+        let p = lcanet_sim::hypercube::CubeParams::new(k, l).unwrap();
         let want = match router {
             Router::Overlapped => 2 * l + 10 * k + 7,
             Router::Sequential => 2 * l + 10 * k + 6,
@@ -81,10 +88,11 @@ fn yosys_counts_every_routers_node_flip_flops_as_documented() {
             // §13.3: 3S + 4k + 3L + 6 with S = k(k+1)/2.
             Router::QuadSort => 3 * (k * (k + 1) / 2) + 4 * k + 3 * l + 6,
         };
-        assert_eq!(router.flip_flops_per_node(p), want, "{router}");
+        assert_eq!(router.flip_flops_per_node(p), want, "{router} k = {k}");
         let dir = artifact_dir!(format!("yosys_{router}_k{k}_l{l}")).unwrap();
         let design = emit_router(router, k, l, dir.path()).unwrap();
         let node = yosys::synth_ice40(&design.files, &router.node_name(p)).unwrap();
-        assert_eq!(node.ffs, want as u64, "{router}: {:?}", node.cells.by_type);
+        let cells = &node.cells.by_type;
+        assert_eq!(node.ffs, want as u64, "{router} k = {k}: {cells:?}");
     }
 }
