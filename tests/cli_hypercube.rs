@@ -20,7 +20,8 @@ fn json(o: &Output) -> serde_json::Value {
 
 #[test]
 fn generate_hypercube_writes_a_save_file_with_the_phase_by_name() {
-    let out = scratch("generate").join("rtl");
+    // The overlapped (default) controller's mode by name.
+    let out = scratch("generate_overlapped").join("rtl");
     let j = json(&lcanet(&[
         "generate",
         "hypercube",
@@ -33,6 +34,26 @@ fn generate_hypercube_writes_a_save_file_with_the_phase_by_name() {
         "--json",
     ]));
     let top = "hypercube_k2_l3";
+    assert_eq!(j["gtkw"], format!("{top}.gtkw"));
+    let gtkw = out.join(format!("{top}.gtkw"));
+    let trace = format!("TOP.{top}.ctrl.mode[1:0]");
+    common::check_named(&gtkw, &trace, "hc_mode.txt", 2, "full");
+    // The sequential controller's phase by name.
+    let out = scratch("generate").join("rtl");
+    let j = json(&lcanet(&[
+        "generate",
+        "hypercube",
+        "--k",
+        "2",
+        "--payload-bits",
+        "3",
+        "--router",
+        "sequential",
+        "-o",
+        out.to_str().unwrap(),
+        "--json",
+    ]));
+    let top = "hypercube_seq_k2_l3";
     assert_eq!(j["gtkw"], format!("{top}.gtkw"));
     let files = j["files"].as_array().unwrap();
     for f in [
@@ -80,9 +101,9 @@ fn sim_hypercube_writes_a_save_file_that_fits_its_vcd() {
     assert!(text.contains(&format!("[dumpfile] \"{}\"", vcd.display())));
     common::check_named(
         &gtkw,
-        "TOP.hypercube_k2_l3.ctrl.phase[2:0]",
-        "hc_phase.txt",
-        2,
-        "cross",
+        "TOP.hypercube_k2_l3.ctrl.mode[1:0]",
+        "hc_mode.txt",
+        1,
+        "semi",
     );
 }

@@ -148,6 +148,32 @@ fn hypercube_and_min_run_and_the_fault_fails() {
         ),
         (
             &[
+                "hypercube",
+                "--k",
+                "2",
+                "--payload-bits",
+                "4",
+                "--router",
+                "sequential",
+            ][..],
+            "perms",
+            "30 messages",
+        ),
+        (
+            &[
+                "hypercube",
+                "--k",
+                "2",
+                "--payload-bits",
+                "4",
+                "--router",
+                "sort",
+            ][..],
+            "perms",
+            "30 messages",
+        ),
+        (
+            &[
                 "min",
                 "--network",
                 "baseline",
@@ -160,7 +186,7 @@ fn hypercube_and_min_run_and_the_fault_fails() {
             "120 messages",
         ),
     ] {
-        let out = dir.join(family[0]);
+        let out = dir.join(family.join("_"));
         let mut a = vec!["generate", "selftest"];
         a.extend(family);
         a.extend([
@@ -222,6 +248,22 @@ fn hypercube_and_min_bad_parameters_are_refused() {
         (
             &["hypercube", "--k", "3", "--topology", "tree"][..],
             "unexpected argument '--topology'",
+        ),
+        (
+            &["hypercube", "--k", "3", "--router", "quadratic"][..],
+            "the batched cubes (quadratic, quadratic-sort) have no self-test",
+        ),
+        (
+            &[
+                "hypercube",
+                "--k",
+                "3",
+                "--algorithm",
+                "semi",
+                "--router",
+                "sort",
+            ][..],
+            "--router sort applies to --algorithm full only",
         ),
         (
             &["min", "--network", "omega", "--m", "6"][..],

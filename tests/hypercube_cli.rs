@@ -66,6 +66,19 @@ fn bad_input_names_the_condition_and_writes_nothing() {
     let dir = scratch("bad_input");
     let out = dir.join("out");
     let o = out.to_str().unwrap();
+    refused(
+        &[
+            "generate",
+            "hypercube",
+            "--k",
+            "3",
+            "--router",
+            "bogus",
+            "-o",
+            o,
+        ],
+        "invalid value 'bogus' for '--router",
+    );
     for k in ["0", "13"] {
         refused(
             &["generate", "hypercube", "--k", k, "-o", o],
@@ -216,13 +229,25 @@ fn a_non_semi_contraction_under_semi_is_reported_as_a_collision() {
     assert_eq!(j["delivered_exactly_once"], true);
     assert!(String::from_utf8_lossy(&o.stderr).contains("warning: not a semi-contraction"));
 
-    // The same routing under Algorithm 2 is delivered.
+    // The same routing under Algorithm 2 is delivered: overlapped schedule (M = 8:
+    // loops of f = 2, 1, 0 dimensions, max(2f, M - f) + 6f + 2M + 5 and M + 1 bit times),
+    // and the paper's sequential one, k(14k + 3L + 9).
     let mut args = args;
     args[9] = "full";
     let o = lcanet(&args);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let j = json(&o);
     assert_eq!(j["collision"], false);
+    assert_eq!(j["delivered_exactly_once"], true);
+    assert_eq!(j["algorithm"], "full");
+    assert_eq!(j["router"], "overlapped");
+    assert_eq!(j["bit_times"], (6 + 12 + 16 + 5) + (7 + 6 + 16 + 5) + 9);
+    let mut seq: Vec<&str> = args.to_vec();
+    seq.extend(["--router", "sequential"]);
+    let o = lcanet(&seq);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let j = json(&o);
+    assert_eq!(j["algorithm"], "full-sequential");
     assert_eq!(j["delivered_exactly_once"], true);
     assert_eq!(j["bit_times"], 3 * (14 * 3 + 3 * 5 + 9));
 }
@@ -285,7 +310,7 @@ fn clean_runs_report_exact_bit_times_and_write_a_vcd() {
     names.sort();
     assert_eq!(
         names,
-        ["hc_phase.txt", "k1.gtkw", "k1.vcd"],
+        ["hc_mode.txt", "k1.gtkw", "k1.vcd"],
         "no temporary left"
     );
 
@@ -305,9 +330,233 @@ fn clean_runs_report_exact_bit_times_and_write_a_vcd() {
     let j = json(&o);
     assert_eq!(j["top"], "hypercube_k2_l3");
     assert_eq!(j["bit_times_semi"], 2 * 2 + 3 + 2);
-    assert_eq!(j["bit_times_full"], 2 * (14 * 2 + 3 * 3 + 9));
+    // M = 5: the loop of f = 1 (P = max(2, 4)), then the cross alone.
+    assert_eq!(j["bit_times_full"], (4 + 6 + 10 + 5) + 6);
+    assert_eq!(j["router"], "overlapped");
     for f in j["files"].as_array().unwrap() {
         assert!(out.join(f.as_str().unwrap()).is_file(), "{f}");
     }
     assert!(out.join("hypercube_k2_l3.f").is_file());
+}
+
+#[test]
+fn bench_hypercube_measures_every_router_against_its_closed_form() {
+    let dir = scratch("bench");
+    let out = dir.join("out");
+    let o = lcanet(&[
+        "bench",
+        "hypercube",
+        "--k",
+        "1..2",
+        "--payload-bits",
+        "5",
+        "--seed",
+        "5",
+        "--batches",
+        "2",
+        "--out",
+        out.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let j = json(&o);
+    assert_eq!(j["all_matched"], true);
+    let records = j["records"].as_array().unwrap();
+    assert_eq!(records.len(), 2 * 5, "k = 1, 2 × five routers");
+    for r in records {
+        assert_eq!(r["match"], true, "{r}");
+        assert_eq!(r["delivered_exactly_once"], true, "{r}");
+        assert_eq!(r["rtl_bit_times"], r["formula_bit_times"], "{r}");
+    }
+    // k = 2, L = 5 (M = 7; the cubes of hypercube_cosim.rs, so no new build): sequential
+    // 2(28 + 15 + 9), overlapped (6 + 6 + 14 + 5) + 8, sort (10 + 11) + (2·2 + 5 + 2).
+    let at = |k: u64, router: &str| {
+        records
+            .iter()
+            .find(|r| r["k"] == k && r["router"] == router)
+            .unwrap()["rtl_bit_times"]
+            .clone()
+    };
+    assert_eq!(at(2, "sequential"), 2 * (28 + 15 + 9));
+    assert_eq!(at(2, "overlapped"), 31 + 8);
+    assert_eq!(at(2, "sort"), 21 + 11);
+    // The quadratic cube, two batches: (2 + 2 − 2)·T_p + M + 2 with T_p = 1 + 31.
+    assert_eq!(at(2, "quadratic"), 2 * 32 + 9);
+    let q = &records
+        .iter()
+        .find(|r| r["k"] == 2 && r["router"] == "quadratic")
+        .unwrap()["quadratic"];
+    assert_eq!(q["measured_periods"], serde_json::json!([32]), "{q}");
+    assert_eq!(q["measured_latencies"], serde_json::json!([42, 42]), "{q}");
+    // Sort-then-pack pipelined: one batch every M + 1 = 8, latency S + 2k + L + 4 = 16
+    // (S = 3), two batches end at 8 + 16 - 1.
+    assert_eq!(at(2, "quadratic-sort"), 8 + 15);
+    for f in ["bit_times.svg", "hypercube.json"] {
+        assert!(out.join(f).is_file(), "{f}");
+    }
+    let svg = std::fs::read_to_string(out.join("bit_times.svg")).unwrap();
+    assert!(svg.contains("data-name=\"sort (RTL)\""), "{svg}");
+
+    // Bad input: refused before any work, nothing written.
+    let bad = dir.join("bad");
+    let b = bad.to_str().unwrap();
+    refused(
+        &["bench", "hypercube", "--k", "3..2", "--out", b],
+        "not a range of cube dimensions",
+    );
+    refused(
+        &["bench", "hypercube", "--k", "2..13", "--out", b],
+        "1 <= A <= B <= 12",
+    );
+    refused(
+        &["bench", "hypercube", "--cosim-max-k", "13", "--out", b],
+        "cosim-max-k <= 12",
+    );
+    refused(
+        &["bench", "hypercube", "--batches", "0", "--out", b],
+        "1 <= batches <= 255",
+    );
+    refused(
+        &["bench", "hypercube", "--routers", "quad", "--out", b],
+        "invalid value 'quad' for '--routers",
+    );
+    assert!(!bad.exists(), "nothing written");
+}
+
+#[test]
+fn the_quadratic_cube_routes_an_h_permutation_in_batches() {
+    let dir = scratch("quadratic");
+    // PE 0 sends two messages and PE 0 receives two: H = 2 (the file's largest count),
+    // so two batches.
+    let f = write(&dir, "h.txt", "1 2\n-\n0 0\n3\n");
+    let args = [
+        "sim",
+        "hypercube",
+        "--k",
+        "2",
+        "--payload-bits",
+        "5",
+        "--router",
+        "quadratic",
+        "--perm",
+        &f,
+        "--seed",
+        "3",
+        "--json",
+    ];
+    let o = lcanet(&args);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let j = json(&o);
+    assert_eq!(j["match"], true, "{j}");
+    assert_eq!(j["h"], 2);
+    assert_eq!(j["messages"], 5);
+    assert_eq!(j["delivered_exactly_once"], true);
+    // k = 2, L = 5, M = 7: λ_1 = max(2, 6) + 6 + 14 + 5 = 31, T_p = 32; latency
+    // (k − 1)·T_p + M + 3 = 42; two batches end at (2 + 2 − 2)·32 + 7 + 2 = 73.
+    assert_eq!(j["period"], 32);
+    assert_eq!(j["measured_periods"], serde_json::json!([32]));
+    assert_eq!(j["latency"], 42);
+    assert_eq!(j["measured_latencies"], serde_json::json!([42, 42]));
+    assert_eq!(j["bit_times"], 73);
+    assert_eq!(j["expected_bit_times"], 73);
+
+    refused(
+        &[
+            "sim",
+            "hypercube",
+            "--k",
+            "2",
+            "--router",
+            "quadratic",
+            "--h",
+            "0",
+        ],
+        "1 <= H <= 255",
+    );
+    refused(
+        &[
+            "sim",
+            "hypercube",
+            "--k",
+            "2",
+            "--router",
+            "quadratic",
+            "--h",
+            "256",
+        ],
+        "1 <= H <= 255",
+    );
+    refused(
+        &[
+            "sim",
+            "hypercube",
+            "--k",
+            "2",
+            "--router",
+            "quadratic",
+            "--algorithm",
+            "semi",
+        ],
+        "routes batches of permutations only",
+    );
+    refused(
+        &["sim", "hypercube", "--k", "2", "--h", "2"],
+        "--h 2 applies to --router quadratic and quadratic-sort only",
+    );
+    let bad = write(&dir, "bad.txt", "1 1 1\n-\n-\n-\n");
+    refused(
+        &[
+            "sim",
+            "hypercube",
+            "--k",
+            "2",
+            "--router",
+            "quadratic",
+            "--h",
+            "2",
+            "--perm",
+            &bad,
+        ],
+        "PE 0 sends 3 messages, more than H = 2",
+    );
+    let bad = write(&dir, "short.txt", "1\n-\n");
+    refused(
+        &[
+            "sim",
+            "hypercube",
+            "--k",
+            "2",
+            "--router",
+            "quadratic",
+            "--perm",
+            &bad,
+        ],
+        "expected 4 lines (one per PE), found 2",
+    );
+
+    let out = dir.join("rtl");
+    let o = lcanet(&[
+        "generate",
+        "hypercube",
+        "--k",
+        "2",
+        "--payload-bits",
+        "5",
+        "--router",
+        "quadratic",
+        "-o",
+        out.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let j = json(&o);
+    assert_eq!(j["top"], "hypercube_quad_k2_l5");
+    assert_eq!(
+        (j["period"].clone(), j["latency"].clone()),
+        (32.into(), 42.into())
+    );
+    assert!(j["bit_times_semi"].is_null());
+    for f in j["files"].as_array().unwrap() {
+        assert!(out.join(f.as_str().unwrap()).is_file(), "{f}");
+    }
 }

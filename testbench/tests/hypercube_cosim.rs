@@ -1,9 +1,11 @@
 //! The emitted k-cube co-simulated in Verilator against the cycle-level golden model,
 //! every output vector at every bit time, for k = 1..6: semi-contractions, packings and
 //! the identity (Algorithm 1), a non-semi-contraction (collision), random and partial
-//! permutations and the identity (Algorithm 2), a reset mid-run, and a wrong expectation
-//! (the comparison fails at the right bit time and node). The 1024-node cube is opt-in
-//! (`--ignored`).
+//! permutations, the identity, the bit reversal and the transpose (Algorithm 2,
+//! overlapped schedule, k = 1..6; the sequential and sort-then-pack routers on k = 1..3,
+//! k = 4..6 opt-in), a reset mid-run, and a wrong expectation (the comparison
+//! fails at the right bit time and node). Every run's bit times are checked against the
+//! closed forms of `docs/hypercube.md`. The 1024-node cube is opt-in (`--ignored`).
 //!
 //! The RTL's bit-serial enumerations are observable through the packings they steer: in
 //! steps 3 and 5 of every loop a frame arrives at the node its enumeration value names,
@@ -12,7 +14,10 @@
 //! permutations; `lcanet-sim`'s `enumerate` tests check the butterfly on random sets
 //! directly.
 
-use lcanet_sim::hypercube::generate::{random_packing, random_semi_contraction};
+use lcanet_hdl::hypercube::Router;
+use lcanet_sim::hypercube::generate::{
+    bit_reversal, random_packing, random_semi_contraction, transpose,
+};
 use lcanet_sim::hypercube::timing::Algorithm;
 use lcanet_sim::perm::{PartialPermutation, Permutation};
 use lcanet_sim::rng::{derive, seeded};
@@ -25,10 +30,46 @@ fn payloads(n: usize, l: usize, seed: u64) -> Vec<u64> {
     (0..n).map(|_| rng.gen_range(0..1u64 << l)).collect()
 }
 
-fn run(name: &str, k: usize, l: usize, alg: Algorithm, r: &PartialPermutation, seed: u64) {
-    run_opts(name, k, l, alg, r, seed, None);
+/// The closed forms of `docs/hypercube.md`, written out here from the document (not
+/// taken from the model).
+fn closed_form(alg: Algorithm, k: usize, l: usize) -> u64 {
+    let m = k + l;
+    (match alg {
+        Algorithm::Semi => 2 * k + l + 2,
+        Algorithm::FullSequential => k * (14 * k + 3 * l + 9),
+        Algorithm::Full => {
+            (m + 1)
+                + (1..k)
+                    .map(|f| (2 * f).max(m - f) + 6 * f + 2 * m + 5)
+                    .sum::<usize>()
+        }
+        Algorithm::Sort => k * (m + 3) + k * (k - 1) / 2 + 2 * k + l + 2,
+    }) as u64
 }
 
+/// The identity, the bit reversal and the transpose of `2^k` nodes, named.
+fn structured(k: usize) -> [(&'static str, PartialPermutation); 3] {
+    [
+        ("identity", Permutation::identity(1 << k).to_partial()),
+        ("bitrev", bit_reversal(k).to_partial()),
+        ("transpose", transpose(k).to_partial()),
+    ]
+}
+
+/// A permutation routing on `router`'s cube: the structured permutations (same build as
+/// the random ones of the same `k`, so only the simulations are added).
+fn run_structured(k: usize, alg: Algorithm, router: Router) {
+    for (i, (name, r)) in structured(k).iter().enumerate() {
+        let name = format!("{}_{name}_k{k}", router.name());
+        run_opts(&name, k, 5, alg, r, 600 + i as u64, None, Some(router));
+    }
+}
+
+fn run(name: &str, k: usize, l: usize, alg: Algorithm, r: &PartialPermutation, seed: u64) {
+    run_opts(name, k, l, alg, r, seed, None, None);
+}
+
+#[allow(clippy::too_many_arguments)]
 fn run_opts(
     name: &str,
     k: usize,
@@ -37,6 +78,7 @@ fn run_opts(
     r: &PartialPermutation,
     seed: u64,
     abort: Option<u64>,
+    router: Option<Router>,
 ) {
     let dir = artifact_dir!(name).unwrap();
     let pay = payloads(1 << k, l, seed);
@@ -46,6 +88,7 @@ fn run_opts(
         vcd_on_mismatch: Some(dir.file("wave.vcd")),
         seed: Some(seed),
         abort_first_run_after: abort,
+        router,
         ..CosimOptions::default()
     };
     let rep = cosim(k, l, alg, r, &pay, &opts).unwrap();
@@ -56,13 +99,8 @@ fn run_opts(
             node.unwrap_or_default()
         );
     }
-    // docs/hypercube.md §6: k + (k + L) + 2 for semi, k(14k + 3L + 9) for full, read
-    // from the RTL's bit_time counter once done.
-    let closed_form = match alg {
-        Algorithm::Semi => 2 * k + l + 2,
-        Algorithm::Full => k * (14 * k + 3 * l + 9),
-    };
-    assert_eq!(rep.bit_times, closed_form as u64, "{name}");
+    // docs/hypercube.md §6, §12, §13, read from the RTL's bit_time counter once done.
+    assert_eq!(rep.bit_times, closed_form(alg, k, l), "{name}");
     assert_eq!(rep.bit_times, rep.trace.total, "{name}");
     let clean = rep.trace.collisions().next().is_none();
     assert_eq!(rep.delivers(r, &pay), clean, "{name}: {:?}", rep.delivered);
@@ -130,13 +168,97 @@ fn random_permutations_by_algorithm_2() {
             let r = PartialPermutation::new(dst).unwrap();
             run("full_k4_partial", k, 5, Algorithm::Full, &r, seed);
         }
+        if k >= 2 {
+            run_structured(k, Algorithm::Full, Router::Overlapped);
+        }
     }
+}
+
+#[test]
+fn the_sequential_router_runs_both_algorithms() {
+    for k in 1..=3 {
+        let seed = 300 + k as u64;
+        let mut rng = seeded(seed);
+        let perm = Permutation::random(1 << k, &mut rng);
+        let name = format!("full_sequential_k{k}");
+        run(
+            &name,
+            k,
+            5,
+            Algorithm::FullSequential,
+            &perm.to_partial(),
+            seed,
+        );
+        let dst = (0..1 << k)
+            .map(|s| rng.gen_bool(0.5).then(|| perm.dst(s)))
+            .collect();
+        let r = PartialPermutation::new(dst).unwrap();
+        let name = format!("full_sequential_k{k}_partial");
+        run(&name, k, 5, Algorithm::FullSequential, &r, seed);
+        let r = random_semi_contraction(k, &mut seeded(seed));
+        let name = format!("semi_sequential_k{k}");
+        let router = Some(Router::Sequential);
+        run_opts(&name, k, 5, Algorithm::Semi, &r, seed, None, router);
+        if k >= 2 {
+            run_structured(k, Algorithm::FullSequential, Router::Sequential);
+        }
+    }
+}
+
+#[test]
+fn sort_then_pack() {
+    // Every pass's records reach each node's delivery register (rx_bit) bit by bit, so
+    // the compare-exchanges are checked at every stage they end in, not only by the
+    // final placement.
+    for k in 1..=3 {
+        let seed = 400 + k as u64;
+        let mut rng = seeded(seed);
+        let n = 1 << k;
+        let perm = Permutation::random(n, &mut rng);
+        run(
+            &format!("sort_k{k}"),
+            k,
+            5,
+            Algorithm::Sort,
+            &perm.to_partial(),
+            seed,
+        );
+        if k >= 2 {
+            let dst = (0..n)
+                .map(|s| rng.gen_bool(0.5).then(|| perm.dst(s)))
+                .collect();
+            let r = PartialPermutation::new(dst).unwrap();
+            run(
+                &format!("sort_k{k}_partial"),
+                k,
+                5,
+                Algorithm::Sort,
+                &r,
+                seed,
+            );
+            run_structured(k, Algorithm::Sort, Router::Sort);
+        }
+    }
+    let r = random_semi_contraction(4, &mut seeded(9));
+    run_opts(
+        "semi_sort_k4",
+        4,
+        5,
+        Algorithm::Semi,
+        &r,
+        9,
+        None,
+        Some(Router::Sort),
+    );
 }
 
 #[test]
 fn reset_in_the_middle_of_a_run_then_a_clean_run() {
     let perm = Permutation::random(8, &mut seeded(7)).to_partial();
-    run_opts("reset_mid_run", 3, 5, Algorithm::Full, &perm, 7, Some(60));
+    let alg = Algorithm::Full;
+    run_opts("reset_mid_run", 3, 5, alg, &perm, 7, Some(60), None);
+    // In the middle of loop 0 (P = max(4, 6) = 6: step 3 runs from t = 7).
+    run_opts("reset_mid_pack", 3, 5, alg, &perm, 7, Some(12), None);
 }
 
 #[test]
@@ -200,13 +322,38 @@ fn the_identity_under_both_algorithms() {
     }
 }
 
-/// The 1024-node cube under Algorithm 2 (the end-to-end target of `docs/hypercube.md`
-/// §11: a cold build takes about a minute on a 2-core machine). Opt-in:
-/// `cargo test -p lcanet-testbench --test hypercube_cosim -- --ignored`.
+/// The 1024-node cube, a random permutation under each router's permutation routing
+/// (Algorithm 2 overlapped and sequential, sort-then-pack), each checked against its
+/// closed form (a cold build takes one to three minutes per cube on a 2-core machine;
+/// `lcanet bench hypercube --k 2..10` builds the same cubes). Opt-in:
+/// `cargo test --release -p lcanet-testbench --test hypercube_cosim -- --ignored`.
 #[test]
-#[ignore = "builds a 1024-node cube (about a minute cold)"]
+#[ignore = "builds three 1024-node cubes (minutes each, cold)"]
 fn a_random_permutation_on_the_1024_node_cube() {
     let k = 10;
     let perm = Permutation::random(1 << k, &mut seeded(1)).to_partial();
-    run("full_k10", k, 8, Algorithm::Full, &perm, 1);
+    for alg in [Algorithm::Full, Algorithm::FullSequential, Algorithm::Sort] {
+        run(&format!("{}_k10", alg.name()), k, 8, alg, &perm, 1);
+    }
+}
+
+/// The sequential and sort-then-pack routers on the cubes the default run leaves to the
+/// overlapped one (k = 4..6): a random permutation and the structured ones each. Opt-in
+/// (six more Verilator builds):
+/// `cargo test --release -p lcanet-testbench --test hypercube_cosim -- --ignored k4_to_6`.
+#[test]
+#[ignore = "six more Verilator builds (k = 4..6, sequential and sort)"]
+fn sequential_and_sort_routers_k4_to_6() {
+    for k in 4..=6 {
+        for (alg, router) in [
+            (Algorithm::FullSequential, Router::Sequential),
+            (Algorithm::Sort, Router::Sort),
+        ] {
+            let seed = 800 + k as u64;
+            let perm = Permutation::random(1 << k, &mut seeded(seed)).to_partial();
+            let name = format!("{}_random_k{k}", router.name());
+            run_opts(&name, k, 5, alg, &perm, seed, None, Some(router));
+            run_structured(k, alg, router);
+        }
+    }
 }

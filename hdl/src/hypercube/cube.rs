@@ -1,5 +1,8 @@
 //! A whole k-cube as one Verilog-2005 top (`docs/hypercube.md` §9): `2^k` node routers
-//! (`node{x}`, one module for all) and the controller (`ctrl`), wired as a hypercube.
+//! (`node{x}`, one module for all) and the controller (`ctrl`), wired as a hypercube, for
+//! the [`Router`]s that share this top (the overlapped and the sequential one). Every
+//! node input that the controller has as an output (the strobes, `sel`, `low`, …) is
+//! connected to the controller's wire of that name.
 //!
 //! Top ports are one vector per quantity, node `x` at row `x`: `send[N]`, `dest[N·k]`
 //! (`[x*k +: k]`), `payload[N·L]` in; `rx_bit[N]`, `rx_valid[N]`, `rx_payload[N·L]`,
@@ -8,12 +11,10 @@
 //! drives `dim_out[x*k +: k]` (its dimension-`d` wire at bit `x·k + d`) and reads bit
 //! `(x ^ 2^d)·k + d` as its `dim_in[d]`.
 
-use super::control::NAMES;
-use super::controller::controller;
-use super::node::node;
-use super::{hw_params, top_name, HwParamError};
+use super::{hw_params, overlap, qsort, quad, sequential, sort, HwParamError, Router};
 use crate::netlist::{
-    cat, elaborate, lit, names, Design, ModuleBuilder, NetlistError, ValidationErrors, V,
+    cat, elaborate, lit, names, Design, Direction, Module, ModuleBuilder, NetlistError,
+    ValidationErrors, V,
 };
 use lcanet_sim::hypercube::CubeParams;
 
@@ -31,24 +32,70 @@ pub enum CubeError {
     Validation(#[from] ValidationErrors),
 }
 
-/// The netlist of a whole cube with `k` dimensions and `payload_bits`-bit payloads.
+/// The netlist of a whole cube of the default router with `k` dimensions and
+/// `payload_bits`-bit payloads.
 pub fn cube_design(k: usize, payload_bits: usize) -> Result<(Design, CubeParams), CubeError> {
+    router_design(Router::Overlapped, k, payload_bits)
+}
+
+/// The netlist of a whole cube of `router`.
+pub fn router_design(
+    router: Router,
+    k: usize,
+    payload_bits: usize,
+) -> Result<(Design, CubeParams), CubeError> {
     let p = hw_params(k, payload_bits)?;
-    let design = elaborate(&format!("the {k}-cube"), || build(p))??;
+    let design = elaborate(&format!("the {k}-cube ({router})"), || build(router, p))??;
     design.validate()?;
     Ok((design, p))
 }
 
-fn build(p: CubeParams) -> Result<Design, NetlistError> {
+/// The node and controller modules of a router of [`Router::FLAT`] (the quadratic
+/// cube's node is [`quad::node::node`]).
+///
+/// # Panics
+/// For [`Router::Quadratic`] (a programming error: its top is [`quad::cube`]).
+pub fn blocks(router: Router, p: CubeParams) -> (Module, Module) {
+    match router {
+        Router::Quadratic | Router::QuadSort => {
+            panic!("the batched cubes have their own tops (quad::cube, qsort::cube)")
+        }
+        Router::Overlapped => (overlap::node::node(p), overlap::controller::controller(p)),
+        Router::Sequential => (
+            sequential::node::node(p),
+            sequential::controller::controller(p),
+        ),
+        Router::Sort => (sort::node::node(p), sort::controller::controller(p)),
+    }
+}
+
+fn build(router: Router, p: CubeParams) -> Result<Design, NetlistError> {
+    match router {
+        Router::Quadratic => return quad::cube::build(p),
+        Router::QuadSort => return qsort::cube::build(p),
+        _ => {}
+    }
     let (k, n, l) = (p.k(), p.n(), p.payload_bits());
-    let top = top_name(p);
+    let top = router.top_name(p);
     let mut design = Design::new(&top);
     design
         .param("k", k)
         .param("payload_bits", l)
-        .param("nodes", n);
-    let node_mod = node(p);
-    let ctrl_mod = controller(p);
+        .param("nodes", n)
+        .param("router", router.name());
+    let (node_mod, ctrl_mod) = blocks(router, p);
+    // The broadcast: every controller output the node has as an input.
+    let broadcast: Vec<(String, usize)> = ctrl_mod
+        .ports
+        .iter()
+        .filter(|c| c.direction == Direction::Output)
+        .filter(|c| {
+            node_mod
+                .port(&c.name)
+                .is_some_and(|n| n.direction == Direction::Input)
+        })
+        .map(|c| (c.name.clone(), c.width))
+        .collect();
 
     let mut m = ModuleBuilder::new(&top);
     let clock = m.clock();
@@ -75,10 +122,8 @@ fn build(p: CubeParams) -> Result<Design, NetlistError> {
         .pin("algorithm", &algorithm);
     // `instance_of` declared the wire `ctrl_<port>` for every output of the controller.
     let ctrl_out = |port: &str, width: usize| V::signal(names::output_net("ctrl", port), width);
-    let wire = |port: &str| ctrl_out(port, 1);
-    m.assign(&done, wire("done"));
+    m.assign(&done, ctrl_out("done", 1));
     m.assign(&bit_time, ctrl_out("bit_time", 16));
-    let (sel, low) = (ctrl_out("sel", k), ctrl_out("low", k));
 
     m.comment("Links: node x's dimension-d wire is bit x*k + d, read by node x ^ 2^d");
     let dim_out = m.wire("dim_out", n * k);
@@ -88,12 +133,10 @@ fn build(p: CubeParams) -> Result<Design, NetlistError> {
         let mut inst = m
             .instance(format!("node{x}"), &node_mod)
             .pin("clock", &clock);
-        for name in NAMES {
-            inst = inst.pin(name, wire(name));
+        for (name, width) in &broadcast {
+            inst = inst.pin(name.as_str(), ctrl_out(name, *width));
         }
         let _ = inst
-            .pin("sel", &sel)
-            .pin("low", &low)
             .pin("my_addr", lit(k, x as u64))
             .pin("send", send.bit(x))
             .pin("dest", dest.row(x, k))
@@ -121,7 +164,7 @@ mod tests {
     fn a_3_cube_validates_and_defines_each_block_once() {
         let (design, p) = cube_design(3, 4).unwrap();
         let emitted = design.emit().unwrap();
-        assert_eq!(emitted.top, top_name(p));
+        assert_eq!(emitted.top, super::super::top_name(p));
         let names: Vec<&str> = emitted.modules.iter().map(|f| f.name.as_str()).collect();
         assert_eq!(
             names,
@@ -139,6 +182,17 @@ mod tests {
         );
         assert!(node1.contains(".dim_out(dim_out[5:3])"), "{node1}");
         assert!(node1.contains(".my_addr(3'd1)"), "{node1}");
+    }
+
+    #[test]
+    fn every_router_validates() {
+        for router in Router::ALL {
+            for (k, l) in [(1, 1), (2, 3), (4, 8)] {
+                let (design, p) = router_design(router, k, l).unwrap();
+                let emitted = design.emit().unwrap();
+                assert_eq!(emitted.top, router.top_name(p));
+            }
+        }
     }
 
     #[test]

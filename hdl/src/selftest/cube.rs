@@ -10,7 +10,6 @@ use super::adapter::{delivered, ones, Add2, Ctx, Hooks};
 use super::top::START;
 use super::{DutSpec, SelftestSpec};
 use crate::netlist::{cat, index_bits, lit, Module, ModuleBuilder};
-use lcanet_sim::hypercube::timing::Algorithm as CubeAlgorithm;
 
 /// Instantiates the cube as `net` and returns the checker's view of it.
 pub(super) fn attach(
@@ -24,7 +23,8 @@ pub(super) fn attach(
     };
     let (k, n, l) = (params.k(), params.n(), params.payload_bits());
     assert_eq!(k, index_bits(n), "lcanet-hdl bug: k = {k} for n = {n}");
-    let full = *algorithm == CubeAlgorithm::Full;
+    // Algorithm 2 or sort-then-pack (the router's `algorithm = 1`), or Algorithm 1.
+    let full = algorithm.routes_any_permutation();
     let perm = ctx.perm.as_ref().expect("a round has a destination table");
     let dest = if full {
         perm.clone()

@@ -17,7 +17,8 @@ pub mod min;
 pub mod report;
 pub mod top;
 
-use crate::hypercube::cube::{cube_design, CubeError};
+use crate::hypercube::cube::{router_design, CubeError};
+use crate::hypercube::Router;
 use crate::hypercube::{hw_params, HwParamError};
 use crate::lca_net::{network_design, NetGenError, NetSpec};
 use crate::min::MinRtlError;
@@ -75,7 +76,9 @@ impl DutSpec {
     pub fn network_name(&self) -> String {
         match self {
             DutSpec::Lca(s) => s.network_name(),
-            DutSpec::Cube { params, .. } => crate::hypercube::top_name(*params),
+            DutSpec::Cube { params, algorithm } => {
+                Router::for_algorithm(*algorithm).top_name(*params)
+            }
             DutSpec::Min { min, message_bits } => crate::min::top_name(min, *message_bits),
         }
     }
@@ -84,7 +87,14 @@ impl DutSpec {
     fn design(&self) -> Result<Design, SelftestGenError> {
         Ok(match self {
             DutSpec::Lca(s) => network_design(s)?,
-            DutSpec::Cube { params, .. } => cube_design(params.k(), params.payload_bits())?.0,
+            DutSpec::Cube { params, algorithm } => {
+                router_design(
+                    Router::for_algorithm(*algorithm),
+                    params.k(),
+                    params.payload_bits(),
+                )?
+                .0
+            }
             DutSpec::Min { min, message_bits } => crate::min::build(min, *message_bits)?.design,
         })
     }

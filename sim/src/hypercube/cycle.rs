@@ -1,23 +1,24 @@
 //! The cycle-level (bit-time) golden model: every node-facing output of the k-cube at
-//! every bit time, for `semi` (Algorithm 1) and `full` (Algorithm 2).
+//! every bit time, for `semi` (Algorithm 1), `full` (Algorithm 2, overlapped schedule),
+//! `full-sequential` (Algorithm 2, the paper's schedule) and `sort` (sort-then-pack).
 //!
 //! It replays the protocol of `docs/hypercube.md` phase by phase at the level of
 //! **frames and registers**: it builds every frame bit by bit exactly as a node's
 //! sender does (start bit, relative-address bits in transmission order computed from
 //! the node's address and its E register, body bits from a buffer), routes the frames
-//! with the algorithm-level [`route_frames`] (which merges colliding frames by OR, as
-//! the pipeline does), computes enumerations with the algorithm-level
-//! [`butterfly`], and lets receivers decode what arrives (buffers, E register, flags).
-//! The timing formulas of [`super::timing`] then place every delivered bit and every
-//! collision in time. Nothing here reads the RTL; the tests check that the replay
-//! ends with the algorithm-level model's placement.
+//! with the algorithm-level [`route_frames`](super::semi::route_frames) (which merges
+//! colliding frames by OR, as the pipeline does), computes enumerations with the
+//! algorithm-level [`butterfly`](super::enumerate::butterfly), sorts with the
+//! algorithm-level compare-exchange of [`super::sort`], and lets receivers decode what
+//! arrives (buffers, E register, flags). The timing formulas of [`super::timing`],
+//! [`super::overlap`] and [`super::sort`] then place every delivered bit and every
+//! collision in time. Nothing here reads the RTL; the tests check that the replay ends
+//! with the algorithm-level model's placement. One module per schedule:
+//! [`sequential`], [`overlapped`], [`sorting`].
 
-use super::enumerate::butterfly;
-use super::semi::{route_frames, Collision, Frame};
-use super::timing::{
-    collision_visible, delivery_start, schedule, total_bit_times, Algorithm, Phase,
-};
-use super::{messages, CubeParams, HypercubeError};
+use super::semi::Collision;
+use super::timing::{total_bit_times, Algorithm, Phase};
+use super::{CubeParams, HypercubeError};
 use crate::perm::PartialPermutation;
 use serde::Serialize;
 
@@ -45,15 +46,35 @@ pub struct GlobalOutputs {
     pub collision: bool,
 }
 
-/// A frame reaching a node's delivery register.
+/// A stream of bits through a node's delivery register: a frame (start bit, then its
+/// body) or, in a sort pass, a record.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Delivery {
-    /// Bit time at which the delivery register holds the start bit.
+    /// Bit time at which the delivery register holds `bits[0]`.
     pub start: u64,
-    /// The body bits that follow, one per bit time.
-    pub body: Vec<bool>,
+    /// The bits, one per bit time (a frame's start bit first).
+    pub bits: Vec<bool>,
     /// The nodes whose frames make it up.
     pub sources: Vec<usize>,
+}
+
+impl Delivery {
+    /// A frame whose start bit is in the delivery register at `start`.
+    pub fn frame(start: u64, body: &[bool], sources: Vec<usize>) -> Self {
+        let mut bits = Vec::with_capacity(body.len() + 1);
+        bits.push(true);
+        bits.extend_from_slice(body);
+        Self {
+            start,
+            bits,
+            sources,
+        }
+    }
+
+    /// The bit in the delivery register at `t` (0 outside the stream).
+    pub fn bit_at(&self, t: u64) -> bool {
+        t >= self.start && self.bits.get((t - self.start) as usize) == Some(&true)
+    }
 }
 
 /// Who sent to whom in one phase, as seen by the replay.
@@ -94,12 +115,7 @@ pub struct CycleTrace {
 impl CycleTrace {
     /// Outputs of node `x` at bit time `t` (`t = 0` is the cycle `start` is sampled).
     pub fn node(&self, t: u64, x: usize) -> NodeOutputs {
-        let rx_bit = self.deliveries[x].iter().any(|d| {
-            t == d.start
-                || (t > d.start
-                    && t <= d.start + d.body.len() as u64
-                    && d.body[(t - d.start - 1) as usize])
-        });
+        let rx_bit = self.deliveries[x].iter().any(|d| d.bit_at(t));
         let placed = self.placement[x].filter(|_| t > self.total);
         NodeOutputs {
             rx_bit,
@@ -124,22 +140,59 @@ impl CycleTrace {
     }
 }
 
-fn bits(v: usize, w: usize) -> Vec<bool> {
+pub(crate) fn bits(v: usize, w: usize) -> Vec<bool> {
     (0..w).map(|j| v >> j & 1 == 1).collect()
 }
 
-fn value(b: &[bool]) -> u64 {
+pub(crate) fn value(b: &[bool]) -> u64 {
     b.iter().rev().fold(0, |acc, &x| acc << 1 | u64::from(x))
 }
 
-/// Register state of one node in the replay.
+/// Register state of one node (or one loop unit of the quadratic cube) in the replay.
 #[derive(Debug, Clone, Default)]
-struct NodeState {
-    a: Vec<bool>,
-    b: Vec<bool>,
-    e: Vec<bool>,
-    va: bool,
-    vb: bool,
+pub(crate) struct NodeState {
+    /// Buffer A, head (bit 0) first: destination LSB first, then the payload.
+    pub(crate) a: Vec<bool>,
+    /// Buffer B.
+    pub(crate) b: Vec<bool>,
+    /// Register E.
+    pub(crate) e: Vec<bool>,
+    /// A holds a message.
+    pub(crate) va: bool,
+    /// B holds a message.
+    pub(crate) vb: bool,
+}
+
+/// The registers after the load cycle: `A = {payload, dest}` as the PE drives them
+/// (`dest = 0` for a silent PE, whose payload input is still loaded), `va = send`.
+pub(crate) fn load(
+    params: CubeParams,
+    routing: &PartialPermutation,
+    payloads: &[u64],
+) -> Result<Vec<NodeState>, HypercubeError> {
+    // Validates sizes and payload widths.
+    super::messages(params, routing, payloads)?;
+    let (k, m) = (params.k(), params.message_bits());
+    Ok((0..params.n())
+        .map(|x| {
+            let dest = routing.dst(x);
+            let mut a = bits(dest.unwrap_or(0), k);
+            a.extend((0..params.payload_bits()).map(|j| payloads[x] >> j & 1 == 1));
+            NodeState {
+                a,
+                b: vec![false; m],
+                e: vec![false; k],
+                va: dest.is_some(),
+                vb: false,
+            }
+        })
+        .collect())
+}
+
+/// Records a collision of node `node` visible from bit time `at` (the earliest wins).
+pub(crate) fn mark_collision(collision_at: &mut [Option<u64>], node: usize, at: u64) {
+    let slot = &mut collision_at[node];
+    *slot = Some(slot.map_or(at, |old| old.min(at)));
 }
 
 /// Runs the cycle-level model on `routing` with `payloads[src]`.
@@ -149,24 +202,8 @@ pub fn simulate(
     routing: &PartialPermutation,
     payloads: &[u64],
 ) -> Result<CycleTrace, HypercubeError> {
-    let msgs = messages(params, routing, payloads)?;
-    let (k, n, m) = (params.k(), params.n(), params.message_bits());
-    let mut st: Vec<NodeState> = msgs
-        .iter()
-        .map(|msg| {
-            // The load cycle copies (dest, payload) into A; a silent PE's A is unused.
-            let (dest, payload) = msg.map_or((0, 0), |m| (m.dest, m.payload));
-            let mut a = bits(dest, k);
-            a.extend((0..params.payload_bits()).map(|j| payload >> j & 1 == 1));
-            NodeState {
-                a,
-                b: vec![false; m],
-                e: vec![false; k],
-                va: msg.is_some(),
-                vb: false,
-            }
-        })
-        .collect();
+    let mut st = load(params, routing, payloads)?;
+    let n = params.n();
     let mut tr = CycleTrace {
         params,
         algorithm,
@@ -176,140 +213,19 @@ pub fn simulate(
         placement: vec![None; n],
         phases: Vec::new(),
     };
-    for sp in schedule(params, algorithm) {
-        let i = sp.dim.unwrap_or(0);
-        let mut moves = Vec::new();
-        let mut collisions = Vec::new();
-        match sp.phase {
-            Phase::Cross => {
-                let go: Vec<bool> = (0..n)
-                    .map(|x| st[x].va && st[x].a[i] != (x >> i & 1 == 1))
-                    .collect();
-                let old = st.clone();
-                for x in 0..n {
-                    let y = x ^ (1 << i);
-                    let keep = old[x].va && !go[x];
-                    let (va, vb) = (keep || go[y], keep && go[y]);
-                    if go[y] {
-                        moves.push((y, x));
-                        if keep {
-                            st[x].b = old[y].a.clone();
-                        } else {
-                            st[x].a = old[y].a.clone();
-                        }
-                    } else if go[x] {
-                        st[x].a = vec![false; m];
-                    }
-                    (st[x].va, st[x].vb) = (va, vb);
-                }
-            }
-            Phase::EnumDoubles | Phase::EnumEmpties => {
-                let s: Vec<bool> = st
-                    .iter()
-                    .map(|s| match sp.phase {
-                        Phase::EnumDoubles => s.va && s.vb,
-                        _ => !s.va,
-                    })
-                    .collect();
-                let o = butterfly(k, &s, i + 1).o.pop().expect("k + 1 ranks");
-                for x in 0..n {
-                    st[x].e = bits(o[x], k);
-                }
-            }
-            phase => {
-                let order = phase.order().expect("a routing phase");
-                let frames = (0..n)
-                    .map(|x| {
-                        let s = &st[x];
-                        let xb = |d: usize| x >> d & 1 == 1;
-                        let (send, addr, body) = match phase {
-                            Phase::Semi => (
-                                s.va,
-                                (0..k).map(|d| s.a[d] ^ xb(d)).collect::<Vec<_>>(),
-                                s.a[k..].to_vec(),
-                            ),
-                            Phase::PackDoubles | Phase::PackEmpties => (
-                                if phase == Phase::PackDoubles {
-                                    s.va && s.vb
-                                } else {
-                                    !s.va
-                                },
-                                (0..k).map(|d| d > i && (xb(d) ^ s.e[d - i - 1])).collect(),
-                                if phase == Phase::PackDoubles {
-                                    s.b.clone()
-                                } else {
-                                    (0..k).rev().map(xb).collect()
-                                },
-                            ),
-                            _ => (
-                                s.vb,
-                                (0..k).map(|j| xb(k - 1 - j) ^ s.e[j]).collect(),
-                                s.b.clone(),
-                            ),
-                        };
-                        send.then(|| Frame {
-                            addr,
-                            body,
-                            sources: vec![x],
-                        })
-                    })
-                    .collect();
-                let out = route_frames(k, order, frames);
-                for c in &out.collisions {
-                    let at = sp.start + collision_visible(c.step);
-                    let slot = &mut tr.collision_at[c.node];
-                    *slot = Some(slot.map_or(at, |old| old.min(at)));
-                }
-                collisions = out.collisions;
-                let hit: Vec<Option<Frame>> = out.arrivals;
-                for (y, f) in hit.iter().enumerate() {
-                    if let Some(f) = f {
-                        moves.extend(f.sources.iter().map(|&s| (s, y)));
-                        tr.deliveries[y].push(Delivery {
-                            start: sp.start + delivery_start(k),
-                            body: f.body.clone(),
-                            sources: f.sources.clone(),
-                        });
-                    }
-                    let got = f.as_ref().map(|f| f.body.clone());
-                    let s = &mut st[y];
-                    match phase {
-                        Phase::Semi => {
-                            let zeros = vec![false; params.payload_bits()];
-                            s.a.truncate(k);
-                            s.a.extend(got.clone().unwrap_or(zeros));
-                            s.va = got.is_some();
-                        }
-                        Phase::PackDoubles => {
-                            s.b = got.clone().unwrap_or_else(|| vec![false; m]);
-                            s.vb = got.is_some();
-                        }
-                        Phase::PackEmpties => s.e = got.unwrap_or_else(|| vec![false; k]),
-                        _ => {
-                            if let Some(body) = got {
-                                s.a = body;
-                                s.va = true;
-                            }
-                            s.vb = false;
-                        }
-                    }
-                }
-            }
-        }
-        moves.sort_unstable();
-        tr.phases.push(PhaseRecord {
-            phase: sp.phase,
-            dim: sp.dim,
-            start: sp.start,
-            moves,
-            collisions,
-        });
+    match algorithm {
+        Algorithm::Semi | Algorithm::FullSequential => sequential::replay(&mut st, &mut tr),
+        Algorithm::Full => overlapped::replay(&mut st, &mut tr),
+        Algorithm::Sort => sorting::replay(&mut st, &mut tr)?,
     }
+    let k = params.k();
     for (x, s) in st.iter().enumerate() {
         if s.va {
+            // Algorithm 1 (also the last pass of sort-then-pack) consumes the address:
+            // its destination is the node itself. Algorithm 2 keeps the field.
             let dest = match algorithm {
-                Algorithm::Semi => x,
-                Algorithm::Full => value(&s.a[..k]) as usize,
+                Algorithm::Semi | Algorithm::Sort => x,
+                _ => value(&s.a[..k]) as usize,
             };
             tr.placement[x] = Some((dest, value(&s.a[k..])));
         }
@@ -317,6 +233,10 @@ pub fn simulate(
     Ok(tr)
 }
 
+pub mod overlapped;
 pub mod ports;
+pub mod sequential;
+pub mod sorting;
+pub(crate) mod steps;
 #[cfg(test)]
 mod tests;

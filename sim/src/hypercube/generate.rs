@@ -1,5 +1,6 @@
 //! Random routings for Algorithm 1: packings (Definition 2) and semi-contractions
-//! (Definition 3), reproducible from a seeded generator.
+//! (Definition 3), reproducible from a seeded generator; and the structured permutations
+//! the tests route on every router (bit reversal, transpose).
 //!
 //! A semi-contraction is built as a random walk over the senders in address order:
 //! by the triangle inequality, `|f(s_{i+1}) - f(s_i)| <= s_{i+1} - s_i` for consecutive
@@ -8,7 +9,7 @@
 //! restarts, and after many restarts the last sender is dropped (the result is then a
 //! semi-contraction on fewer senders, never an invalid one).
 
-use crate::perm::PartialPermutation;
+use crate::perm::{PartialPermutation, Permutation};
 use rand::seq::{IteratorRandom, SliceRandom};
 use rand::Rng;
 
@@ -50,6 +51,26 @@ pub fn random_semi_contraction<R: Rng + ?Sized>(k: usize, rng: &mut R) -> Partia
         }
         srcs.pop();
     }
+}
+
+/// The bit reversal of `2^k` nodes: node `x` sends to `x` with its `k` address bits
+/// reversed.
+pub fn bit_reversal(k: usize) -> Permutation {
+    let dst = (0..1usize << k)
+        .map(|x| (0..k).fold(0, |acc, i| acc | ((x >> i) & 1) << (k - 1 - i)))
+        .collect();
+    Permutation::new(dst).expect("reversing the address bits is a bijection")
+}
+
+/// The transpose of `2^k` nodes seen as an `r × c` matrix in row-major order, `r =
+/// 2^⌊k/2⌋`, `c = 2^⌈k/2⌉`: node `i·c + j` sends to `j·r + i` (for even `k`, the high
+/// and low halves of the address swapped).
+pub fn transpose(k: usize) -> Permutation {
+    let (rb, cb) = (k / 2, k - k / 2);
+    let dst = (0..1usize << k)
+        .map(|x| ((x & ((1 << cb) - 1)) << rb) | (x >> cb))
+        .collect();
+    Permutation::new(dst).expect("the transpose of a matrix is a bijection")
 }
 
 /// Random `bits`-bit payloads for `n` PEs, pairwise distinct when `2^bits >= n` (so that
@@ -148,5 +169,17 @@ mod tests {
             non_packing > 25,
             "only {non_packing} of 50 are not packings"
         );
+    }
+
+    #[test]
+    fn bit_reversal_and_transpose_by_example() {
+        assert_eq!(bit_reversal(3).as_slice(), &[0, 4, 2, 6, 1, 5, 3, 7]);
+        // k = 4: a 4 x 4 matrix; node 1 (row 0, column 1) goes to 4 (row 1, column 0).
+        let t = transpose(4);
+        assert_eq!((t.dst(1), t.dst(4), t.dst(6), t.dst(15)), (4, 1, 9, 15));
+        // k = 3: a 2 x 4 matrix, node i·4 + j to j·2 + i.
+        assert_eq!(transpose(3).as_slice(), &[0, 2, 4, 6, 1, 3, 5, 7]);
+        assert_eq!(bit_reversal(1).as_slice(), &[0, 1]);
+        assert_eq!(transpose(1).as_slice(), &[0, 1]);
     }
 }

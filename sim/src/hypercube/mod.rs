@@ -8,12 +8,15 @@
 //!   off-by-one), [`semi`] (Algorithm 1 with a collision check, semi-contractions and
 //!   packings), [`enumerate`] (Theorem 2's butterfly recurrences for `t` and `o`, on the
 //!   whole cube and restricted to every subcube), [`alg2`] (Algorithm 2 with its
-//!   invariants checked at every loop), [`generate`] (random packings and
-//!   semi-contractions).
+//!   invariants checked at every loop), [`sort`] (sort-then-pack: the mirrored bitonic
+//!   sort and the unpacking), [`hperm`] (H-permutations and their split into batches),
+//!   [`generate`] (random packings and semi-contractions).
 //! - **Bit-time level.** [`timing`] (phase lengths and bit-time accounting of the
-//!   protocol) and [`cycle`] (the cycle-level model: every node-facing output at every
-//!   bit time, for `semi` and `full`, built by replaying the protocol's frames through
-//!   the algorithm-level models).
+//!   protocol, the sequential schedule), [`overlap`] (the overlapped schedule of
+//!   Algorithm 2), [`cycle`] (the cycle-level model: every node-facing output at every
+//!   bit time, for every algorithm, built by replaying the protocol's frames through the
+//!   algorithm-level models), [`quad`] (the quadratic cube: periods, batches, its
+//!   cycle-level model) and [`qsort`] (sort-then-pack pipelined on the quadratic cube).
 //!
 //! # The off-by-one, resolved
 //! Definition 5 calls *i-subcube* a set of nodes sharing bits `0..i-1` (there are `2^i`).
@@ -32,7 +35,12 @@ pub mod alg2;
 pub mod cycle;
 pub mod enumerate;
 pub mod generate;
+pub mod hperm;
+pub mod overlap;
+pub mod qsort;
+pub mod quad;
 pub mod semi;
+pub mod sort;
 pub mod subcube;
 pub mod timing;
 

@@ -117,10 +117,10 @@ impl Dut {
     pub fn stimulus(&self) -> StimulusKind {
         match self {
             Dut::Lca(_) => StimulusKind::Shuffle,
-            Dut::Cube { algorithm, .. } => match algorithm {
-                CubeAlgorithm::Full => StimulusKind::Shuffle,
-                CubeAlgorithm::Semi => StimulusKind::Packing,
-            },
+            Dut::Cube { algorithm, .. } if algorithm.routes_any_permutation() => {
+                StimulusKind::Shuffle
+            }
+            Dut::Cube { .. } => StimulusKind::Packing,
             Dut::Min { .. } => StimulusKind::Exchange,
         }
     }
@@ -134,9 +134,10 @@ impl Dut {
                 names: ["passes", "bit-times"],
             },
             Dut::Cube { algorithm, .. } => {
-                let rounds = match algorithm {
-                    CubeAlgorithm::Full => "perms",
-                    CubeAlgorithm::Semi => "packings",
+                let rounds = if algorithm.routes_any_permutation() {
+                    "perms"
+                } else {
+                    "packings"
                 };
                 LineFormat {
                     rounds,

@@ -9,7 +9,6 @@ use super::dut::Dut;
 use super::params::{SelftestError, SelftestParams};
 use super::stimulus::Round;
 use crate::hypercube::cycle::simulate;
-use crate::hypercube::timing::Algorithm as CubeAlgorithm;
 use crate::lcan::cycle::network::NetworkModel;
 use crate::min::frame::{FrameFormat, Frames};
 use crate::min::{first_row, RunConfig, Timeline};
@@ -64,9 +63,12 @@ pub fn route(dut: &Dut, round: &Round, sp: &SelftestParams) -> Result<Outcome, S
         Dut::Cube { params, algorithm } => {
             let n = params.n();
             let dest: Vec<Option<usize>> = (0..n)
-                .map(|p| match algorithm {
-                    CubeAlgorithm::Full => Some(round.perm[p]),
-                    CubeAlgorithm::Semi => round.send[p].then(|| round.offset + round.perm[p]),
+                .map(|p| {
+                    if algorithm.routes_any_permutation() {
+                        Some(round.perm[p])
+                    } else {
+                        round.send[p].then(|| round.offset + round.perm[p])
+                    }
                 })
                 .collect();
             let routing = PartialPermutation::new(dest.clone()).map_err(model)?;
@@ -85,10 +87,7 @@ pub fn route(dut: &Dut, round: &Round, sp: &SelftestParams) -> Result<Outcome, S
                 }
                 // Nothing arrives where nothing was sent (every PE is a destination in
                 // `full`; in `semi` exactly the interval).
-                let addressed = match algorithm {
-                    CubeAlgorithm::Full => true,
-                    CubeAlgorithm::Semi => dest.contains(&Some(p)),
-                };
+                let addressed = algorithm.routes_any_permutation() || dest.contains(&Some(p));
                 bad |= trace.node(t, p).rx_valid != addressed;
             }
             let bit_times = g.bit_time as u32;

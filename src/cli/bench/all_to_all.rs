@@ -68,8 +68,8 @@ pub struct Args {
     /// cb22 and CB-2-2 name CB(2,2)).
     #[arg(long)]
     networks: Option<String>,
-    /// Only these algorithms, comma-separated: atape, r1, r2, r3, alg2, alg1 (default:
-    /// all).
+    /// Only these algorithms, comma-separated: atape, r1, r2, r3, alg2, alg2-seq, sort,
+    /// alg1, quadratic, quadratic-sort (default: all).
     #[arg(long, value_delimiter = ',')]
     algorithms: Vec<String>,
     /// Co-simulate the exchange in Verilator for every n up to this (0: never; at most
@@ -563,7 +563,7 @@ fn print_table(records: &[Record], a: &Args, seed: u64, elapsed: f64) {
         a.message_bits
     );
     println!(
-        "{:>5} {:<17} {:<6} {:>5} {:>11} {:>9} {:<13} {:>9} {:>8}",
+        "{:>5} {:<17} {:<14} {:>5} {:>11} {:>9} {:<13} {:>9} {:>8}",
         "n", "network", "alg", "runs", "bit-times", "÷ n", "source", "LUT/PE", "FF/PE"
     );
     for r in records {
@@ -574,7 +574,7 @@ fn print_table(records: &[Record], a: &Args, seed: u64, elapsed: f64) {
             )
         });
         println!(
-            "{:>5} {:<17} {:<6} {:>5} {:>11} {:>9.1} {:<13} {:>9} {:>8}",
+            "{:>5} {:<17} {:<14} {:>5} {:>11} {:>9.1} {:<13} {:>9} {:>8}",
             r.n, r.network, r.algorithm, r.runs, r.bit_times, r.bit_times_per_pe, r.source, l, f
         );
         if let Some(c) = r

@@ -4,6 +4,7 @@
 
 pub mod all_to_all;
 pub mod cosim;
+pub mod hypercube;
 pub mod routing;
 pub mod routing_bits;
 pub mod routing_pareto;
@@ -28,6 +29,10 @@ pub enum Command {
     /// the golden models, co-simulated in Verilator at small n, Yosys LUTs/FFs per PE.
     #[command(name = "all-to-all")]
     AllToAll(all_to_all::Args),
+    /// Every hypercube router side by side for a range of k: bit times of the co-simulated
+    /// RTL next to the closed forms, buffers and flip-flops per node, Yosys cost; JSON
+    /// and SVG plots (docs/hypercube.md §15).
+    Hypercube(hypercube::Args),
 }
 
 /// Runs a `bench` subcommand.
@@ -36,5 +41,6 @@ pub fn run(command: Command) -> anyhow::Result<super::Outcome> {
         Command::Cosim(a) => cosim::run(a),
         Command::Routing(a) => routing::run(a),
         Command::AllToAll(a) => all_to_all::run(a),
+        Command::Hypercube(a) => hypercube::run(a),
     }
 }

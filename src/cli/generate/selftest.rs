@@ -6,11 +6,13 @@
 //! take those of `generate hypercube` and `generate min`.
 
 use crate::cli::common::{print_json, write_atomic, Staged};
+use crate::cli::generate::hypercube::RouterArg;
 use crate::cli::generate::network::NetArgs;
 use crate::cli::latin::MinArgs;
 use crate::cli::topology_args::describe;
 use crate::cli::Outcome;
 use anyhow::{bail, Context};
+use lcanet_hdl::hypercube::Router;
 use lcanet_hdl::selftest::{selftest_emit, DutSpec, SelftestSpec};
 use lcanet_sim::hypercube::timing::Algorithm as CubeAlgorithm;
 use lcanet_testbench::selftest::{SelftestBench, SelftestReport};
@@ -73,6 +75,12 @@ struct CubeArgs {
     /// packing (random senders onto a random interval, in order).
     #[arg(long, value_enum, default_value = "full")]
     algorithm: CubeAlgorithmArg,
+    /// The node router under test (docs/hypercube.md): `overlapped` (the default),
+    /// `sequential` (the paper's schedule) or `sort` (sort-then-pack, with
+    /// `--algorithm full`). The batched cubes take batches, not one permutation per
+    /// round, and have no self-test.
+    #[arg(long, value_enum, default_value = "overlapped")]
+    router: RouterArg,
     #[command(flatten)]
     common: Common,
 }
@@ -171,20 +179,33 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
             (DutSpec::Lca(Box::new(net)), name, args.common)
         }
         Some(Family::Hypercube(a)) => {
+            let router = Router::from(a.router);
+            if router.is_batched() {
+                bail!(
+                    "--router {}: the self-test routes one permutation per round; the batched cubes (quadratic, quadratic-sort) have no self-test (choose overlapped, sequential or sort)",
+                    router.name()
+                );
+            }
             let algorithm = match a.algorithm {
                 CubeAlgorithmArg::Semi => CubeAlgorithm::Semi,
-                CubeAlgorithmArg::Full => CubeAlgorithm::Full,
+                CubeAlgorithmArg::Full => router.algorithm(),
             };
+            if algorithm == CubeAlgorithm::Semi && router != Router::Overlapped {
+                bail!(
+                    "--algorithm semi runs on the default router; --router {} applies to --algorithm full only",
+                    router.name()
+                );
+            }
             let dut = DutSpec::cube(a.k, a.payload_bits, algorithm)?;
             let name = format!(
-                "{}-cube ({} nodes, L = {}), Algorithm {}",
+                "{}-cube ({} nodes, L = {}), {}",
                 a.k,
                 1usize << a.k,
                 a.payload_bits,
-                if algorithm == CubeAlgorithm::Full {
-                    2
-                } else {
-                    1
+                match algorithm {
+                    CubeAlgorithm::Semi => "Algorithm 1".to_string(),
+                    CubeAlgorithm::Sort => "sort-then-pack (sort router)".to_string(),
+                    _ => format!("Algorithm 2 ({} router)", router.name()),
                 }
             );
             (dut, name, a.common)

@@ -464,6 +464,7 @@ pub(super) const COMMANDS: &[&str] = &[
     "bench cosim",
     "bench routing",
     "bench all-to-all",
+    "bench hypercube",
     "sweep",
     "prove switch",
     "prove matrix",
@@ -686,6 +687,7 @@ pub(super) fn cli_case(g: &mut Gen, s: &Scratch, case_dir: &Path, seeds: &[Strin
         }
         "bench routing" => bench_routing_args(&mut b, s, case_dir, &mut out),
         "bench all-to-all" => bench_all_to_all_args(&mut b, s, case_dir, &mut out),
+        "bench hypercube" => bench_hypercube_args(&mut b, s, case_dir, &mut out),
         "sweep" => sweep_args(&mut b, s, case_dir, &mut out),
         "prove switch" | "prove matrix" => prove_args(&mut b, s, cmd, case_dir, &mut out),
         "generate hypercube" | "sim hypercube" => {
@@ -696,13 +698,53 @@ pub(super) fn cli_case(g: &mut Gen, s: &Scratch, case_dir: &Path, seeds: &[Strin
                 |v| (1..=64).contains(&v),
                 &["payload", "--payload-bits"],
             );
+            // The output files (and so the blocked output directories) depend on the router.
+            let mut key = "generate hypercube";
+            let mut quadratic = false;
+            if b.hit(b.rate / 5) {
+                let v = b.g.pick_str(&["", "quad", "Sort", "overlapped,sort", "-"]);
+                b.arg("--router", v);
+                b.defect(&["--router"]);
+            } else if b.g.chance(50) {
+                let v = b.g.pick_str(&[
+                    "overlapped",
+                    "sequential",
+                    "sort",
+                    "quadratic",
+                    "quadratic-sort",
+                ]);
+                b.arg("--router", v);
+                quadratic = v.starts_with("quadratic");
+                key = match v {
+                    "sequential" => "generate hypercube sequential",
+                    "sort" => "generate hypercube sort",
+                    "quadratic" => "generate hypercube quadratic",
+                    "quadratic-sort" => "generate hypercube quadratic-sort",
+                    _ => key,
+                };
+            }
             if cmd == "generate hypercube" {
-                let o = out_dir(&mut b, s, cmd, case_dir);
+                let o = out_dir(&mut b, s, key, case_dir);
                 b.arg("-o", &o.path);
                 out = Some(o);
+            } else if quadratic {
+                // H-permutations: random ones (files are the permutation parser's).
+                b.number("--h", "2", |v| (1..=255).contains(&v), &["--h", "H = "]);
+                if b.hit(b.rate / 4) {
+                    let (flag, v, hint) = *b.g.pick(&[
+                        ("--algorithm", "semi", "--algorithm semi"),
+                        ("--perm", "packing", "--perm packing"),
+                    ]);
+                    b.arg(flag, v);
+                    b.defect(&[hint]);
+                }
             } else {
                 perm_arg(&mut b, s, 4, &["random", "packing"], false, false);
                 b.choice("--algorithm", &["semi", "full"]);
+                if b.hit(b.rate / 6) {
+                    b.arg("--h", "2");
+                    b.defect(&["--h 2 applies to --router quadratic"]);
+                }
             }
         }
         _ => unreachable!("{cmd}"),
@@ -786,8 +828,23 @@ fn selftest_args(
                 || b.argv
                     .iter()
                     .any(|a| a.to_str() == Some("--algorithm=semi"));
+            let router = if b.hit(b.rate / 5) {
+                let v = b.g.pick_str(&["quadratic", "quadratic-sort"]);
+                b.arg("--router", v);
+                b.defect(&["have no self-test"]);
+                "overlapped"
+            } else if b.g.chance(50) {
+                let v = b.g.pick_str(&["overlapped", "sequential", "sort"]);
+                b.arg("--router", v);
+                v
+            } else {
+                "overlapped"
+            };
+            if semi && router != "overlapped" {
+                b.defect(&["applies to --algorithm full only"]);
+            }
             format!(
-                "generate selftest cube {}",
+                "generate selftest cube {} {router}",
                 if semi { "semi" } else { "full" }
             )
         }
@@ -1012,6 +1069,84 @@ fn bench_all_to_all_args(b: &mut Builder, s: &Scratch, case_dir: &Path, out: &mu
     }
     if b.g.chance(70) {
         let o = out_dir(b, s, "bench all-to-all", case_dir);
+        b.arg("--out", &o.path);
+        *out = Some(o);
+    }
+}
+
+/// A range of cube dimensions `A..B` (or `A`) for `flag`: valid, or one past a limit,
+/// reversed, empty or malformed.
+fn k_range(b: &mut Builder, flag: &str, valid: &'static str) {
+    if b.hit(b.rate / 3) {
+        let v = b.g.pick_str(&[
+            "0",
+            "13",
+            "3..2",
+            "0..4",
+            "2..13",
+            "x",
+            "1..",
+            "..3",
+            "",
+            " ",
+            "2...3",
+            "2..x",
+            "18446744073709551616",
+            "-1..2",
+            "٣",
+        ]);
+        b.arg(flag, v);
+        // `-1..2` reads as a flag of its own.
+        b.defect(&[flag, "cube dimension", "unexpected argument"]);
+    } else if b.g.chance(50) {
+        b.arg(flag, valid);
+    }
+}
+
+/// `bench hypercube`: the k ranges, payload, routers, co-simulation bound and output
+/// directory (the bench itself never runs: the command is in [`builds`]).
+fn bench_hypercube_args(b: &mut Builder, s: &Scratch, case_dir: &Path, out: &mut Option<OutPath>) {
+    k_range(b, "--k", "1..2");
+    b.number(
+        "--payload-bits",
+        "4",
+        |v| (1..=64).contains(&v),
+        &["payload", "--payload-bits"],
+    );
+    if b.hit(b.rate / 5) {
+        let v =
+            b.g.pick_str(&["quad", "sort,,overlapped", "Sort", "all", ""]);
+        b.arg("--routers", v);
+        b.defect(&["--routers"]);
+    } else if b.g.chance(50) {
+        let v =
+            b.g.pick_str(&["sort", "overlapped,sequential", "quadratic,quadratic-sort"]);
+        b.arg("--routers", v);
+    }
+    b.number(
+        "--cosim-max-k",
+        "2",
+        |v| v <= 12,
+        &["--cosim-max-k", "cosim-max-k"],
+    );
+    b.number(
+        "--quad-max-k",
+        "2",
+        |v| v <= 12,
+        &["--quad-max-k", "quad-max-k"],
+    );
+    b.number(
+        "--batches",
+        "2",
+        |v| (1..=255).contains(&v),
+        &["--batches", "batches"],
+    );
+    if b.g.chance(30) {
+        b.flag("--yosys");
+        k_range(b, "--yosys-k", "2");
+    }
+    if b.g.chance(50) {
+        let o = out_dir(b, s, "bench hypercube", case_dir);
         b.arg("--out", &o.path);
         *out = Some(o);
     }

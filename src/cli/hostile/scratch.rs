@@ -34,6 +34,29 @@ pub(super) const DISCOVER: &[(&str, &[&str])] = &[
     ),
     ("generate hypercube", &["--k", "2", "--payload-bits", "4"]),
     (
+        "generate hypercube sequential",
+        &["--k", "2", "--payload-bits", "4", "--router", "sequential"],
+    ),
+    (
+        "generate hypercube sort",
+        &["--k", "2", "--payload-bits", "4", "--router", "sort"],
+    ),
+    (
+        "generate hypercube quadratic",
+        &["--k", "2", "--payload-bits", "4", "--router", "quadratic"],
+    ),
+    (
+        "generate hypercube quadratic-sort",
+        &[
+            "--k",
+            "2",
+            "--payload-bits",
+            "4",
+            "--router",
+            "quadratic-sort",
+        ],
+    ),
+    (
         "generate min baseline",
         &["--network", "baseline", "--m", "2", "--message-bits", "4"],
     ),
@@ -46,11 +69,35 @@ pub(super) const DISCOVER: &[(&str, &[&str])] = &[
         &["--network", "cube", "--m", "2", "--message-bits", "4"],
     ),
     (
-        "generate selftest cube full",
+        "generate selftest cube full overlapped",
         &["hypercube", "--k", "2", "--payload-bits", "4"],
     ),
     (
-        "generate selftest cube semi",
+        "generate selftest cube full sequential",
+        &[
+            "hypercube",
+            "--k",
+            "2",
+            "--payload-bits",
+            "4",
+            "--router",
+            "sequential",
+        ],
+    ),
+    (
+        "generate selftest cube full sort",
+        &[
+            "hypercube",
+            "--k",
+            "2",
+            "--payload-bits",
+            "4",
+            "--router",
+            "sort",
+        ],
+    ),
+    (
+        "generate selftest cube semi overlapped",
         &[
             "hypercube",
             "--k",

@@ -1,6 +1,7 @@
 //! `lcanet sim hypercube`: route a semi-contraction (Algorithm 1) or any permutation
-//! (Algorithm 2) on an emitted k-cube in Verilator, compared with the cycle-level golden
-//! model at every bit time (`docs/hypercube.md`).
+//! (the router's method: Algorithm 2 with the overlapped or the sequential schedule) on
+//! an emitted k-cube in Verilator, compared with the cycle-level golden model at every
+//! bit time (`docs/hypercube.md`).
 //!
 //! Exit codes: 0 when the RTL matches the model and every message is delivered exactly
 //! once; 2 when the RTL and the model differ; 1 for bad input, missing tools, and a run
@@ -9,11 +10,12 @@
 //! names the first collision).
 
 use crate::cli::common::{print_json, CosimArgs, SeedArg};
+use crate::cli::generate::hypercube::RouterArg;
 use crate::cli::Outcome;
 use anyhow::{bail, Context};
-use lcanet_hdl::hypercube::cube::cube_design;
-use lcanet_hdl::hypercube::gtkw::cube_gtkw;
-use lcanet_hdl::hypercube::hw_params;
+use lcanet_hdl::hypercube::cube::router_design;
+use lcanet_hdl::hypercube::gtkw::router_gtkw;
+use lcanet_hdl::hypercube::{hw_params, Router};
 use lcanet_sim::hypercube::generate::{random_packing, random_payloads, random_semi_contraction};
 use lcanet_sim::hypercube::semi::check_semi_contraction;
 use lcanet_sim::hypercube::timing::Algorithm;
@@ -27,12 +29,31 @@ use std::path::PathBuf;
 pub enum AlgArg {
     /// Algorithm 1: one pass through dimensions 0..k-1 (semi-contractions, packings).
     Semi,
-    /// Algorithm 2: any (partial) permutation in O(k²) bit times.
+    /// Any (partial) permutation, by the router's method (Algorithm 2, ...).
     Full,
 }
 
 /// Arguments of `lcanet sim hypercube`.
 #[derive(Debug, clap::Args)]
+#[command(after_help = "\
+Every router runs Algorithm 1 (--algorithm semi) and routes any permutation with
+--algorithm full by its own method:
+  overlapped  Algorithm 2, overlapped schedule (the default; docs/hypercube.md §12)
+  sequential  Algorithm 2, the paper's sequential schedule (§5-§6)
+  sort        sort-then-pack: a pipelined bitonic sort, then an unpacking (§13)
+  quadratic   the quadratic cube (§14): an H-permutation (--h H; every PE sends and
+              receives at most H messages) split into H batches, pipelined one per period
+              (--perm random: H random permutations superposed; a FILE: one line per PE
+              with its destinations, or '-'); reports the measured period and latency
+  quadratic-sort  the same batches through sort-then-pack pipelined on the quadratic
+              cube: one batch every M + 1 bit times (§13.3)
+The RTL is compared with the golden model at every bit time; exit 0 when it matches and
+every message is delivered exactly once, 2 on a mismatch, 1 on bad input or collisions.
+Examples:
+  lcanet sim hypercube --k 4 --seed 1
+  lcanet sim hypercube --k 4 --router sequential --perm perm.txt --json
+  lcanet sim hypercube --k 3 --algorithm semi --perm packing --vcd run.vcd
+  lcanet sim hypercube --k 4 --router quadratic --h 4 --seed 1 --json")]
 pub struct Args {
     /// Cube dimension: 2^k nodes (1 <= k <= 12).
     #[arg(long)]
@@ -47,9 +68,16 @@ pub struct Args {
     /// Seed of every random choice.
     #[command(flatten)]
     pub seed: SeedArg,
-    /// Algorithm 1 (`semi`) or Algorithm 2 (`full`).
+    /// Algorithm 1 (`semi`) or any permutation by the router's method (`full`).
     #[arg(long, value_enum, default_value = "full")]
     pub algorithm: AlgArg,
+    /// The node router whose cube runs (see below).
+    #[arg(long, value_enum, default_value = "overlapped")]
+    pub router: RouterArg,
+    /// The batched cubes only: H, the most messages a PE sends or receives (1..=255);
+    /// default 4 with --perm random, the file's largest count with a file.
+    #[arg(long)]
+    pub h: Option<usize>,
     /// `--vcd`, `--json`, `--optimize`.
     #[command(flatten)]
     pub out: CosimArgs,
@@ -65,6 +93,8 @@ struct Report {
     k: usize,
     nodes: usize,
     payload_bits: usize,
+    router: Router,
+    /// `semi`, `full` (Algorithm 2, overlapped), `full-sequential`, `sort`.
     algorithm: &'static str,
     perm: String,
     seed: u64,
@@ -118,6 +148,12 @@ fn routing(args: &Args, n: usize, seed: u64) -> anyhow::Result<PartialPermutatio
 /// Runs `lcanet sim hypercube`.
 pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let p = hw_params(args.k, args.payload_bits)?;
+    if Router::from(args.router).is_batched() {
+        return super::hypercube_quad::run(&args, p);
+    }
+    if let Some(h) = args.h {
+        bail!("--h {h} applies to --router quadratic and quadratic-sort only (the other cubes route one (partial) permutation)");
+    }
     let seed = args.seed.resolve();
     let n = p.n();
     let r = routing(&args, n, seed)?;
@@ -130,15 +166,16 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         p.payload_bits(),
         &mut seeded(derive(seed, "hypercube-payload")),
     );
+    let router = Router::from(args.router);
     let algorithm = match args.algorithm {
         AlgArg::Semi => Algorithm::Semi,
-        AlgArg::Full => Algorithm::Full,
+        AlgArg::Full => router.algorithm(),
     };
     // The save file is made before the run and written beside the VCD once it is in place.
     let gtkw_files = match &args.out.vcd {
         Some(_) => {
-            let (design, p) = cube_design(args.k, args.payload_bits)?;
-            Some(cube_gtkw(&design, p)?)
+            let (design, p) = router_design(router, args.k, args.payload_bits)?;
+            Some(router_gtkw(router, &design, p)?)
         }
         None => None,
     };
@@ -162,6 +199,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         abort_first_run_after: None,
         optimize: args.out.speed(),
         models_root: None,
+        router: Some(router),
     };
     let result = cosim(args.k, args.payload_bits, algorithm, &r, &payloads, &opts);
     let _ = std::fs::remove_dir_all(&dir);
@@ -183,14 +221,12 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         matched: rep.matched(),
         bit_times: rep.bit_times,
         expected_bit_times: rep.trace.total,
-        buffer_bits_per_node: p.buffer_bits_per_node(),
+        buffer_bits_per_node: router.buffer_bits_per_node(p),
         k: p.k(),
         nodes: n,
         payload_bits: p.payload_bits(),
-        algorithm: match args.algorithm {
-            AlgArg::Semi => "semi",
-            AlgArg::Full => "full",
-        },
+        router,
+        algorithm: algorithm.name(),
         perm: args.perm.clone(),
         seed,
         messages: r.senders(),
@@ -258,8 +294,8 @@ fn undelivered(
 
 fn print_text(r: &Report) {
     println!(
-        "{}-cube ({} nodes), {}-bit payloads, algorithm {}, routing {} ({} messages), seed {}",
-        r.k, r.nodes, r.payload_bits, r.algorithm, r.perm, r.messages, r.seed
+        "{}-cube ({} nodes, {} router), {}-bit payloads, algorithm {}, routing {} ({} messages), seed {}",
+        r.k, r.nodes, r.router, r.payload_bits, r.algorithm, r.perm, r.messages, r.seed
     );
     if r.matched {
         println!(

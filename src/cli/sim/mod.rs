@@ -2,6 +2,7 @@
 
 pub mod ataape;
 pub mod hypercube;
+pub mod hypercube_quad;
 pub mod min;
 pub mod network;
 pub mod switch;

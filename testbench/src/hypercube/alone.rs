@@ -53,7 +53,7 @@ pub fn verilator_alone(
     let start = model.input("start")?;
     model.set(
         model.input("algorithm")?,
-        u64::from(algorithm == Algorithm::Full),
+        u64::from(algorithm != Algorithm::Semi),
     );
     let [send, dest, pay] = stimulus(params, routing, payloads);
     model.set_words(model.input("send")?, &send)?;

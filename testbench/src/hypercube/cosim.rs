@@ -1,7 +1,7 @@
 //! Co-simulation of a whole emitted k-cube (Verilator) against the cycle-level golden
 //! model, every output at every bit time (`docs/hypercube.md` §8, §10).
 //!
-//! Flow: emit the cube's Verilog ([`cube_design`]) into a directory, build it through the
+//! Flow: emit the cube's Verilog ([`router_design`]) into a directory, build it through the
 //! bridge (cached by content), drive the PEs' input vectors, and at every bit time `t`
 //! (before the clock edge of `t`, the model's convention) compare the top's output
 //! vectors `rx_bit`, `rx_valid`, `rx_payload`, `node_collision` and the globals `done`,
@@ -20,7 +20,8 @@ use crate::bridge::{
 };
 use crate::harness::{Harness, Mismatch, RunInfo, Stats, Watch};
 use crate::hex::words_to_hex;
-use lcanet_hdl::hypercube::cube::{cube_design, CubeError};
+use lcanet_hdl::hypercube::cube::{router_design, CubeError};
+use lcanet_hdl::hypercube::Router;
 use lcanet_hdl::netlist::NetlistError;
 use lcanet_sim::hypercube::cycle::ports::words_for;
 use lcanet_sim::hypercube::cycle::{simulate, CycleTrace};
@@ -45,6 +46,14 @@ pub enum CosimError {
     /// Building or driving the Verilator model failed.
     #[error(transparent)]
     Bridge(#[from] BridgeError),
+    /// The router asked for does not run the algorithm asked for.
+    #[error("the {router} router does not run {algorithm} (it runs semi and {})", router.algorithm().name())]
+    Unsupported {
+        /// The router.
+        router: Router,
+        /// The algorithm.
+        algorithm: &'static str,
+    },
 }
 
 /// Options of a co-simulation run.
@@ -69,6 +78,9 @@ pub struct CosimOptions {
     /// fresh directory measures a cold build; the Verilator runtime stays in the default
     /// cache).
     pub models_root: Option<PathBuf>,
+    /// The router whose cube runs (default: the one that runs the algorithm,
+    /// [`Router::for_algorithm`]).
+    pub router: Option<Router>,
 }
 
 /// The first node whose row of a mismatching output vector differs.
@@ -152,9 +164,19 @@ pub fn model_options(trace: bool, optimize: Optimize) -> ModelOptions {
     }
 }
 
-/// Emits the cube's Verilog into `dir` and returns the bridge's design.
+/// Emits the default router's cube into `dir` and returns the bridge's design.
 pub fn emit_cube(k: usize, payload_bits: usize, dir: &Path) -> Result<Design, CosimError> {
-    let (design, _) = cube_design(k, payload_bits)?;
+    emit_router(Router::Overlapped, k, payload_bits, dir)
+}
+
+/// Emits the cube of `router` into `dir` and returns the bridge's design.
+pub fn emit_router(
+    router: Router,
+    k: usize,
+    payload_bits: usize,
+    dir: &Path,
+) -> Result<Design, CosimError> {
+    let (design, _) = router_design(router, k, payload_bits)?;
     let emitted = design.emit()?;
     emitted.write_to(dir)?;
     Ok(Design::from_file_list(
@@ -188,6 +210,15 @@ pub fn cosim_against(
     opts: &CosimOptions,
 ) -> Result<CosimReport, CosimError> {
     let params = expected.params;
+    let router = opts
+        .router
+        .unwrap_or_else(|| Router::for_algorithm(expected.algorithm));
+    if !router.runs(expected.algorithm) {
+        return Err(CosimError::Unsupported {
+            router,
+            algorithm: expected.algorithm.name(),
+        });
+    }
     let first = run(
         params,
         expected,
@@ -203,7 +234,7 @@ pub fn cosim_against(
 }
 
 /// Words of the input vectors: `send[N]`, `dest[N*k]`, `payload[N*L]`.
-pub(super) fn stimulus(
+pub(crate) fn stimulus(
     p: CubeParams,
     routing: &PartialPermutation,
     payloads: &[u64],
@@ -246,7 +277,10 @@ fn run(
     let (k, n, l) = (params.k(), params.n(), params.payload_bits());
     let expected = trace.port_words();
     let t0 = Instant::now();
-    let design = emit_cube(k, l, &opts.verilog_dir)?;
+    let router = opts
+        .router
+        .unwrap_or_else(|| Router::for_algorithm(trace.algorithm));
+    let design = emit_router(router, k, l, &opts.verilog_dir)?;
     let options = model_options(vcd.is_some(), opts.optimize);
     let (mut model, info) = match &opts.models_root {
         None => build_model(&design, &options, vcd)?,
@@ -264,7 +298,7 @@ fn run(
         model.input("start")?,
         model.input("algorithm")?,
     );
-    model.set(alg, u64::from(trace.algorithm == Algorithm::Full));
+    model.set(alg, u64::from(trace.algorithm != Algorithm::Semi));
     let [send, dest, pay] = stimulus(params, routing, payloads);
     model.set_words(model.input("send")?, &send)?;
     model.set_words(model.input("dest")?, &dest)?;
@@ -286,7 +320,8 @@ fn run(
     let run_info = RunInfo::new(opts.seed)
         .param("k", k)
         .param("payload_bits", l)
-        .param("algorithm", format!("{:?}", trace.algorithm).to_lowercase());
+        .param("algorithm", trace.algorithm.name())
+        .param("router", router.name());
     let mut h = Harness::new(model, run_info);
     let vectors: [(Watch, &'static str, usize); 4] = [
         (h.watch("rx_bit")?, "rx_bit", 1),

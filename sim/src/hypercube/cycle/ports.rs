@@ -65,10 +65,9 @@ impl PortWords {
                 }
             };
             for d in &trace.deliveries[x] {
-                set(&mut rx_bit, d.start);
-                for (j, &bit) in d.body.iter().enumerate() {
+                for (j, &bit) in d.bits.iter().enumerate() {
                     if bit {
-                        set(&mut rx_bit, d.start + 1 + j as u64);
+                        set(&mut rx_bit, d.start + j as u64);
                     }
                 }
             }
@@ -198,7 +197,9 @@ mod tests {
             let pay: Vec<u64> = (0..p.n() as u64).map(|x| (x * 37 + 5) % 128).collect();
             agrees(&simulate(p, Algorithm::Semi, &r, &pay).unwrap());
             let full = crate::perm::Permutation::random(p.n(), &mut seeded(9)).to_partial();
-            agrees(&simulate(p, Algorithm::Full, &full, &pay).unwrap());
+            for alg in [Algorithm::Full, Algorithm::FullSequential, Algorithm::Sort] {
+                agrees(&simulate(p, alg, &full, &pay).unwrap());
+            }
         }
     }
 

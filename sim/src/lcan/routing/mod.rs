@@ -14,7 +14,7 @@ mod digest;
 mod phase3;
 mod r1;
 mod r2;
-mod r3;
+pub(crate) mod r3;
 mod state;
 
 #[cfg(test)]

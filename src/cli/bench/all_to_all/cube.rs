@@ -1,48 +1,75 @@
-//! The hypercube entries of `bench all-to-all`: Kuszmaul's router (docs/hypercube.md)
-//! running the `n − 1` permutations `j ↦ j ⊕ c` one after the other.
+//! The hypercube entries of `bench all-to-all`: Kuszmaul's routers (docs/hypercube.md)
+//! running the `n − 1` permutations `j ↦ j ⊕ c`.
 //!
-//! - `alg2`: Algorithm 2, which routes any permutation in `k(14k + 3L + 9)` bit-times
-//!   (§6; data-independent: every loop runs all six phases at full length). The golden
-//!   model routes every permutation at message level (`alg2::route_full`, its invariants
-//!   checked at every loop) and prices it with the protocol's schedule.
+//! - `alg2`: Algorithm 2 on the overlapped router (§12), one permutation after the other;
+//!   `alg2-seq` the same on the paper's sequential schedule, `k(14k + 3L + 9)` each;
+//!   `sort`: sort-then-pack (§13). The golden model routes every permutation at message
+//!   level (`alg2::route_full` with its invariants checked at every loop, or
+//!   `sort::route_sort`) and prices it with the router's closed form.
 //! - `alg1`: Algorithm 1 (one routing phase, `2k + L + 2` bit-times). `j ⊕ c` is not a
 //!   semi-contraction (Definition 3 measures `|f(a) − f(b)|` on integers), so Lemma 1
 //!   does not apply; but ascending dimension order keeps the frames apart (after
 //!   dimensions `0..d` a message from `j` is at `j ⊕ (c mod 2^(d+1))`, distinct for
 //!   distinct `j`), and the golden model (`semi::route_semi`, which detects every
-//!   collision) checks each permutation. It is the cheapest exchange this router has.
-//!
-//! A faster Algorithm 2 schedule or a batched cube is one more [`CubeAlg`] variant.
+//!   collision) checks each permutation.
+//! - `quadratic` / `quadratic-sort`: the batched cubes (§14, §13.3): the permutations are
+//!   batches, pipelined, one run per [`MAX_H`] batches (the hardware's batch limit), each
+//!   run `(H + k − 2)·T_p + M + 2` (quadratic) or `(H − 1)(M + 1) + S + 2k + L + 3`
+//!   bit-times (`quad::total`, `qsort::total`); every batch routed at message level as on
+//!   the flat cube, and co-simulated at small `n` against the cycle-level models.
 
 use super::table::{xor_permutation, Cosim, Exchange, Family, Golden, Hardware, Params};
 use anyhow::Context;
-use lcanet_hdl::hypercube::cube::cube_design;
-use lcanet_hdl::hypercube::{hw_params, MAX_HW_K};
+use lcanet_hdl::hypercube::cube::router_design;
+use lcanet_hdl::hypercube::{hw_params, Router, MAX_HW_K};
+use lcanet_sim::hypercube::hperm::MAX_H;
 use lcanet_sim::hypercube::timing::{total_bit_times, Algorithm};
-use lcanet_sim::hypercube::{alg2::route_full, semi::route_semi, CubeParams};
+use lcanet_sim::hypercube::CubeParams;
+use lcanet_sim::hypercube::{alg2::route_full, qsort, quad, semi::route_semi, sort};
 use lcanet_sim::perm::PartialPermutation;
 use lcanet_sim::rng::{derive, seeded};
 use lcanet_testbench::hypercube::cosim::{cosim, CosimOptions};
+use lcanet_testbench::hypercube::quad::cosim_batched;
 use std::path::Path;
 use std::time::Instant;
 
-/// Which algorithm of the router runs each permutation.
+/// Which router (and algorithm) runs the permutations.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CubeAlg {
-    /// Algorithm 2 (any permutation).
+    /// Algorithm 2, overlapped schedule (the default router).
     Alg2,
+    /// Algorithm 2, the paper's sequential schedule.
+    Alg2Seq,
+    /// Sort-then-pack on the flat cube.
+    Sort,
     /// Algorithm 1 (collision-free on `j ⊕ c`, checked).
     Alg1,
+    /// The quadratic cube: Algorithm 2 on pipelined batches.
+    Quad,
+    /// Sort-then-pack pipelined on the quadratic cube.
+    QuadSort,
 }
 
 /// The hypercube router with one algorithm.
 pub struct Cube(pub CubeAlg);
 
 impl Cube {
+    /// The router whose RTL runs the exchange.
+    fn router(&self) -> Router {
+        match self.0 {
+            CubeAlg::Alg2 | CubeAlg::Alg1 => Router::Overlapped,
+            CubeAlg::Alg2Seq => Router::Sequential,
+            CubeAlg::Sort => Router::Sort,
+            CubeAlg::Quad => Router::Quadratic,
+            CubeAlg::QuadSort => Router::QuadSort,
+        }
+    }
+
+    /// What the router's `algorithm` input selects for each permutation.
     fn alg(&self) -> Algorithm {
         match self.0 {
-            CubeAlg::Alg2 => Algorithm::Full,
             CubeAlg::Alg1 => Algorithm::Semi,
+            _ => self.router().algorithm(),
         }
     }
 
@@ -66,6 +93,14 @@ impl Cube {
     fn routing(n: usize, c: usize) -> PartialPermutation {
         xor_permutation(n, c).to_partial()
     }
+
+    /// The batched cubes' runs: `c = 1 … n − 1` in chunks of at most [`MAX_H`] batches.
+    fn runs(n: usize) -> Vec<std::ops::Range<usize>> {
+        (1..n)
+            .step_by(MAX_H)
+            .map(|c| c..(c + MAX_H).min(n))
+            .collect()
+    }
 }
 
 impl Exchange for Cube {
@@ -80,7 +115,11 @@ impl Exchange for Cube {
     fn algorithm(&self) -> &'static str {
         match self.0 {
             CubeAlg::Alg2 => "alg2",
+            CubeAlg::Alg2Seq => "alg2-seq",
+            CubeAlg::Sort => "sort",
             CubeAlg::Alg1 => "alg1",
+            CubeAlg::Quad => "quadratic",
+            CubeAlg::QuadSort => "quadratic-sort",
         }
     }
 
@@ -93,14 +132,18 @@ impl Exchange for Cube {
         let k = params.k();
         for c in 1..n {
             let routing = Self::routing(n, c);
-            let delivered = match self.0 {
-                CubeAlg::Alg2 => {
+            let delivered = match self.alg() {
+                Algorithm::Full | Algorithm::FullSequential => {
                     let tr = route_full(params, &routing, &Self::payloads(n, p, c))?;
                     routing
                         .pairs()
                         .all(|(s, d)| tr.placement[d].as_ref().is_some_and(|m| m.src == s))
                 }
-                CubeAlg::Alg1 => route_semi(k, &routing)?.delivers(&routing),
+                Algorithm::Sort => {
+                    let out = sort::route_sort(params, &routing)?;
+                    routing.pairs().all(|(s, d)| out.placement[d] == Some(s))
+                }
+                Algorithm::Semi => route_semi(k, &routing)?.delivers(&routing),
             };
             anyhow::ensure!(
                 delivered,
@@ -108,20 +151,43 @@ impl Exchange for Cube {
                 self.algorithm()
             );
         }
-        let per = total_bit_times(params, self.alg());
         let l = p.message_bits;
+        let (runs, bit_times) = match self.0 {
+            CubeAlg::Quad | CubeAlg::QuadSort => {
+                let total = |h| match self.0 {
+                    CubeAlg::Quad => quad::total(params, h),
+                    _ => qsort::total(params, h),
+                };
+                let runs = Self::runs(n);
+                (runs.len(), runs.iter().map(|r| total(r.len())).sum())
+            }
+            _ => (n - 1, total_bit_times(params, self.alg()) * (n as u64 - 1)),
+        };
         Ok(Golden {
-            runs: n - 1,
-            bit_times: per * (n as u64 - 1),
+            runs,
+            bit_times,
             passes: None,
             lower_bound_passes: None,
             formula: Some(match self.0 {
-                CubeAlg::Alg2 => format!("(n − 1)·k(14k + 3L + 9), L = {l}"),
+                CubeAlg::Alg2 => {
+                    format!("(n − 1)·T_overlapped(k), L = {l} (docs/hypercube.md §12.3)")
+                }
+                CubeAlg::Alg2Seq => format!("(n − 1)·k(14k + 3L + 9), L = {l}"),
+                CubeAlg::Sort => format!("(n − 1)·(k(M + 3) + k(k − 1)/2 + 2k + L + 2), L = {l}"),
                 CubeAlg::Alg1 => format!("(n − 1)·(2k + L + 2), L = {l}"),
+                CubeAlg::Quad => {
+                    format!("Σ over runs of H ≤ {MAX_H} batches: (H + k − 2)·T_p + M + 2, L = {l}")
+                }
+                CubeAlg::QuadSort => format!(
+                    "Σ over runs of H ≤ {MAX_H} batches: (H − 1)(M + 1) + S + 2k + L + 3, L = {l}"
+                ),
             }),
-            model: match self.0 {
-                CubeAlg::Alg2 => "hypercube::alg2::route_full + timing::total_bit_times",
-                CubeAlg::Alg1 => "hypercube::semi::route_semi + timing::total_bit_times",
+            model: match self.alg() {
+                Algorithm::Full | Algorithm::FullSequential => {
+                    "hypercube::alg2::route_full + the router's closed form"
+                }
+                Algorithm::Sort => "hypercube::sort::route_sort + the router's closed form",
+                Algorithm::Semi => "hypercube::semi::route_semi + timing::total_bit_times",
             },
         })
     }
@@ -135,9 +201,37 @@ impl Exchange for Cube {
             verilog_dir: dir.to_path_buf(),
             vcd_on_mismatch: Some(dir.join("failure.vcd")),
             seed: Some(p.seed),
+            router: Some(self.router()),
             ..CosimOptions::default()
         };
         let mut out = Cosim::none_yet();
+        if matches!(self.0, CubeAlg::Quad | CubeAlg::QuadSort) {
+            for run in Self::runs(n) {
+                let batches: Vec<_> = run.clone().map(|c| Self::routing(n, c)).collect();
+                let payloads: Vec<_> = run.clone().map(|c| Self::payloads(n, p, c)).collect();
+                let r = cosim_batched(
+                    self.router(),
+                    params.k(),
+                    p.message_bits,
+                    &batches,
+                    &payloads,
+                    &opts,
+                )
+                .with_context(|| format!("co-simulating batches j ⊕ {run:?} on the hypercube"))?;
+                out.runs += 1;
+                out.bit_times += r.bit_times;
+                if !r.matched() || !r.delivers(&batches, &payloads) {
+                    out.matched = false;
+                    out.failure = Some(match &r.mismatch {
+                        Some(m) => format!("batches j ⊕ {run:?}: {m}"),
+                        None => format!("batches j ⊕ {run:?}: not delivered exactly once"),
+                    });
+                    break;
+                }
+            }
+            out.seconds = started.elapsed().as_secs_f64();
+            return Ok(out);
+        }
         for c in 1..n {
             let (routing, payloads) = (Self::routing(n, c), Self::payloads(n, p, c));
             let r = cosim(
@@ -166,7 +260,7 @@ impl Exchange for Cube {
 
     fn hardware(&self, n: usize, p: &Params, dir: &Path) -> anyhow::Result<Hardware> {
         let params = Self::params(n, p)?;
-        let (design, _) = cube_design(params.k(), p.message_bits)?;
+        let (design, _) = router_design(self.router(), params.k(), p.message_bits)?;
         let emitted = design.emit()?;
         let files = emitted.write_to(dir)?;
         Ok(Hardware {

@@ -148,8 +148,10 @@ pub fn entries() -> Vec<Box<dyn Exchange>> {
             v.push(Box::new(lcan::Lcan { shape, alg }));
         }
     }
-    v.push(Box::new(cube::Cube(cube::CubeAlg::Alg2)));
-    v.push(Box::new(cube::Cube(cube::CubeAlg::Alg1)));
+    use cube::CubeAlg::*;
+    for alg in [Alg2, Alg2Seq, Sort, Alg1, Quad, QuadSort] {
+        v.push(Box::new(cube::Cube(alg)));
+    }
     v
 }
 

@@ -17,7 +17,7 @@
 //! (data forward, acknowledgement back): what a pass reports delivered is what its
 //! crosspoints deliver.
 
-mod colour;
+pub(crate) mod colour;
 mod model;
 mod rearrange;
 mod search;

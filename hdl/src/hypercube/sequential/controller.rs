@@ -1,4 +1,4 @@
-//! The cube's controller (`docs/hypercube.md` §5–§6): sequences the phases of
+//! The sequential cube's controller (`docs/hypercube.md` §5–§6): sequences the phases of
 //! Algorithm 1 (`semi`) or Algorithm 2 (`full`), counts phase cycles, and broadcasts the
 //! [`Control`] strobes, the one-hot `sel` and the thermometer `low` to every node.
 //!
@@ -9,7 +9,7 @@
 //! with `cnt`.
 
 use super::control::Control;
-use super::ctrl_name;
+use crate::hypercube::Router;
 use crate::netlist::{cat, lit, zero, Module, ModuleBuilder, V};
 use lcanet_sim::hypercube::CubeParams;
 
@@ -38,11 +38,11 @@ pub enum Phase {
 /// Width of the phase counter.
 const CNT_BITS: usize = 8;
 
-/// The controller of a `k`-cube with `L`-bit payloads (`hc_ctrl_k{K}_l{L}`).
+/// The controller of a `k`-cube with `L`-bit payloads (`hc_seq_ctrl_k{K}_l{L}`).
 pub fn controller(p: CubeParams) -> Module {
     let (k, l, msg) = (p.k(), p.payload_bits(), p.message_bits());
     let c8 = |v: usize| lit(CNT_BITS, v as u64);
-    let mut m = ModuleBuilder::new(ctrl_name(p));
+    let mut m = ModuleBuilder::new(Router::Sequential.ctrl_name(p));
     m.clock();
     let reset = m.input("reset", 1);
     let start = m.input("start", 1);

@@ -1,5 +1,5 @@
-//! The node router of a k-cube (`docs/hypercube.md` §2–§5), one module for every node
-//! (`hc_node_k{K}_l{L}`; the node's address comes in on the constant input `my_addr`,
+//! The sequential node router of a k-cube (`docs/hypercube.md` §2–§5), one module for
+//! every node (`hc_seq_node_k{K}_l{L}`; the node's address comes in on the constant input `my_addr`,
 //! everything time-dependent from the controller's [`Control`] strobes).
 //!
 //! Quantities, each one vector:
@@ -20,34 +20,15 @@
 //! `d` of `dim_in`. Nothing that drives `dim_out` reads `dim_in` combinationally.
 
 use super::control::Control;
-use super::node_name;
-use crate::netlist::{cat, zero, Module, ModuleBuilder, V};
+use crate::hypercube::parts::{shift_in_high, shift_in_low};
+use crate::hypercube::Router;
+use crate::netlist::{cat, zero, Module, ModuleBuilder};
 use lcanet_sim::hypercube::CubeParams;
-
-/// `{v[w-2:0], fill}`: `v` shifted one place up (towards higher dimensions).
-fn shift_in_low(v: &V, fill: V) -> V {
-    let w = v.width();
-    if w == 1 {
-        fill
-    } else {
-        cat([v.bits(w - 2, 0), fill])
-    }
-}
-
-/// `{fill, v[w-1:1]}`: a shift register moving towards its head, bit 0.
-fn shift_in_high(v: &V, fill: V) -> V {
-    let w = v.width();
-    if w == 1 {
-        fill
-    } else {
-        cat([fill, v.bits(w - 1, 1)])
-    }
-}
 
 /// The node router of a `k`-cube with `L`-bit payloads.
 pub fn node(p: CubeParams) -> Module {
     let (k, l, msg) = (p.k(), p.payload_bits(), p.message_bits());
-    let mut m = ModuleBuilder::new(node_name(p));
+    let mut m = ModuleBuilder::new(Router::Sequential.node_name(p));
     m.clock();
     let ctl = Control::inputs(&mut m);
     let sel = m.input("sel", k);

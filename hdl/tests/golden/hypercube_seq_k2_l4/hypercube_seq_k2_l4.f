@@ -1,0 +1,3 @@
+hc_seq_ctrl_k2_l4.v
+hc_seq_node_k2_l4.v
+hypercube_seq_k2_l4.v

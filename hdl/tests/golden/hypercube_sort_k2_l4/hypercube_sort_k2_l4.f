@@ -1,0 +1,3 @@
+hc_sort_ctrl_k2_l4.v
+hc_sort_node_k2_l4.v
+hypercube_sort_k2_l4.v
