@@ -78,8 +78,21 @@ fn switch_with(
     report.rejections
 }
 
+/// Every shape with one policy each (every policy met): 4 builds.
 #[test]
 fn fast_switches_match_the_golden_model() {
+    fast_switches(false);
+}
+
+/// Every shape × every policy: 12 builds.
+/// `cargo test -p lcanet-testbench --test lca_fast_cosim -- --ignored`.
+#[test]
+#[ignore = "opt-in: every shape × policy (12 builds); the default run covers each shape and each policy once"]
+fn fast_switches_every_shape_and_policy() {
+    fast_switches(true);
+}
+
+fn fast_switches(every: bool) {
     let mut rejections = 0;
     for (i, policy) in POLICIES.into_iter().enumerate() {
         for (j, (d, u, w, topology)) in [
@@ -91,6 +104,9 @@ fn fast_switches_match_the_golden_model() {
         .into_iter()
         .enumerate()
         {
+            if !every && (i + j) % 3 != 0 {
+                continue;
+            }
             let params = SwitchParams::new(d, u, w, 3, topology, policy).unwrap();
             rejections += switch(
                 params,
@@ -103,8 +119,22 @@ fn fast_switches_match_the_golden_model() {
     assert!(rejections > 0, "no request was ever rejected");
 }
 
+/// m = 1, 2, 3 decisions per bit-time, each with its own policy, on the tree, the cb and
+/// the Π switch between them: 4 builds.
 #[test]
 fn chunked_switches_match_the_golden_model() {
+    chunked_switches(false);
+}
+
+/// Every m × (tree, cb, Π): 9 builds.
+/// `cargo test -p lcanet-testbench --test lca_fast_cosim -- --ignored`.
+#[test]
+#[ignore = "opt-in: every m × switch kind (9 builds); the default run covers each m, policy and kind once"]
+fn chunked_switches_every_kind() {
+    chunked_switches(true);
+}
+
+fn chunked_switches(every: bool) {
     // m = 1, 2, 3 decisions per bit-time (the last ones in the commit bit-time); every
     // policy; tree, cb and a Π switch.
     let mut rejections = 0;
@@ -114,9 +144,15 @@ fn chunked_switches_match_the_golden_model() {
             .into_iter()
             .enumerate()
         {
+            if !every && j != i % 2 {
+                continue;
+            }
             let params = SwitchParams::new(d, u, 1, 3, topology, policy).unwrap();
             let seed = 970 + 10 * i as u64 + j as u64;
             rejections += switch_with(params, SetupMode::Chunked(m), j as u8, seed, None);
+        }
+        if !every && i != 2 {
+            continue;
         }
         let (params, table) =
             TableSwitch::from_network(SwitchTopology::Cb, 2, 2, 1, 3, policy, 1, 2).unwrap();
