@@ -54,22 +54,23 @@ pub enum CubeAlg {
 pub struct Cube(pub CubeAlg);
 
 impl Cube {
-    /// The router whose RTL runs the exchange.
-    fn router(&self) -> Router {
+    /// What the router's `algorithm` input selects for each permutation (the batched
+    /// cubes: what each batch goes through).
+    fn alg(&self) -> Algorithm {
         match self.0 {
-            CubeAlg::Alg2 | CubeAlg::Alg1 => Router::Overlapped,
-            CubeAlg::Alg2Seq => Router::Sequential,
-            CubeAlg::Sort => Router::Sort,
-            CubeAlg::Quad => Router::Quadratic,
-            CubeAlg::QuadSort => Router::QuadSort,
+            CubeAlg::Alg2 | CubeAlg::Quad => Algorithm::Full,
+            CubeAlg::Alg2Seq => Algorithm::FullSequential,
+            CubeAlg::Sort | CubeAlg::QuadSort => Algorithm::Sort,
+            CubeAlg::Alg1 => Algorithm::Semi,
         }
     }
 
-    /// What the router's `algorithm` input selects for each permutation.
-    fn alg(&self) -> Algorithm {
+    /// The router whose RTL runs the exchange.
+    fn router(&self) -> Router {
         match self.0 {
-            CubeAlg::Alg1 => Algorithm::Semi,
-            _ => self.router().algorithm(),
+            CubeAlg::Quad => Router::Quadratic,
+            CubeAlg::QuadSort => Router::QuadSort,
+            _ => Router::for_algorithm(self.alg()),
         }
     }
 
