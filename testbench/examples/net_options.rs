@@ -6,8 +6,9 @@
 //!
 //! `cargo run --release -p lcanet-testbench --example net_options -- [tree|cb] D U LEVELS
 //! [SEED] [VARIANTS]`, VARIANTS a comma list of `O1`, `O3`, optionally with `+trace`,
-//! `+noinline` (`-fno-inline`), `+share` (`-fno-gate -fno-dfg`: no optimization across
-//! instance boundaries, so every switch instance shares one copy of the switch's code),
+//! `+noinline` (`-fno-inline`), `+share` (`NetBuild::SHARE_ARGS`, `-fno-gate -fno-dfg
+//! -fno-table`: no optimization across instance boundaries, so every switch instance shares
+//! one copy of the switch's code), `+sharegd` (`-fno-gate -fno-dfg` only),
 //! `+split` (`--output-split 20000`), e.g. `O1,O1+share,O3+share`.
 
 use lcanet_hdl::lca_net::NetSpec;
@@ -34,6 +35,9 @@ fn variant(v: &str) -> NetBuild {
             "trace" => how.trace = true,
             "noinline" => how.extra_args.push("-fno-inline".into()),
             "share" => how
+                .extra_args
+                .extend(NetBuild::SHARE_ARGS.map(String::from)),
+            "sharegd" => how
                 .extra_args
                 .extend(["-fno-gate".into(), "-fno-dfg".into()]),
             "split" => how

@@ -56,13 +56,17 @@ pub struct NetBuild {
 }
 
 impl NetBuild {
-    /// Verilator arguments of every network build: no gate or DFG optimization across
-    /// instance boundaries, so that Verilator does not specialize the switch's code for
-    /// each instance (reading its parent's link vectors directly) and every instance of a
-    /// block shares one copy of its code. Measured (`docs/network-rtl.md`): CB-LCAN(2,2)
-    /// n = 8 builds in 1.8 s instead of 12.4 s (C++ 0.67 MB instead of 1.47 MB) and runs
-    /// 1.45x faster; n = 32 writes 2.1 MB of C++ instead of 9.7 MB.
-    pub const SHARE_ARGS: [&'static str; 2] = ["-fno-gate", "-fno-dfg"];
+    /// Verilator arguments of every network build: no gate, DFG or table optimization
+    /// across instance boundaries. With them, Verilator substitutes an instance's inputs by
+    /// its parent's link-vector slices and numbers each instance's lookup tables, so every
+    /// switch instance's code differs and the C++ grows with the switch count; without
+    /// them, every instance of a block shares one copy of its code
+    /// (`docs/network-rtl.md`, "Large networks"). Measured: CB-LCAN(2,2) n = 64 (192
+    /// switches, R2) writes 4.0 MB of C++ instead of 11.8 MB without `-fno-table`, and
+    /// `lcanet sim network` takes 17 s instead of 38 s end to end. Only for LCA networks:
+    /// the cube's and the MIN's small blocks are inlined whatever the options, and
+    /// without gate optimization the MIN's C++ doubles.
+    pub const SHARE_ARGS: [&'static str; 3] = ["-fno-gate", "-fno-dfg", "-fno-table"];
 
     /// The build `lcanet sim network` uses: [`Self::SHARE_ARGS`] and `-O1` whatever the
     /// size: at n = 1,024 the C++ (95 MB) takes minutes to compile at `-O1` already and the
