@@ -1,7 +1,7 @@
 //! Builds a Verilated model into a cached shared library.
 //!
 //! Pipeline (in a temp directory, published atomically by [`super::cache`]):
-//! 1. `verilator --cc -Wall [--trace] [public.vlt] -CFLAGS -fPIC --Mdir obj <files> shim.cpp`
+//! 1. `verilator --cc -Wall [--trace] [config.vlt] -CFLAGS -fPIC --Mdir obj <files> shim.cpp`
 //!    (any warning fails the build: nothing is waived);
 //! 2. read the top ports from `obj/V<top>.h`, check them against the caller's list if given;
 //! 3. generate `shim.cpp` ([`super::shim`]); `make V<top>__ALL.a shim.o`;
@@ -255,25 +255,34 @@ pub fn cpp_bytes(obj: &Path) -> u64 {
         .unwrap_or(0)
 }
 
-/// The Verilator configuration file making `public` signals readable (`public_flat_rd`).
-fn public_config(public: &[PublicSignals]) -> Result<String, BridgeError> {
+/// The Verilator configuration file making `public` signals readable (`public_flat_rd`)
+/// and keeping `no_inline` modules out of their parents (`no_inline`).
+fn config_file(public: &[PublicSignals], no_inline: &[String]) -> Result<String, BridgeError> {
+    let check = |pat: &String, what: &str| {
+        let ok = !pat.is_empty()
+            && pat
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '*' | '?'));
+        if ok {
+            Ok(())
+        } else {
+            Err(BridgeError::Design(format!(
+                "{what} pattern {pat:?} may only hold letters, digits, `_`, `*` and `?`"
+            )))
+        }
+    };
     let mut text = String::from("`verilator_config\n");
     for p in public {
-        for pat in [&p.module, &p.var] {
-            let ok = !pat.is_empty()
-                && pat
-                    .chars()
-                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '*' | '?'));
-            if !ok {
-                return Err(BridgeError::Design(format!(
-                    "public signal pattern {pat:?} may only hold letters, digits, `_`, `*` and `?`"
-                )));
-            }
-        }
+        check(&p.module, "public signal")?;
+        check(&p.var, "public signal")?;
         text.push_str(&format!(
             "public_flat_rd -module \"{}\" -var \"{}\"\n",
             p.module, p.var
         ));
+    }
+    for m in no_inline {
+        check(m, "no-inline module")?;
+        text.push_str(&format!("no_inline -module \"{m}\"\n"));
     }
     Ok(text)
 }
@@ -321,9 +330,9 @@ fn build_into(
     }
     cmd.args(&options.extra_args);
     cmd.args(["-CFLAGS", "-fPIC", "--Mdir"]).arg(&obj);
-    if !options.public.is_empty() {
-        let config = tmp.join("public.vlt");
-        write(&config, &public_config(&options.public)?)?;
+    if !options.public.is_empty() || !options.no_inline.is_empty() {
+        let config = tmp.join("config.vlt");
+        write(&config, &config_file(&options.public, &options.no_inline)?)?;
         cmd.arg(&config);
     }
     cmd.args(&design.files).arg(&shim);
@@ -395,20 +404,26 @@ pub(super) fn write(path: &Path, text: &str) -> Result<(), BridgeError> {
 
 #[cfg(test)]
 mod tests {
-    use super::{public_config, PublicSignals};
+    use super::{config_file, PublicSignals};
 
     #[test]
-    fn public_signals_become_configuration_lines_and_odd_patterns_are_refused() {
-        let text = public_config(&[
-            PublicSignals::new("lca_switch_*", "xp_*"),
-            PublicSignals::new("top", "phase"),
-        ])
+    fn public_signals_and_no_inline_modules_become_configuration_lines_and_odd_patterns_are_refused(
+    ) {
+        let text = config_file(
+            &[
+                PublicSignals::new("lca_switch_*", "xp_*"),
+                PublicSignals::new("top", "phase"),
+            ],
+            &["lca_switch_*".to_string()],
+        )
         .unwrap();
         assert_eq!(
             text,
-            "`verilator_config\npublic_flat_rd -module \"lca_switch_*\" -var \"xp_*\"\npublic_flat_rd -module \"top\" -var \"phase\"\n"
+            "`verilator_config\npublic_flat_rd -module \"lca_switch_*\" -var \"xp_*\"\npublic_flat_rd -module \"top\" -var \"phase\"\nno_inline -module \"lca_switch_*\"\n"
         );
-        assert!(public_config(&[PublicSignals::new("a\" b", "x")]).is_err());
-        assert!(public_config(&[PublicSignals::new("a", "")]).is_err());
+        assert!(config_file(&[PublicSignals::new("a\" b", "x")], &[]).is_err());
+        assert!(config_file(&[PublicSignals::new("a", "")], &[]).is_err());
+        assert!(config_file(&[], &["sw\" -var".to_string()]).is_err());
+        assert!(config_file(&[], &[String::new()]).is_err());
     }
 }

@@ -110,6 +110,11 @@ pub struct ModelOptions {
     pub optimize: Optimize,
     /// Extra Verilator arguments.
     pub extra_args: Vec<String>,
+    /// Module name patterns (wildcards `*`, `?`) Verilator must not inline into their
+    /// parents (`no_inline` lines of the configuration file): a block instantiated many
+    /// times then keeps one copy of its code instead of one per instance.
+    #[serde(default)]
+    pub no_inline: Vec<String>,
 }
 
 impl ModelOptions {
@@ -124,6 +129,12 @@ impl ModelOptions {
     /// Adds a pattern of public signals.
     pub fn with_public(mut self, module: &str, var: &str) -> Self {
         self.public.push(PublicSignals::new(module, var));
+        self
+    }
+
+    /// Adds a pattern of modules that Verilator must not inline.
+    pub fn with_no_inline(mut self, module: &str) -> Self {
+        self.no_inline.push(module.to_string());
         self
     }
 }
