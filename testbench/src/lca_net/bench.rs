@@ -57,10 +57,10 @@ pub struct NetBuild {
 
 impl NetBuild {
     /// Verilator arguments of every network build: no gate, DFG or table optimization
-    /// across instance boundaries. With them, Verilator substitutes an instance's inputs by
-    /// its parent's link-vector slices and numbers each instance's lookup tables, so every
-    /// switch instance's code differs and the C++ grows with the switch count; without
-    /// them, every instance of a block shares one copy of its code
+    /// across instance boundaries. With those optimizations on, Verilator substitutes an
+    /// instance's inputs by its parent's link-vector slices and numbers each instance's
+    /// lookup tables, so every switch instance's code differs and the C++ grows with the
+    /// switch count; with them off, every instance of a block shares one copy of its code
     /// (`docs/network-rtl.md`, "Large networks"). Measured: CB-LCAN(2,2) n = 64 (192
     /// switches, R2) writes 4.0 MB of C++ instead of 11.8 MB without `-fno-table`, and
     /// `lcanet sim network` takes 17 s instead of 38 s end to end. Only for LCA networks:
@@ -77,7 +77,7 @@ impl NetBuild {
     pub const NO_INLINE: &'static str = "lca_switch_*";
 
     /// The build `lcanet sim network` uses: [`Self::SHARE_ARGS`] and `-O1` whatever the
-    /// size: at n = 1,024 the C++ (95 MB) takes minutes to compile at `-O1` already and the
+    /// size: at n = 1,024 the C++ (38 MB) takes minutes to compile at `-O1` already and the
     /// run is seconds (1,525 bit-times/s), so `-O3` does not pay for itself end to end
     /// (`--optimize` asks for it).
     pub fn auto(trace: bool) -> Self {
