@@ -76,6 +76,13 @@ impl NetBuild {
     /// `-fno-inline`, would also keep the PEs: rows networks then simulate 1.7x slower.)
     pub const NO_INLINE: &'static str = "lca_switch_*";
 
+    /// `o` with the switch-code sharing of every LCA network build: [`Self::SHARE_ARGS`]
+    /// and the switches kept from inlining ([`Self::NO_INLINE`]).
+    pub fn shared(mut o: ModelOptions) -> ModelOptions {
+        o.extra_args = Self::SHARE_ARGS.map(String::from).to_vec();
+        o.with_no_inline(Self::NO_INLINE)
+    }
+
     /// The build `lcanet sim network` uses: [`Self::SHARE_ARGS`] and `-O1` whatever the
     /// size: at n = 1,024 the C++ (38 MB) takes minutes to compile at `-O1` already and the
     /// run is seconds (1,525 bit-times/s), so `-O3` does not pay for itself end to end

@@ -99,13 +99,12 @@ pub struct SelftestBench {
 /// Verilator options: `cnt_*` of the top public; for an LCA network, the network
 /// builds' sharing flags and switches kept out of their parents.
 fn options(spec: &SelftestSpec, top: &str) -> ModelOptions {
-    use crate::lca_net::NetBuild;
-    let mut o = ModelOptions::traced(false).with_public(top, "cnt_*");
+    let o = ModelOptions::traced(false).with_public(top, "cnt_*");
     if matches!(spec.dut, DutSpec::Lca(_)) {
-        o.extra_args = NetBuild::SHARE_ARGS.map(String::from).to_vec();
-        o = o.with_no_inline(NetBuild::NO_INLINE);
+        crate::lca_net::NetBuild::shared(o)
+    } else {
+        o
     }
-    o
 }
 
 impl SelftestBench {
