@@ -1,7 +1,8 @@
 //! `lcanet sweep`: the configuration list and its shards (disjoint, covering, stable
 //! numbering), a small slice co-simulated for real with its JSON lines, an injected fault
 //! reported as a mismatch (exit 2), and bad flags refused naming the condition with
-//! nothing written.
+//! nothing written; `--report` over those records: coverage, stale digests, mismatches and
+//! malformed or foreign records.
 
 mod common;
 
@@ -85,8 +86,94 @@ fn a_slice_is_co_simulated_and_recorded() {
         assert!(r["passes_mean"].as_f64().unwrap() >= 1.0, "{r}");
         assert!(r["bit_times_mean"].as_f64().unwrap() > 0.0, "{r}");
         assert!(r["top"].as_str().unwrap().starts_with("lcan_"), "{r}");
+        assert_eq!(r["rtl"].as_str().unwrap().len(), 16, "{r}");
     }
     assert!(!dir.join(".sweep.jsonl.partial").exists());
+    report_checks(&dir, &out, &lines);
+}
+
+/// `--report` on the slice's records (shard 5/140 of --max-n 4, 3 permutations, seed 11).
+fn report_checks(dir: &std::path::Path, out: &std::path::Path, lines: &[Value]) {
+    let o = out.to_str().unwrap();
+    let flags = ["--max-n", "4", "--perms", "3", "--json"];
+    let report = |paths: &[&str], extra: &[&str]| -> Value {
+        let mut args = vec!["sweep", "--report"];
+        args.extend_from_slice(paths);
+        args.extend_from_slice(&flags);
+        args.extend_from_slice(extra);
+        json(&args)
+    };
+    let n = lines.len() as u64;
+    // The shard: complete, everything matched.
+    let r = report(&[o], &["--shard", "5/140"]);
+    assert_eq!(r["configurations"].as_u64(), Some(n), "{r}");
+    assert_eq!(r["covered"].as_u64(), Some(n), "{r}");
+    assert_eq!(r["matched"].as_u64(), Some(n), "{r}");
+    assert_eq!(r["complete"], Value::Bool(true), "{r}");
+    assert_eq!(r["seed"].as_u64(), Some(11));
+    assert_eq!(r["permutations"].as_u64(), Some(3 * n));
+    // The whole list: the same records, the rest missing; a directory reads its files.
+    let d = dir.to_str().unwrap();
+    let r = report(&[d], &[]);
+    assert_eq!(r["covered"].as_u64(), Some(n), "{r}");
+    assert_eq!(r["complete"], Value::Bool(false));
+    let total = r["configurations"].as_u64().unwrap();
+    assert_eq!(r["missing"].as_array().unwrap().len() as u64, total - n);
+    // The same file twice: repeats, nothing else changes.
+    let r = report(&[o, o], &["--shard", "5/140"]);
+    assert_eq!(r["duplicates"].as_u64(), Some(n), "{r}");
+    assert_eq!(r["covered"].as_u64(), Some(n));
+    // A record whose Verilog digest is not today's is stale and does not count.
+    let edited = dir.join("edited");
+    std::fs::create_dir_all(&edited).unwrap();
+    let stale = edited.join("stale.jsonl");
+    let mut first = lines[0].clone();
+    first["rtl"] = Value::String("0123456789abcdef".into());
+    std::fs::write(&stale, format!("{first}\n")).unwrap();
+    let r = report(&[stale.to_str().unwrap()], &["--shard", "5/140"]);
+    assert_eq!(r["covered"].as_u64(), Some(0), "{r}");
+    assert_eq!(r["stale"][0]["index"], first["index"], "{r}");
+    // Refused, naming the file and line: another network at that index, other
+    // permutations, another seed, a line that is not a record, paths that hold none.
+    let write = |name: &str, text: String| {
+        let p = edited.join(name);
+        std::fs::write(&p, text).unwrap();
+        p.to_str().unwrap().to_string()
+    };
+    let mut other = lines[0].clone();
+    other["d"] = Value::from(other["d"].as_u64().unwrap() + 1);
+    let f = write("other.jsonl", format!("{}\n{other}\n", lines[0]));
+    let refused = |args: &[&str], needles: &[&str]| {
+        let mut all = vec!["sweep", "--max-n", "4", "--report"];
+        all.extend_from_slice(args);
+        rejects(&all, needles);
+    };
+    refused(&[&f, "--perms", "3"], &["other.jsonl:2", "other flags"]);
+    refused(
+        &[o, "--perms", "4"],
+        &["co-simulated 3 permutations, --perms says 4"],
+    );
+    refused(
+        &[o, "--perms", "3", "--seed", "12"],
+        &["used seed 11", "--seed says 12"],
+    );
+    let mut reseeded = lines[0].clone();
+    reseeded["seed"] = Value::from(12);
+    let f = write("seeds.jsonl", format!("{}\n{reseeded}\n", lines[0]));
+    refused(
+        &[&f, "--perms", "3"],
+        &[
+            "seeds.jsonl:2",
+            "used seed 12",
+            "seeds.jsonl:1 used seed 11",
+        ],
+    );
+    let f = write("garbage.jsonl", "{\"index\": 1}\n".into());
+    refused(&[&f], &["garbage.jsonl:1", "not a sweep record"]);
+    let empty = dir.join("nothing-here");
+    std::fs::create_dir_all(&empty).unwrap();
+    refused(&[empty.to_str().unwrap()], &["no *.jsonl files"]);
+    refused(&["/no/such/records.jsonl"], &["no such file or directory"]);
 }
 
 #[test]
@@ -130,6 +217,14 @@ fn an_injected_fault_is_reported_as_a_mismatch() {
         "only permutation 0 is faulty: {rec}"
     );
     assert_eq!(rec["failure"]["perm"].as_u64(), Some(0));
+    // The report finds the mismatch and exits 2 too.
+    let r = lcanet(&[
+        "sweep", "--report", o, "--max-n", "4", "--perms", "2", "--shard", "0/400", "--json",
+    ]);
+    assert_eq!(r.status.code(), Some(2));
+    let v: Value = serde_json::from_slice(&r.stdout).unwrap();
+    assert_eq!(v["mismatched"][0]["index"].as_u64(), Some(0), "{v}");
+    assert_eq!(v["matched"].as_u64(), Some(0));
 }
 
 #[test]

@@ -92,3 +92,35 @@ fn rows_groups_follow_the_switch_shapes() {
         "{top}"
     );
 }
+
+#[test]
+fn the_rtl_digest_names_the_verilog_and_nothing_else() {
+    let topo = Topology::tree(2, 1, Size::Levels(2)).unwrap();
+    let emit = |alg, policy| {
+        network_design(&NetSpec::new(topo.clone(), alg, policy, 1, 8).unwrap())
+            .unwrap()
+            .emit()
+            .unwrap()
+    };
+    let a = emit(Algorithm::R1, ArbiterPolicy::Fixed);
+    assert_eq!(a.digest().len(), 16);
+    assert!(a.digest().chars().all(|c| c.is_ascii_hexdigit()));
+    // Deterministic: the same parameters give the same digest.
+    assert_eq!(
+        a.digest(),
+        emit(Algorithm::R1, ArbiterPolicy::Fixed).digest()
+    );
+    // Another policy or algorithm is other Verilog.
+    assert_ne!(
+        a.digest(),
+        emit(Algorithm::R1, ArbiterPolicy::Random).digest()
+    );
+    assert_ne!(
+        a.digest(),
+        emit(Algorithm::R2, ArbiterPolicy::Fixed).digest()
+    );
+    // One character of one module changes it.
+    let mut b = a.clone();
+    b.modules[0].contents.push(' ');
+    assert_ne!(a.digest(), b.digest());
+}

@@ -6,6 +6,7 @@
 
 mod configs;
 mod out;
+mod report;
 
 use crate::cli::bench::routing::parse_algorithm;
 use crate::cli::common::{print_json, SeedArg};
@@ -37,6 +38,7 @@ Examples:
   lcanet sweep --list                                   # how many configurations, no run
   lcanet sweep --max-n 16 --perms 10 --out sweep.jsonl  # the small networks, all of them
   lcanet sweep --shard 3/40 --seed 7 --out s3.jsonl     # shard 3 of 40 (a batch job)
+  lcanet sweep --report results/                        # what the shards' records cover
 
 Configurations (in a fixed order, numbered across shards): T-LCAN(d,u) with u | d, u < d
 and CB-LCAN(d,u), 2 ≤ d ≤ 16, 1 ≤ u ≤ 16, every level count l ≤ 16 with n ≤ --max-n that
@@ -50,7 +52,17 @@ warnings fatal, so it is also the lint) and co-simulated on --perms random permu
 permutation j of network X is drawn from derive(seed, \"X perm j\"), the same for every
 algorithm and policy. --out gets one JSON line per configuration, written to
 .FILE.partial as the sweep goes (follow it with tail -f) and renamed to FILE when it ends;
-a sweep stopped by an error removes it. Exit code 2 if any configuration mismatched.")]
+a sweep stopped by an error removes it. Each record carries the digest of the Verilog it
+tested (rtl).
+
+--report FILE|DIR… runs nothing: it reads records (a directory: its *.jsonl files, e.g. the
+shards of several machines or days) and checks them against the configurations the other
+flags select (--max-n, --perms, --shard, …): a record of another configuration, permutation
+count or seed is refused naming its file and line; a record whose rtl digest is not what
+today's generator writes is stale and does not count. It prints what is covered, matched,
+mismatched and missing, and the process time spent (--json: every one listed).
+
+Exit code 2 if any configuration mismatched.")]
 pub struct Args {
     /// Largest number of PEs (2 ..= 1024).
     #[arg(long, default_value_t = 256)]
@@ -80,6 +92,10 @@ pub struct Args {
     /// Print the configurations (of the shard) and stop: nothing is built.
     #[arg(long)]
     list: bool,
+    /// Check records instead of running: JSON-lines files of earlier sweeps (a directory
+    /// means its *.jsonl files) against the configurations the other flags select.
+    #[arg(long, num_args = 1.., value_name = "FILE|DIR", conflicts_with_all = ["list", "out", "inject_fault"])]
+    report: Vec<PathBuf>,
     #[command(flatten)]
     seed: SeedArg,
     /// Write one JSON line per configuration here.
@@ -136,6 +152,9 @@ struct Record {
     algorithm: &'static str,
     arbiter: String,
     top: String,
+    /// The generated Verilog's digest (`Emitted::digest`): `--report` checks it against
+    /// today's generator.
+    rtl: String,
     width: usize,
     message_bits: usize,
     seed: u64,
@@ -169,7 +188,7 @@ struct Summary {
     listed: Vec<Listed>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Clone, Serialize)]
 struct SkippedNet {
     network: String,
     switches: usize,
@@ -185,85 +204,129 @@ struct Listed {
     arbiter: String,
 }
 
-/// Runs `lcanet sweep`.
-pub fn run(a: Args) -> anyhow::Result<Outcome> {
-    check_max_n(a.max_n, MAX_SWEEP_PES)?;
-    if a.perms == 0 || a.perms > MAX_PERMS {
-        bail!("--perms {}: must be between 1 and {MAX_PERMS}", a.perms);
-    }
-    if a.max_switches == 0 {
-        bail!("--max-switches 0: no network has fewer than one switch");
-    }
-    let hw = hardware_algorithms();
-    let mut algorithms: Vec<Algorithm> = Vec::new();
-    for &alg in if a.algorithms.is_empty() {
-        &hw
-    } else {
-        &a.algorithms
-    } {
-        if !hw.contains(&alg) {
-            let names: Vec<&str> = hw.iter().map(|a| a.name()).collect();
-            bail!(
-                "--algorithms {}: the generated hardware does not run it (it runs {})",
-                alg.name(),
-                names.join(", ")
-            );
+/// What a sweep's flags select: the networks, the full configuration list and this
+/// shard's part of it.
+struct Plan {
+    nets: Vec<(configs::Shape, lcanet_sim::lcan::Topology)>,
+    skipped: Vec<SkippedNet>,
+    algorithms: Vec<Algorithm>,
+    policies: Vec<ArbiterPolicy>,
+    /// Configurations in all shards.
+    total: usize,
+    /// This shard's.
+    mine: Vec<Config>,
+}
+
+impl Plan {
+    /// Checks the flags and lists the configurations.
+    fn new(a: &Args) -> anyhow::Result<Plan> {
+        check_max_n(a.max_n, MAX_SWEEP_PES)?;
+        if a.perms == 0 || a.perms > MAX_PERMS {
+            bail!("--perms {}: must be between 1 and {MAX_PERMS}", a.perms);
         }
-        if !algorithms.contains(&alg) {
-            algorithms.push(alg);
+        if a.max_switches == 0 {
+            bail!("--max-switches 0: no network has fewer than one switch");
         }
+        let hw = hardware_algorithms();
+        let mut algorithms: Vec<Algorithm> = Vec::new();
+        for &alg in if a.algorithms.is_empty() {
+            &hw
+        } else {
+            &a.algorithms
+        } {
+            if !hw.contains(&alg) {
+                let names: Vec<&str> = hw.iter().map(|a| a.name()).collect();
+                bail!(
+                    "--algorithms {}: the generated hardware does not run it (it runs {})",
+                    alg.name(),
+                    names.join(", ")
+                );
+            }
+            if !algorithms.contains(&alg) {
+                algorithms.push(alg);
+            }
+        }
+        let mut policies: Vec<ArbiterPolicy> = Vec::new();
+        let chosen: Vec<PolicyArg> = if a.arbiters.is_empty() {
+            vec![PolicyArg::Fixed, PolicyArg::RoundRobin, PolicyArg::Random]
+        } else {
+            a.arbiters.clone()
+        };
+        for p in chosen {
+            let p = ArbiterPolicy::from(p);
+            if !policies.contains(&p) {
+                policies.push(p);
+            }
+        }
+        // Width and message bits are checked by the first network's parameters.
+        NetSpec::new(
+            configs::Shape {
+                kind: lcanet_sim::lcan::Kind::Tree,
+                d: 2,
+                u: 1,
+                levels: 1,
+            }
+            .topology()?,
+            Algorithm::R1,
+            ArbiterPolicy::Fixed,
+            a.width,
+            a.message_bits,
+        )
+        .context("--width / --message-bits")?;
+        let configs::Shapes {
+            keep: nets,
+            skipped,
+        } = shapes(a.max_n, a.max_switches, a.width, a.message_bits);
+        let all = configs(&nets, &algorithms, &policies);
+        let total = all.len();
+        let mine: Vec<Config> = all
+            .into_iter()
+            .filter(|c| a.shard.is_none_or(|s| s.owns(c.index)))
+            .collect();
+        let skipped = skipped
+            .iter()
+            .map(|(s, sw)| SkippedNet {
+                network: s.label(),
+                switches: *sw,
+            })
+            .collect();
+        Ok(Plan {
+            nets,
+            skipped,
+            algorithms,
+            policies,
+            total,
+            mine,
+        })
     }
-    let mut policies: Vec<ArbiterPolicy> = Vec::new();
-    let chosen: Vec<PolicyArg> = if a.arbiters.is_empty() {
-        vec![PolicyArg::Fixed, PolicyArg::RoundRobin, PolicyArg::Random]
-    } else {
-        a.arbiters.clone()
-    };
-    for p in chosen {
-        let p = ArbiterPolicy::from(p);
-        if !policies.contains(&p) {
-            policies.push(p);
-        }
-    }
-    // Width and message bits are checked by the first network's parameters.
-    NetSpec::new(
-        configs::Shape {
-            kind: lcanet_sim::lcan::Kind::Tree,
-            d: 2,
-            u: 1,
-            levels: 1,
-        }
-        .topology()?,
-        Algorithm::R1,
-        ArbiterPolicy::Fixed,
-        a.width,
-        a.message_bits,
-    )
-    .context("--width / --message-bits")?;
-    let configs::Shapes {
-        keep: nets,
-        skipped,
-    } = shapes(a.max_n, a.max_switches, a.width, a.message_bits);
-    let all = configs(&nets, &algorithms, &policies);
-    let total = all.len();
-    let mine: Vec<Config> = all
-        .into_iter()
-        .filter(|c| a.shard.is_none_or(|s| s.owns(c.index)))
-        .collect();
-    let topo_of = |c: &Config| {
-        nets.iter()
+
+    /// The topology of a configuration of this plan.
+    fn topology(&self, c: &Config) -> lcanet_sim::lcan::Topology {
+        self.nets
+            .iter()
             .find(|(s, _)| *s == c.shape)
             .map(|(_, t)| t.clone())
             .expect("every configuration's shape is in the list")
-    };
+    }
+}
+
+/// Runs `lcanet sweep`.
+pub fn run(a: Args) -> anyhow::Result<Outcome> {
+    let plan = Plan::new(&a)?;
+    if !a.report.is_empty() {
+        return report::run(&a, &plan);
+    }
+    let Plan {
+        algorithms,
+        policies,
+        total,
+        mine,
+        skipped: skipped_nets,
+        ..
+    } = &plan;
+    let (total, mine) = (*total, mine.clone());
+    let topo_of = |c: &Config| plan.topology(c);
     let shard_text = a.shard.map(|s| format!("{}/{}", s.index, s.count));
-    let skipped_nets: Vec<SkippedNet> = skipped
-        .iter()
-        .map(|(s, sw)| SkippedNet {
-            network: s.label(),
-            switches: *sw,
-        })
-        .collect();
     if a.list {
         let listed: Vec<Listed> = mine
             .iter()
@@ -287,7 +350,7 @@ pub fn run(a: Args) -> anyhow::Result<Outcome> {
                 shard: shard_text,
                 configurations: mine.len(),
                 configurations_in_all_shards: total,
-                skipped_networks: skipped_nets,
+                skipped_networks: skipped_nets.clone(),
                 matched: 0,
                 mismatched: Vec::new(),
                 seconds: 0.0,
@@ -305,7 +368,7 @@ pub fn run(a: Args) -> anyhow::Result<Outcome> {
                 "{} configurations{} of {total} ({} networks with n ≤ {} × {}); {} networks above --max-switches {} skipped",
                 listed.len(),
                 shard_text.as_deref().map(|s| format!(" in shard {s}")).unwrap_or_default(),
-                nets.len(),
+                plan.nets.len(),
                 a.max_n,
                 algorithms
                     .iter()
@@ -400,7 +463,7 @@ pub fn run(a: Args) -> anyhow::Result<Outcome> {
             shard: shard_text,
             configurations: mine.len(),
             configurations_in_all_shards: total,
-            skipped_networks: skipped_nets,
+            skipped_networks: skipped_nets.clone(),
             matched,
             mismatched: mismatched.clone(),
             seconds,
@@ -491,6 +554,7 @@ fn run_config(
         algorithm: c.algorithm.name(),
         arbiter: c.policy_name(),
         top,
+        rtl: bench.rtl_digest.clone(),
         width: a.width,
         message_bits: a.message_bits,
         seed,

@@ -133,6 +133,8 @@ pub struct NetBench {
     pub generate_seconds: f64,
     /// Bytes of Verilog written.
     pub verilog_bytes: usize,
+    /// [`Emitted::digest`](lcanet_hdl::netlist::Emitted::digest) of that Verilog.
+    pub rtl_digest: String,
     pub(crate) lib: Arc<ModelLibrary>,
     pub(crate) design: Design,
     pub(crate) how: NetBuild,
@@ -177,6 +179,7 @@ impl NetBench {
             build_seconds,
             generate_seconds,
             verilog_bytes: emitted.module_bytes(),
+            rtl_digest: emitted.digest(),
             lib,
             design,
             how,

@@ -11,6 +11,7 @@ mod print;
 use super::design::Design;
 use super::error::NetlistError;
 use super::module::Module;
+use sha2::{Digest, Sha256};
 use std::collections::HashSet;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -59,6 +60,24 @@ impl Emitted {
     /// Total size of the module files in bytes.
     pub fn module_bytes(&self) -> usize {
         self.modules.iter().map(|f| f.contents.len()).sum()
+    }
+
+    /// A fingerprint of the module files (their names and contents, in order): 16 hex
+    /// digits of their SHA-256. Two emissions with the same digest are the same Verilog,
+    /// so a record carrying it says which RTL it tested (`lcanet sweep --report` compares
+    /// it with today's generator).
+    pub fn digest(&self) -> String {
+        let mut h = Sha256::new();
+        for f in &self.modules {
+            for field in [f.name.as_bytes(), f.contents.as_bytes()] {
+                h.update((field.len() as u64).to_le_bytes());
+                h.update(field);
+            }
+        }
+        h.finalize()[..8]
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect()
     }
 
     /// Writes every file into `dir` (created if missing). Returns the paths of the module

@@ -1,0 +1,396 @@
+//! `lcanet sweep --report FILE|DIR…`: the records of earlier sweep runs (any shards, any
+//! machines, any number of files) checked against the configurations the flags select.
+//!
+//! Every record must be a configuration of today's list (same index, network, algorithm,
+//! arbiter, width, message bits), run with `--perms` permutations and one seed (`--seed`
+//! if given); anything else is refused naming the file and line. A record counts only if
+//! its Verilog digest equals the one today's generator writes for that configuration
+//! (otherwise it is *stale*: it tested other RTL). The report says which configurations
+//! are covered, which matched, which are missing, and the process time spent.
+
+use super::{Args, Config, Plan};
+use crate::cli::common::print_json;
+use crate::cli::Outcome;
+use anyhow::{bail, Context};
+use lcanet_hdl::lca_net::{network_design, NetSpec};
+use lcanet_sim::lcan::cycle::ArbiterPolicy;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+/// The fields of a record line the report reads.
+#[derive(Debug, Deserialize)]
+struct Seen {
+    index: usize,
+    topology: String,
+    d: usize,
+    u: usize,
+    levels: usize,
+    algorithm: String,
+    arbiter: String,
+    width: usize,
+    message_bits: usize,
+    seed: u64,
+    perms: usize,
+    matched: usize,
+    r#match: bool,
+    /// Absent in records written before digests existed: such a record is stale.
+    #[serde(default)]
+    rtl: Option<String>,
+    build_seconds: f64,
+    run_seconds: f64,
+}
+
+/// Where a record came from, for messages.
+#[derive(Debug, Clone)]
+struct At {
+    file: PathBuf,
+    line: usize,
+}
+
+impl std::fmt::Display for At {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}", self.file.display(), self.line)
+    }
+}
+
+/// One configuration named in a report.
+#[derive(Debug, Serialize)]
+struct Named {
+    index: usize,
+    network: String,
+    algorithm: &'static str,
+    arbiter: String,
+}
+
+impl Named {
+    fn of(c: &Config) -> Self {
+        Named {
+            index: c.index,
+            network: c.shape.label(),
+            algorithm: c.algorithm.name(),
+            arbiter: c.policy_name(),
+        }
+    }
+}
+
+impl std::fmt::Display for Named {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "#{} {} {} {}",
+            self.index, self.network, self.algorithm, self.arbiter
+        )
+    }
+}
+
+/// The JSON report.
+#[derive(Debug, Serialize)]
+struct Report {
+    files: Vec<PathBuf>,
+    records: usize,
+    duplicates: usize,
+    seed: Option<u64>,
+    perms: usize,
+    configurations: usize,
+    covered: usize,
+    complete: bool,
+    matched: usize,
+    mismatched: Vec<Named>,
+    stale: Vec<Named>,
+    missing: Vec<Named>,
+    permutations: u64,
+    build_seconds: f64,
+    run_seconds: f64,
+}
+
+/// The record files named on the command line: files as given, directories as their
+/// `*.jsonl` files in name order.
+fn record_files(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
+    let mut files = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            let mut found: Vec<PathBuf> = std::fs::read_dir(p)
+                .with_context(|| format!("--report {}: reading the directory", p.display()))?
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|f| f.is_file() && f.extension().is_some_and(|x| x == "jsonl"))
+                .collect();
+            if found.is_empty() {
+                bail!(
+                    "--report {}: the directory has no *.jsonl files",
+                    p.display()
+                );
+            }
+            found.sort();
+            files.extend(found);
+        } else if p.is_file() {
+            files.push(p.clone());
+        } else {
+            bail!("--report {}: no such file or directory", p.display());
+        }
+    }
+    Ok(files)
+}
+
+/// Checks that `r` (read at `at`) is configuration `c` as the flags describe it.
+fn check_identity(r: &Seen, c: &Config, a: &Args, at: &At) -> anyhow::Result<()> {
+    let want = (
+        c.shape.kind_name(),
+        c.shape.d,
+        c.shape.u,
+        c.shape.levels,
+        c.algorithm.name(),
+        c.policy_name(),
+        a.width,
+        a.message_bits,
+    );
+    let got = (
+        r.topology.as_str(),
+        r.d,
+        r.u,
+        r.levels,
+        r.algorithm.as_str(),
+        r.arbiter.clone(),
+        r.width,
+        r.message_bits,
+    );
+    if want != got {
+        bail!(
+            "{at}: record #{} is {} (d, u, l) = ({}, {}, {}) {} {} W = {} M = {}, but \
+             configuration #{} of this list is {}: the records come from a sweep with other \
+             flags (--max-n, --max-switches, --algorithms, --arbiters, --width, --message-bits)",
+            r.index,
+            r.topology,
+            r.d,
+            r.u,
+            r.levels,
+            r.algorithm,
+            r.arbiter,
+            r.width,
+            r.message_bits,
+            c.index,
+            Named::of(c),
+        );
+    }
+    Ok(())
+}
+
+/// Today's Verilog digest of configuration `c`.
+fn digest(c: &Config, plan: &Plan, a: &Args) -> anyhow::Result<String> {
+    let spec = NetSpec::new(
+        plan.topology(c),
+        c.algorithm,
+        c.policy.unwrap_or(ArbiterPolicy::Fixed),
+        a.width,
+        a.message_bits,
+    )?;
+    Ok(network_design(&spec)?.emit()?.digest())
+}
+
+/// Runs the report.
+pub fn run(a: &Args, plan: &Plan) -> anyhow::Result<Outcome> {
+    let files = record_files(&a.report)?;
+    let expected: BTreeMap<usize, &Config> = plan.mine.iter().map(|c| (c.index, c)).collect();
+    // The seed and where it was first seen, for the message if another one turns up.
+    let mut seed: Option<(u64, String)> = a.seed.seed.map(|s| (s, format!("--seed says {s}")));
+    // Per configuration: (matched, rtl digest) of each record.
+    let mut seen: BTreeMap<usize, Vec<(bool, Option<String>)>> = BTreeMap::new();
+    let (mut records, mut permutations) = (0usize, 0u64);
+    let (mut build_seconds, mut run_seconds) = (0.0, 0.0);
+    for file in &files {
+        let text = std::fs::read_to_string(file)
+            .with_context(|| format!("--report {}: reading it", file.display()))?;
+        for (i, line) in text.lines().enumerate() {
+            let at = At {
+                file: file.clone(),
+                line: i + 1,
+            };
+            if line.trim().is_empty() {
+                continue;
+            }
+            let r: Seen =
+                serde_json::from_str(line).with_context(|| format!("{at}: not a sweep record"))?;
+            let Some(&c) = expected.get(&r.index) else {
+                if r.index < plan.total {
+                    bail!(
+                        "{at}: configuration #{} is not in shard {} (the records and --shard \
+                         disagree)",
+                        r.index,
+                        a.shard
+                            .map_or(String::new(), |s| format!("{}/{}", s.index, s.count))
+                    );
+                }
+                bail!(
+                    "{at}: configuration #{} does not exist: this list has {} (other \
+                     --max-n, --max-switches, --algorithms or --arbiters?)",
+                    r.index,
+                    plan.total
+                );
+            };
+            check_identity(&r, c, a, &at)?;
+            if r.perms != a.perms {
+                bail!(
+                    "{at}: record #{} co-simulated {} permutations, --perms says {}",
+                    r.index,
+                    r.perms,
+                    a.perms
+                );
+            }
+            if r.matched > r.perms || r.r#match != (r.matched == r.perms) {
+                bail!(
+                    "{at}: record #{} is inconsistent: matched {} of {} but match = {}",
+                    r.index,
+                    r.matched,
+                    r.perms,
+                    r.r#match
+                );
+            }
+            match &seed {
+                Some((s, first)) if *s != r.seed => bail!(
+                    "{at}: record #{} used seed {}, but {first}: a report covers one seed",
+                    r.index,
+                    r.seed
+                ),
+                Some(_) => {}
+                None => seed = Some((r.seed, format!("{at} used seed {}", r.seed))),
+            }
+            records += 1;
+            permutations += r.perms as u64;
+            build_seconds += r.build_seconds;
+            run_seconds += r.run_seconds;
+            seen.entry(r.index).or_default().push((r.r#match, r.rtl));
+        }
+    }
+    let bar = if a.json {
+        indicatif::ProgressBar::hidden()
+    } else {
+        indicatif::ProgressBar::new(seen.len() as u64)
+    };
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{bar:30} {pos}/{len} digests of today's Verilog [{elapsed} / ~{duration}]",
+        )
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    let (mut covered, mut matched) = (0, 0);
+    let (mut mismatched, mut stale) = (Vec::new(), Vec::new());
+    for (index, recs) in &seen {
+        let c = expected[index];
+        let today = digest(c, plan, a)
+            .with_context(|| format!("generating configuration {}", Named::of(c)))?;
+        let current: Vec<bool> = recs
+            .iter()
+            .filter(|(_, rtl)| rtl.as_deref() == Some(today.as_str()))
+            .map(|(m, _)| *m)
+            .collect();
+        if current.is_empty() {
+            stale.push(Named::of(c));
+        } else {
+            covered += 1;
+            if current.iter().all(|&m| m) {
+                matched += 1;
+            } else {
+                mismatched.push(Named::of(c));
+            }
+        }
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    let missing: Vec<Named> = plan
+        .mine
+        .iter()
+        .filter(|c| !seen.contains_key(&c.index))
+        .map(Named::of)
+        .collect();
+    let report = Report {
+        files: files.clone(),
+        records,
+        duplicates: records - seen.len(),
+        seed: seed.map(|(s, _)| s),
+        perms: a.perms,
+        configurations: plan.mine.len(),
+        covered,
+        complete: covered == plan.mine.len(),
+        matched,
+        mismatched,
+        stale,
+        missing,
+        permutations,
+        build_seconds,
+        run_seconds,
+    };
+    if a.json {
+        print_json(&report)?;
+    } else {
+        print_text(&report, a);
+    }
+    Ok(if report.mismatched.is_empty() {
+        Outcome::Success
+    } else {
+        Outcome::Mismatch
+    })
+}
+
+fn print_text(r: &Report, a: &Args) {
+    let list = |v: &[Named]| {
+        const SHOWN: usize = 10;
+        let mut s: Vec<String> = v.iter().take(SHOWN).map(|n| n.to_string()).collect();
+        if v.len() > SHOWN {
+            s.push(format!(
+                "… {} more (--json lists them all)",
+                v.len() - SHOWN
+            ));
+        }
+        s.join(", ")
+    };
+    println!(
+        "sweep report: {} records in {} files{} (seed {}, {} permutations each, --max-n {})",
+        r.records,
+        r.files.len(),
+        if r.duplicates > 0 {
+            format!(", {} of them repeats", r.duplicates)
+        } else {
+            String::new()
+        },
+        r.seed.map_or("-".to_string(), |s| s.to_string()),
+        r.perms,
+        a.max_n
+    );
+    println!(
+        "covered: {}/{} configurations{}; matched {}, mismatched {}",
+        r.covered,
+        r.configurations,
+        if r.complete {
+            " (complete)"
+        } else {
+            " (INCOMPLETE)"
+        },
+        r.matched,
+        r.mismatched.len()
+    );
+    let time = |s: f64| {
+        if s < 3600.0 {
+            format!("{:.1} min", s / 60.0)
+        } else {
+            format!("{:.2} h", s / 3600.0)
+        }
+    };
+    println!(
+        "co-simulated {} permutations; process time {} building, {} simulating",
+        r.permutations,
+        time(r.build_seconds),
+        time(r.run_seconds)
+    );
+    if !r.mismatched.is_empty() {
+        println!("MISMATCHED: {}", list(&r.mismatched));
+    }
+    if !r.stale.is_empty() {
+        println!(
+            "stale (their Verilog is not what today's generator writes; not counted): {}",
+            list(&r.stale)
+        );
+    }
+    if !r.missing.is_empty() {
+        println!("missing: {}", list(&r.missing));
+    }
+}
