@@ -5,6 +5,8 @@ use super::*;
 
 /// One generated command line.
 pub(super) struct CliCase {
+    /// The subcommand (an entry of [`COMMANDS`]).
+    pub(super) cmd: &'static str,
     pub(super) argv: Vec<OsString>,
     pub(super) hints: Hints,
     /// Number of defects injected (0: a valid input, which must succeed).
@@ -466,6 +468,7 @@ pub(super) const COMMANDS: &[&str] = &[
     "bench all-to-all",
     "bench hypercube",
     "sweep",
+    "sweep --report",
     "prove switch",
     "prove matrix",
 ];
@@ -689,6 +692,7 @@ pub(super) fn cli_case(g: &mut Gen, s: &Scratch, case_dir: &Path, seeds: &[Strin
         "bench all-to-all" => bench_all_to_all_args(&mut b, s, case_dir, &mut out),
         "bench hypercube" => bench_hypercube_args(&mut b, s, case_dir, &mut out),
         "sweep" => sweep_args(&mut b, s, case_dir, &mut out),
+        "sweep --report" => report_args(&mut b, s),
         "prove switch" | "prove matrix" => prove_args(&mut b, s, cmd, case_dir, &mut out),
         "generate hypercube" | "sim hypercube" => {
             b.number("--k", "2", |v| (1..=12).contains(&v), &["k", "--k"]);
@@ -798,6 +802,7 @@ pub(super) fn cli_case(g: &mut Gen, s: &Scratch, case_dir: &Path, seeds: &[Strin
         }
     }
     CliCase {
+        cmd,
         argv: b.argv,
         hints: b.hints,
         defects: b.defects,
@@ -1188,6 +1193,171 @@ fn sweep_args(b: &mut Builder, s: &Scratch, case_dir: &Path, out: &mut Option<Ou
     let o = out_file(b, s, case_dir, "jsonl");
     b.arg("--out", &o.path);
     *out = Some(o);
+}
+
+/// `sweep --report FILE…` (runs nothing, so valid inputs run too): record files of the
+/// `--max-n 4` list with 2 permutations each. Valid records name their configuration
+/// right and carry no digest or a made-up one (stale: counted, not covered); a defect is a
+/// line that is not a record, a configuration that does not exist or is not the one at
+/// its index, another permutation count or seed, an inconsistent match count, bytes that
+/// are not UTF-8, a path that holds no records, or a flag `--report` excludes.
+fn report_args(b: &mut Builder, s: &Scratch) {
+    use crate::cli::sweep::configs::{configs, hardware_algorithms, shapes};
+    use lcanet_sim::lcan::cycle::ArbiterPolicy;
+    let list = configs(
+        &shapes(4, 4096, 1, 8).keep,
+        &hardware_algorithms(),
+        &[
+            ArbiterPolicy::Fixed,
+            ArbiterPolicy::RoundRobin,
+            ArbiterPolicy::Random,
+        ],
+    );
+    let seed = b.g.next() % 1000;
+    let record = |g: &mut Gen, i: usize| -> serde_json::Value {
+        let c = &list[i];
+        let mut r = serde_json::json!({
+            "index": c.index, "topology": c.shape.kind_name(), "d": c.shape.d,
+            "u": c.shape.u, "levels": c.shape.levels, "algorithm": c.algorithm.name(),
+            "arbiter": c.policy_name(), "width": 1, "message_bits": 8, "seed": seed,
+            "perms": 2, "matched": 2, "match": true, "build_seconds": 1.5,
+            "run_seconds": 0.25,
+        });
+        if g.chance(70) {
+            r["rtl"] = serde_json::Value::String(format!("{:016x}", g.next()));
+        }
+        r
+    };
+    let mut lines: Vec<String> = (0..b.g.below(6))
+        .map(|_| {
+            let i = b.g.below(list.len());
+            record(b.g, i).to_string()
+        })
+        .collect();
+    let mut bytes: Option<Vec<u8>> = None;
+    let mut path: Option<PathBuf> = None;
+    if b.hit(b.rate) {
+        let i = b.g.below(list.len());
+        let mut r = record(b.g, i);
+        let at = b.g.below(lines.len() + 1);
+        match b.g.below(9) {
+            0 => {
+                let bad = b.g.pick_str(&[
+                    "{",
+                    "null",
+                    "[]",
+                    "{\"index\": -1}",
+                    "{\"index\": 3}",
+                    "\u{0}",
+                    "{\"index\": 18446744073709551616}",
+                ]);
+                lines.insert(at, bad.to_string());
+                b.defect(&["not a sweep record"]);
+            }
+            1 => {
+                let text = r.to_string();
+                let cut = 1 + b.g.below(text.len() - 1);
+                lines.insert(at, text[..cut].to_string());
+                b.defect(&["not a sweep record"]);
+            }
+            2 => {
+                r["d"] = serde_json::Value::String("two".into());
+                lines.insert(at, r.to_string());
+                b.defect(&["not a sweep record"]);
+            }
+            3 => {
+                let past = list.len() + b.g.below(1 << 20);
+                r["index"] = serde_json::Value::from(past);
+                lines.insert(at, r.to_string());
+                b.defect(&["does not exist"]);
+            }
+            4 => {
+                match b.g.below(4) {
+                    0 => r["d"] = serde_json::Value::from(r["d"].as_u64().unwrap_or(0) + 1),
+                    1 => r["algorithm"] = serde_json::Value::String("r9".into()),
+                    2 => r["arbiter"] = serde_json::Value::String("lottery".into()),
+                    _ => r["width"] = serde_json::Value::from(2),
+                }
+                lines.insert(at, r.to_string());
+                b.defect(&["other flags"]);
+            }
+            5 => {
+                r["perms"] = serde_json::Value::from(3);
+                r["matched"] = serde_json::Value::from(3);
+                lines.insert(at, r.to_string());
+                b.defect(&["--perms says 2"]);
+            }
+            6 => {
+                // Another seed than the first record's (or than --seed, if given below).
+                r["seed"] = serde_json::Value::from(seed + 1);
+                lines.insert(at, r.to_string());
+                if lines.len() == 1 {
+                    lines.push(record(b.g, i).to_string());
+                }
+                b.defect(&["a report covers one seed"]);
+            }
+            7 => {
+                if b.g.chance(50) {
+                    r["matched"] = serde_json::Value::from(3);
+                } else {
+                    r["match"] = serde_json::Value::Bool(false);
+                }
+                lines.insert(at, r.to_string());
+                b.defect(&["inconsistent"]);
+            }
+            _ => {
+                let mut text = lines.join("\n").into_bytes();
+                text.extend_from_slice(&[b'\n', 0xff, 0xfe, b'{', 0xc3]);
+                bytes = Some(text);
+                b.defect(&["reading it"]);
+            }
+        }
+    } else if b.g.chance(5) {
+        path = Some(s.root.join("missing.jsonl"));
+        b.defect(&["no such file or directory", "missing.jsonl"]);
+    } else if b.g.chance(5) {
+        // A directory without records.
+        let empty = s.root.join("inputs").join("no-records");
+        let _ = std::fs::create_dir_all(&empty);
+        path = Some(empty);
+        b.defect(&["no *.jsonl files"]);
+    }
+    let path = match (path, bytes) {
+        (Some(p), _) => p,
+        (None, Some(bytes)) => s.input_bytes("r.jsonl", &bytes),
+        (None, None) => {
+            let mut text = lines.join("\n");
+            if !text.is_empty() {
+                text.push('\n');
+            }
+            s.input("r.jsonl", &text)
+        }
+    };
+    b.argv.push(path.into());
+    b.number("--max-n", "4", |v| (2..=1024).contains(&v), &["--max-n"]);
+    b.number("--perms", "2", |v| (1..=100_000).contains(&v), &["--perms"]);
+    if b.g.chance(20) {
+        // Another seed than the records' (with no record, nothing disagrees with it).
+        if !lines.is_empty() && b.hit(b.rate / 3) {
+            b.arg("--seed", (seed + 7).to_string());
+            b.defect(&["a report covers one seed", "--seed says"]);
+        } else {
+            b.arg("--seed", seed.to_string());
+        }
+    }
+    if b.hit(b.rate / 5) {
+        let (flag, value) =
+            *b.g.pick(&[("--out", "x.jsonl"), ("--list", ""), ("--inject-fault", "")]);
+        if value.is_empty() {
+            b.flag(flag);
+        } else {
+            b.arg(flag, value);
+        }
+        b.defect(&["cannot be used with", flag]);
+    }
+    if b.g.chance(50) {
+        b.flag("--json");
+    }
 }
 
 /// `prove switch|matrix`: switch shape, proof options and the kept directory (Yosys itself

@@ -248,12 +248,7 @@ pub(super) fn check_cli_input(
 ) {
     let case_dir = s.root.join(format!("case{index}"));
     let case = cli_case(g, s, &case_dir, seeds);
-    let command = case.argv[1..]
-        .iter()
-        .take_while(|a| a.to_str().is_some_and(|a| !a.starts_with('-')))
-        .map(|a| a.to_string_lossy())
-        .collect::<Vec<_>>()
-        .join(" ");
+    let command = case.cmd.to_string();
     let desc = case
         .argv
         .iter()

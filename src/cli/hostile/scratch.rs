@@ -212,6 +212,9 @@ impl Scratch {
         }
     }
     pub(super) fn input(&self, name: &str, contents: &str) -> PathBuf {
+        self.input_bytes(name, contents.as_bytes())
+    }
+    pub(super) fn input_bytes(&self, name: &str, contents: &[u8]) -> PathBuf {
         let p = self.root.join("inputs").join(name);
         std::fs::create_dir_all(p.parent().unwrap()).unwrap();
         std::fs::write(&p, contents).unwrap();

@@ -4,7 +4,7 @@
 //! bit-time by bit-time against the golden model on seeded random permutations. One JSON
 //! line per configuration; `--shard i/N` splits the list for a batch scheduler.
 
-mod configs;
+pub(crate) mod configs;
 mod out;
 mod report;
 
