@@ -348,6 +348,49 @@ fn second_build_is_a_cache_hit() {
 }
 
 #[test]
+fn models_compile_against_the_shared_precompiled_header() {
+    let cache = tempfile::tempdir().unwrap();
+    let d = Design::new([data("counter.v")], "counter");
+    // Split into several files: Verilator compiles a model written as one file as a
+    // single `__ALL.cpp`, without any precompiled header.
+    let o = ModelOptions {
+        extra_args: vec!["--output-split".into(), "1".into()],
+        ..ModelOptions::default()
+    };
+    let built = build_in(cache.path(), &d, &o).unwrap();
+    let log = std::fs::read_to_string(built.dir.join("build.log")).unwrap();
+    // Every object of the model's fast and slow code includes the shared header first,
+    // and the model does not precompile a header of its own.
+    let compiles: Vec<&str> = log
+        .lines()
+        .filter(|l| l.contains(" -c ") && l.contains("Vcounter"))
+        .collect();
+    assert!(!compiles.is_empty(), "{log}");
+    let shared = |l: &&str| l.contains("/vl_pch.h.fast") || l.contains("/vl_pch.h.slow");
+    assert!(compiles.iter().all(shared), "{log}");
+    assert!(
+        compiles.iter().any(|l| l.contains("/vl_pch.h.slow")),
+        "{log}"
+    );
+    assert!(!log.contains("Vcounter__pch.h.fast.gch"), "{log}");
+    // It lives in the runtime cache, precompiled.
+    let include = compiles[0]
+        .split_whitespace()
+        .find(|w| w.ends_with("/vl_pch.h.fast") || w.ends_with("/vl_pch.h.slow"))
+        .unwrap();
+    let gch = std::path::PathBuf::from(format!("{include}.gch"));
+    assert!(gch.is_file(), "{}", gch.display());
+    assert!(gch
+        .parent()
+        .unwrap()
+        .file_name()
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .starts_with("pch-"));
+}
+
+#[test]
 fn parallel_builds_of_one_design_build_once() {
     let cache = Arc::new(tempfile::tempdir().unwrap());
     let threads: Vec<_> = (0..2)

@@ -4,9 +4,11 @@
 //! 1. `verilator --cc -Wall [--trace] [config.vlt] -CFLAGS -fPIC --Mdir obj <files> shim.cpp`
 //!    (any warning fails the build: nothing is waived);
 //! 2. read the top ports from `obj/V<top>.h`, check them against the caller's list if given;
-//! 3. generate `shim.cpp` ([`super::shim`]); `make V<top>__ALL.a shim.o`;
-//! 4. get `libverilated.a` from the runtime cache (built once per Verilator configuration,
-//!    keyed by the `VM_*` settings of `V<top>_classes.mk`): it is most of a cold build's time;
+//! 3. generate `shim.cpp` ([`super::shim`]);
+//! 4. get `libverilated.a` and the precompiled runtime headers from the runtime cache
+//!    (built once per Verilator configuration, keyed by the `VM_*` settings of
+//!    `V<top>_classes.mk`; [`super::runtime`]); `make V<top>__ALL.a shim.o` with the
+//!    shared precompiled header;
 //! 5. `g++ -shared` with a version script exporting only `lcanet_*`; write `manifest.json`.
 
 use std::fs;
@@ -20,7 +22,7 @@ use super::cache::{get_or_build, CacheOutcome, KeyHasher};
 use super::design::{Design, ModelOptions, Optimize, PublicSignals};
 use super::error::BridgeError;
 use super::ports::{check_expected, parse_verilated_header, HeaderPort, PortSpec};
-use super::runtime::{make, runtime_library};
+use super::runtime::{make, runtime_library, shared_pch};
 use super::shim::{generate, SHIM_VERSION};
 use crate::paths::cache_root;
 use crate::tools::{command_line, locate, run_checked, verilator_version, Tool};
@@ -357,15 +359,19 @@ fn build_into(
     }
     write(&shim, &generate(top, &ports, !options.public.is_empty()))?;
     let mk = format!("V{top}.mk");
-    let mut build = make(&obj, &mk)?;
-    build.arg(format!("V{top}__ALL.a")).arg("shim.o");
-    build.args(opt_vars(options.optimize));
-    log.run(Tool::Make, &mut build)?;
-
     let classes = obj.join(format!("V{top}_classes.mk"));
     let classes_text =
         fs::read_to_string(&classes).map_err(|e| BridgeError::io("read", &classes, e))?;
     let runtime = runtime_library(cache, banner, &classes_text, &obj, &mk, &mut log)?;
+    let opt = opt_vars(options.optimize);
+    let pch = shared_pch(cache, banner, &classes_text, &obj, &mk, &opt, &mut log)?;
+    let mut build = make(&obj, &mk)?;
+    build.arg(format!("V{top}__ALL.a")).arg("shim.o");
+    build.args(opt);
+    if let Some(pch) = &pch {
+        build.args(pch.make_vars());
+    }
+    log.run(Tool::Make, &mut build)?;
 
     let objects = vec![obj.join("shim.o"), obj.join(format!("V{top}__ALL.a"))];
     link_library(tmp, &objects, &runtime, &mut log)?;

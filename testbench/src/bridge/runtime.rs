@@ -1,7 +1,14 @@
-//! The Verilator runtime library (`libverilated.a`): the same for every design built with
-//! the same Verilator configuration, and most of a cold build's time, so it has its own
-//! cache entry `runtime-<hash>/`, keyed by the design-independent `VM_*` settings of
-//! `V<top>_classes.mk` (tracing, DPI for public signals, ...).
+//! What every design built with the same Verilator configuration shares, each in a cache
+//! entry of its own keyed by the design-independent `VM_*` settings of `V<top>_classes.mk`
+//! (tracing, DPI for public signals, ...):
+//! - the Verilator runtime library (`libverilated.a`, `runtime-<hash>/`), most of a cold
+//!   build's time;
+//! - the runtime headers precompiled (`pch-<hash>/`, one per optimization level).
+//!   Verilator's makefile precompiles a header per model that also includes the model's
+//!   own headers, twice (fast and slow code): 3–8 s of CPU per model, often more than the
+//!   model's own code on small designs. The shared header holds only `verilated.h` and
+//!   `verilated_dpi.h` (the expensive part); each model's objects include it first and
+//!   then parse their own small headers (`docs/testbench.md`, "Build cost").
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -61,6 +68,97 @@ pub(super) fn runtime_library(
     Ok(dir.join(RUNTIME_FILE))
 }
 
+/// The text of the shared precompiled header (also its cache key's first field).
+const PCH_TEXT: &str = "\
+// lcanet: the Verilator runtime headers, precompiled once for every model of one
+// Verilator configuration and optimization level (testbench/src/bridge/runtime.rs).
+#ifndef LCANET_VL_PCH_H_
+#define LCANET_VL_PCH_H_
+#include \"verilated.h\"
+#include \"verilated_dpi.h\"
+#endif
+";
+/// The shared header's file name in its entry.
+const PCH_FILE: &str = "vl_pch.h";
+
+/// The shared precompiled header of one Verilator configuration and optimization level.
+pub(super) struct SharedPch {
+    /// `<entry>/vl_pch.h`; beside it `.fast`/`.slow` (copies, read only if the
+    /// precompiled file cannot be used) and their `.gch` files.
+    header: PathBuf,
+}
+
+impl SharedPch {
+    /// `make` variables that make the model's objects include the shared header instead
+    /// of precompiling their own (the prerequisite names it, so make builds nothing).
+    pub(super) fn make_vars(&self) -> [String; 3] {
+        let h = self.header.display();
+        [
+            format!("VK_PCH_H={h}"),
+            format!("VK_PCH_I_FAST=-include {h}.fast"),
+            format!("VK_PCH_I_SLOW=-include {h}.slow"),
+        ]
+    }
+}
+
+/// Whether `path` can be written into a make variable and a prerequisite as it is.
+fn make_safe(path: &Path) -> bool {
+    path.to_str().is_some_and(|s| {
+        s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "/._-+@,".contains(c))
+    })
+}
+
+/// The shared precompiled header for this Verilator configuration and the `make`
+/// optimization variables `opt`, from the cache (precompiled with the design's makefile,
+/// so with exactly the flags its objects use, the first time). `None` if the cache path
+/// cannot go into a make variable (spaces and the like): the model then precompiles its
+/// own, as Verilator's makefile does by default. `None` too for a model Verilator compiles
+/// as one `__ALL.cpp` (`VM_PARALLEL_BUILDS = 0`, small designs), which uses no
+/// precompiled header at all.
+pub(super) fn shared_pch(
+    cache: &Path,
+    banner: &str,
+    classes_mk: &str,
+    obj: &Path,
+    mk: &str,
+    opt: &[&str],
+    log: &mut Log,
+) -> Result<Option<SharedPch>, BridgeError> {
+    let cache = std::path::absolute(cache).map_err(|e| BridgeError::io("resolve", cache, e))?;
+    let single_file = classes_mk
+        .lines()
+        .any(|l| l.split_whitespace().eq(["VM_PARALLEL_BUILDS", "=", "0"]));
+    if single_file || !make_safe(&cache) {
+        return Ok(None);
+    }
+    let mut h = KeyHasher::default();
+    h.field(PCH_TEXT).field(banner).field("-fPIC");
+    for line in runtime_settings(classes_mk) {
+        h.field(line);
+    }
+    for v in opt {
+        h.field(v);
+    }
+    let key = format!("pch-{}", h.finish());
+    let fast_gch = format!("{PCH_FILE}.fast.gch");
+    let (dir, _) = get_or_build(&cache, &key, &fast_gch, |tmp| {
+        let header = tmp.join(PCH_FILE);
+        for name in ["", ".fast", ".slow"] {
+            let p = tmp.join(format!("{PCH_FILE}{name}"));
+            fs::write(&p, PCH_TEXT).map_err(|e| BridgeError::io("write", &p, e))?;
+        }
+        let mut cmd = make(obj, mk)?;
+        cmd.arg(format!("{}.fast.gch", header.display()))
+            .arg(format!("{}.slow.gch", header.display()))
+            .args(opt);
+        log.run(Tool::Make, &mut cmd)
+    })?;
+    Ok(Some(SharedPch {
+        header: dir.join(PCH_FILE),
+    }))
+}
+
 /// The design-independent settings of `V<top>_classes.mk`: `VM_X = v` lines and the
 /// `VM_GLOBAL_*` object lists (the runtime objects).
 fn runtime_settings(classes_mk: &str) -> Vec<String> {
@@ -80,4 +178,38 @@ fn runtime_settings(classes_mk: &str) -> Vec<String> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_plain_paths_go_into_make_variables() {
+        assert!(make_safe(Path::new(
+            "/work/main/target/lcanet-cache/verilator"
+        )));
+        assert!(make_safe(Path::new("/tmp/a-b_c.d+e@f,g")));
+        for bad in [
+            "/tmp/with space",
+            "/tmp/a:b",
+            "/tmp/$x",
+            "/tmp/#c",
+            "/tmp/%p",
+            "/tmp/ä",
+        ] {
+            assert!(!make_safe(Path::new(bad)), "{bad}");
+        }
+        let p = SharedPch {
+            header: PathBuf::from("/c/pch-1/vl_pch.h"),
+        };
+        assert_eq!(
+            p.make_vars(),
+            [
+                "VK_PCH_H=/c/pch-1/vl_pch.h".to_string(),
+                "VK_PCH_I_FAST=-include /c/pch-1/vl_pch.h.fast".to_string(),
+                "VK_PCH_I_SLOW=-include /c/pch-1/vl_pch.h.slow".to_string(),
+            ]
+        );
+    }
 }
