@@ -291,6 +291,22 @@ impl Drop for Staged {
     }
 }
 
+/// The progress bar of long runs, on stderr: `len` steps counted as `what` ("routings",
+/// "configurations"), with elapsed time, an estimate of what remains, and a message.
+/// `hidden` (under `--json`, or for runs too short to need one) draws nothing.
+pub fn progress_bar(len: usize, what: &str, hidden: bool) -> indicatif::ProgressBar {
+    if hidden {
+        return indicatif::ProgressBar::hidden();
+    }
+    let b = indicatif::ProgressBar::new(len as u64);
+    let style = format!("{{bar:40}} {{pos}}/{{len}} {what}  {{elapsed}} (eta {{eta}}) {{msg}}");
+    b.set_style(
+        indicatif::ProgressStyle::with_template(&style)
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    b
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -368,16 +368,7 @@ fn trials_run(
     budget: Option<u64>,
     trials: u64,
 ) -> anyhow::Result<Outcome> {
-    let bar = indicatif::ProgressBar::new(trials);
-    bar.set_style(
-        indicatif::ProgressStyle::with_template(
-            "{bar:40} {pos}/{len} trials  {elapsed} (eta {eta})",
-        )
-        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-    );
-    if trials < 20 {
-        bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
-    }
+    let bar = crate::cli::common::progress_bar(trials as usize, "trials", trials < 20);
     let start = std::time::Instant::now();
     let summary = run_trials(topo, gen, &cfg, budget, trials, || bar.inc(1))?;
     bar.finish_and_clear();

@@ -16,7 +16,7 @@ pub mod min;
 pub mod plot;
 pub mod table;
 
-use crate::cli::common::{first_missing, print_json, write_atomic, SeedArg};
+use crate::cli::common::{first_missing, print_json, progress_bar, write_atomic, SeedArg};
 use crate::cli::Outcome;
 use anyhow::{bail, Context};
 use serde::Serialize;
@@ -305,16 +305,6 @@ fn select(a: &Args) -> anyhow::Result<Vec<Box<dyn Exchange>>> {
     Ok(chosen)
 }
 
-fn bar(len: usize, what: &str) -> indicatif::ProgressBar {
-    let b = indicatif::ProgressBar::new(len as u64);
-    let style = format!("{{bar:40}} {{pos}}/{{len}} {what}  {{elapsed}} (eta {{eta}}) {{msg}}");
-    b.set_style(
-        indicatif::ProgressStyle::with_template(&style)
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-    );
-    b
-}
-
 /// Runs `lcanet bench all-to-all`.
 pub fn run(a: Args) -> anyhow::Result<Outcome> {
     let sizes = parse_sizes(&a.n)?;
@@ -355,7 +345,7 @@ pub fn run(a: Args) -> anyhow::Result<Outcome> {
         .collect();
     let started = Instant::now();
     // 1. Golden models at every size.
-    let pb = bar(jobs_list.len(), "golden models");
+    let pb = progress_bar(jobs_list.len(), "golden models", false);
     let mut golden = Vec::with_capacity(jobs_list.len());
     for &(i, n) in &jobs_list {
         let e = &entries[i];
@@ -385,7 +375,7 @@ pub fn run(a: Args) -> anyhow::Result<Outcome> {
     let small: Vec<usize> = (0..jobs_list.len())
         .filter(|&j| jobs_list[j].1 <= a.cosim_max_n)
         .collect();
-    let pb = bar(small.len(), "co-simulations");
+    let pb = progress_bar(small.len(), "co-simulations", false);
     let mut cosims: BTreeMap<usize, Cosim> = BTreeMap::new();
     for &j in &small {
         let (i, n) = jobs_list[j];
@@ -411,7 +401,7 @@ pub fn run(a: Args) -> anyhow::Result<Outcome> {
     let big: Vec<usize> = (0..jobs_list.len())
         .filter(|&j| jobs_list[j].1 <= a.synth_max_n)
         .collect();
-    let pb = bar(big.len(), "syntheses");
+    let pb = progress_bar(big.len(), "syntheses", false);
     let mut by_top: BTreeMap<String, Result<cost::Cost, String>> = BTreeMap::new();
     let mut costs: BTreeMap<usize, Result<cost::Cost, String>> = BTreeMap::new();
     for &j in &big {

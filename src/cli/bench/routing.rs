@@ -290,13 +290,7 @@ pub fn run(a: Args) -> anyhow::Result<Outcome> {
             plan.seed
         );
     }
-    let bar = indicatif::ProgressBar::new(total as u64);
-    bar.set_style(
-        indicatif::ProgressStyle::with_template(
-            "{bar:40} {pos}/{len} routings  {elapsed} (eta {eta})",
-        )
-        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-    );
+    let bar = crate::cli::common::progress_bar(total, "routings", false);
     let start = Instant::now();
     let records = run_sweep(&plan, threads, &|| bar.inc(1));
     bar.finish_and_clear();

@@ -9,7 +9,7 @@ mod out;
 mod report;
 
 use crate::cli::bench::routing::parse_algorithm;
-use crate::cli::common::{print_json, SeedArg};
+use crate::cli::common::{print_json, progress_bar, SeedArg};
 use crate::cli::Outcome;
 use anyhow::{bail, Context};
 use configs::{check_max_n, configs, hardware_algorithms, parse_shard, shapes, Config, Shard};
@@ -391,17 +391,7 @@ pub fn run(a: Args) -> anyhow::Result<Outcome> {
     };
     let seed = a.seed.resolve();
     let t0 = Instant::now();
-    let bar = if a.json {
-        indicatif::ProgressBar::hidden()
-    } else {
-        indicatif::ProgressBar::new(mine.len() as u64)
-    };
-    bar.set_style(
-        indicatif::ProgressStyle::with_template(
-            "{bar:30} {pos}/{len} configurations [{elapsed} / ~{duration}] {msg}",
-        )
-        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-    );
+    let bar = progress_bar(mine.len(), "configurations", a.json);
     if !a.json {
         eprintln!(
             "sweep: {} configurations{} of {total}, {} permutations each, seed {seed}",

@@ -9,7 +9,7 @@
 //! are covered, which matched, which are missing, and the process time spent.
 
 use super::{Args, Config, Plan};
-use crate::cli::common::print_json;
+use crate::cli::common::{print_json, progress_bar};
 use crate::cli::Outcome;
 use anyhow::{bail, Context};
 use lcanet_hdl::lca_net::{network_design, NetSpec};
@@ -261,17 +261,7 @@ pub fn run(a: &Args, plan: &Plan) -> anyhow::Result<Outcome> {
             seen.entry(r.index).or_default().push((r.r#match, r.rtl));
         }
     }
-    let bar = if a.json {
-        indicatif::ProgressBar::hidden()
-    } else {
-        indicatif::ProgressBar::new(seen.len() as u64)
-    };
-    bar.set_style(
-        indicatif::ProgressStyle::with_template(
-            "{bar:30} {pos}/{len} digests of today's Verilog [{elapsed} / ~{duration}]",
-        )
-        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-    );
+    let bar = progress_bar(seen.len(), "digests of today's Verilog", a.json);
     let (mut covered, mut matched) = (0, 0);
     let (mut mismatched, mut stale) = (Vec::new(), Vec::new());
     for (index, recs) in &seen {
