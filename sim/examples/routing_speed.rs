@@ -53,17 +53,6 @@ fn network(name: &str, n: usize) -> Topology {
     .unwrap_or_else(|e| panic!("{name} with n = {n}: {e}"))
 }
 
-/// `lcanet bench routing`'s transpose-like permutation.
-fn transpose(n: usize) -> Permutation {
-    let r = (1..=n)
-        .take_while(|r| r * r <= n)
-        .filter(|r| n.is_multiple_of(*r))
-        .last()
-        .unwrap_or(1);
-    let c = n / r;
-    Permutation::new((0..n).map(|p| (p % c) * r + p / c).collect()).unwrap()
-}
-
 /// The sample: (label, seed, permutation).
 fn sample(
     t: &Topology,
@@ -89,7 +78,11 @@ fn sample(
         ));
     }
     let s = derive(seed, "transpose 0");
-    out.push(("transpose".into(), s, transpose(t.n()).to_partial()));
+    out.push((
+        "transpose".into(),
+        s,
+        Permutation::transpose(t.n()).to_partial(),
+    ));
     out
 }
 

@@ -125,6 +125,23 @@ impl Permutation {
         }
     }
 
+    /// The transpose-like permutation of `n` PEs: with `r` the largest divisor of `n` with
+    /// `r² ≤ n` and `c = n / r`, PE `i·c + j` (row `i`, column `j` of an `r × c` matrix in
+    /// row-major order) sends to `j·r + i`. For `n = 4^k` this is the matrix transpose
+    /// (the high and low halves of the address bits swapped); for `n = 2·4^k` a
+    /// rectangular one.
+    pub fn transpose(n: usize) -> Self {
+        let r = (1..=n)
+            .take_while(|r| r * r <= n)
+            .filter(|r| n.is_multiple_of(*r))
+            .last()
+            .unwrap_or(1);
+        let c = n / r;
+        Self {
+            dst: (0..n).map(|p| (p % c) * r + p / c).collect(),
+        }
+    }
+
     /// A uniformly random permutation of `n` PEs.
     pub fn random<R: Rng + ?Sized>(n: usize, rng: &mut R) -> Self {
         let mut dst: Vec<usize> = (0..n).collect();
@@ -314,6 +331,22 @@ impl PartialPermutation {
 mod tests {
     use super::*;
     use crate::rng::seeded;
+
+    #[test]
+    fn transpose_is_the_matrix_transpose() {
+        let t = Permutation::transpose(16);
+        // 4 × 4: PE 1 = (0,1) -> (1,0) = 4; PE 6 = (1,2) -> (2,1) = 9.
+        assert_eq!((t.dst(1), t.dst(6), t.dst(0), t.dst(15)), (4, 9, 0, 15));
+        let t = Permutation::transpose(32); // 4 × 8: PE i·8 + j -> j·4 + i
+        assert_eq!((t.dst(1), t.dst(8), t.dst(31)), (4, 1, 31));
+        assert_eq!(Permutation::transpose(2).as_slice(), &[0, 1]);
+        assert_eq!(Permutation::transpose(1).as_slice(), &[0]);
+        // A bijection at every size (the constructor would refuse anything else).
+        for n in 1..200 {
+            let t = Permutation::transpose(n);
+            assert!(Permutation::new(t.as_slice().to_vec()).is_ok(), "n = {n}");
+        }
+    }
 
     #[test]
     fn parse_accepts_comments_and_newlines() {

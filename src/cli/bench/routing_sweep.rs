@@ -43,7 +43,7 @@ pub enum Workload {
     /// Every PE sends to itself.
     #[serde(rename = "identity")]
     Identity,
-    /// The transpose of the `r × c` row-major matrix of PEs ([`transpose`]).
+    /// The transpose of the `r × c` row-major matrix of PEs ([`Permutation::transpose`]).
     #[serde(rename = "transpose")]
     Transpose,
     /// 002 §3.3's "worst-case" set: every connection at LCA level `l − 1`.
@@ -66,21 +66,6 @@ impl Workload {
 /// The seed of sample `i` of workload `w` in a sweep started from `seed`.
 pub fn sample_seed(seed: u64, w: Workload, i: usize) -> u64 {
     derive(seed, &format!("{} {i}", w.name()))
-}
-
-/// The transpose-like permutation of `n` PEs: with `r` the largest divisor of `n` with
-/// `r² ≤ n` and `c = n / r`, PE `i·c + j` (row `i`, column `j` of an `r × c` matrix in
-/// row-major order) sends to `j·r + i`. For `n = 4^k` this is the matrix transpose
-/// (swap the high and low halves of the address bits); for `n = 2·4^k` a rectangular one.
-pub fn transpose(n: usize) -> Permutation {
-    let r = (1..=n)
-        .take_while(|r| r * r <= n)
-        .filter(|r| n.is_multiple_of(*r))
-        .last()
-        .unwrap_or(1);
-    let c = n / r;
-    let dst = (0..n).map(|p| (p % c) * r + p / c).collect();
-    Permutation::new(dst).expect("the transpose of a matrix is a bijection")
 }
 
 /// One network of the sweep with its name.
@@ -317,7 +302,7 @@ fn run_one(plan: &Plan, hw: &Hw, job: &Job) -> anyhow::Result<Sample> {
         Workload::Random => generate(topo, Generator::Random, seed)?,
         Workload::Identity => generate(topo, Generator::Identity, seed)?,
         Workload::WorstCase => generate(topo, Generator::WorstCase, seed)?,
-        Workload::Transpose => transpose(topo.n()),
+        Workload::Transpose => Permutation::transpose(topo.n()),
     }
     .to_partial();
     let algorithm = plan.algorithms[job.alg];
@@ -516,17 +501,6 @@ fn run_with(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn transpose_is_the_matrix_transpose() {
-        let t = transpose(16);
-        // 4 × 4: PE 1 = (0,1) -> (1,0) = 4; PE 6 = (1,2) -> (2,1) = 9.
-        assert_eq!((t.dst(1), t.dst(6), t.dst(0), t.dst(15)), (4, 9, 0, 15));
-        let t = transpose(32); // 4 × 8: PE i·8 + j -> j·4 + i
-        assert_eq!((t.dst(1), t.dst(8), t.dst(31)), (4, 1, 31));
-        assert_eq!(transpose(2).as_slice(), &[0, 1]);
-        assert_eq!(transpose(1).as_slice(), &[0]);
-    }
 
     #[test]
     fn sizes_in_range_and_bad_families() {
