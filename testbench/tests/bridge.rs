@@ -351,43 +351,55 @@ fn second_build_is_a_cache_hit() {
 fn models_compile_against_the_shared_precompiled_header() {
     let cache = tempfile::tempdir().unwrap();
     let d = Design::new([data("counter.v")], "counter");
-    // Split into several files: Verilator compiles a model written as one file as a
-    // single `__ALL.cpp`, without any precompiled header.
-    let o = ModelOptions {
-        extra_args: vec!["--output-split".into(), "1".into()],
-        ..ModelOptions::default()
-    };
-    let built = build_in(cache.path(), &d, &o).unwrap();
-    let log = std::fs::read_to_string(built.dir.join("build.log")).unwrap();
-    // Every object of the model's fast and slow code includes the shared header first,
-    // and the model does not precompile a header of its own.
-    let compiles: Vec<&str> = log
-        .lines()
-        .filter(|l| l.contains(" -c ") && l.contains("Vcounter"))
-        .collect();
-    assert!(!compiles.is_empty(), "{log}");
-    let shared = |l: &&str| l.contains("/vl_pch.h.fast") || l.contains("/vl_pch.h.slow");
-    assert!(compiles.iter().all(shared), "{log}");
-    assert!(
-        compiles.iter().any(|l| l.contains("/vl_pch.h.slow")),
-        "{log}"
-    );
-    assert!(!log.contains("Vcounter__pch.h.fast.gch"), "{log}");
-    // It lives in the runtime cache, precompiled.
-    let include = compiles[0]
-        .split_whitespace()
-        .find(|w| w.ends_with("/vl_pch.h.fast") || w.ends_with("/vl_pch.h.slow"))
-        .unwrap();
-    let gch = std::path::PathBuf::from(format!("{include}.gch"));
-    assert!(gch.is_file(), "{}", gch.display());
-    assert!(gch
-        .parent()
-        .unwrap()
-        .file_name()
-        .unwrap()
-        .to_str()
-        .unwrap()
-        .starts_with("pch-"));
+    // Written as one `__ALL.cpp` (a small model) and split into several files (fast
+    // and slow code apart): every object includes the shared header, none of the
+    // model's own is precompiled.
+    for (split, objects) in [
+        (false, &["Vcounter__ALL", "shim"][..]),
+        (true, &["Vcounter", "shim", "Slow"][..]),
+    ] {
+        let o = ModelOptions {
+            extra_args: if split {
+                vec!["--output-split".into(), "1".into()]
+            } else {
+                Vec::new()
+            },
+            ..ModelOptions::default()
+        };
+        let built = build_in(cache.path(), &d, &o).unwrap();
+        let log = std::fs::read_to_string(built.dir.join("build.log")).unwrap();
+        let compiles: Vec<&str> = log.lines().filter(|l| l.contains(" -c ")).collect();
+        for object in objects {
+            assert!(
+                compiles.iter().any(|l| l.contains(object)),
+                "no compile of {object}: {log}"
+            );
+        }
+        let shared = |l: &&str| l.contains("/vl_pch.h.fast") || l.contains("/vl_pch.h.slow");
+        assert!(compiles.iter().all(shared), "{log}");
+        assert!(!log.contains("Vcounter__pch.h.fast.gch"), "{log}");
+        let slow = compiles.iter().any(|l| l.contains("/vl_pch.h.slow"));
+        assert_eq!(split, slow, "{log}");
+        // It lives in the runtime cache, precompiled.
+        let include = compiles[0]
+            .split_whitespace()
+            .find(|w| w.ends_with("/vl_pch.h.fast") || w.ends_with("/vl_pch.h.slow"))
+            .unwrap();
+        let gch = std::path::PathBuf::from(format!("{include}.gch"));
+        assert!(gch.is_file(), "{}", gch.display());
+        let entry = gch.parent().unwrap().file_name().unwrap().to_str().unwrap();
+        assert!(entry.starts_with("pch-"), "{entry}");
+        // And the model counts.
+        let mut m = Model::new(&ModelLibrary::load(&built).unwrap(), None).unwrap();
+        let (clk, en) = (m.input("clk").unwrap(), m.input("en").unwrap());
+        let count = m.port("count").unwrap();
+        m.set(en, 1);
+        let start = m.get(count);
+        for _ in 0..5 {
+            m.tick(clk);
+        }
+        assert_eq!(m.get(count), (start + 5) & 0xff);
+    }
 }
 
 #[test]

@@ -367,10 +367,10 @@ fn build_into(
     let pch = shared_pch(cache, banner, &classes_text, &obj, &mk, &opt, &mut log)?;
     let mut build = make(&obj, &mk)?;
     build.arg(format!("V{top}__ALL.a")).arg("shim.o");
-    build.args(opt);
-    if let Some(pch) = &pch {
-        build.args(pch.make_vars());
-    }
+    match &pch {
+        Some(pch) => build.args(pch.make_vars(&opt)),
+        None => build.args(opt),
+    };
     log.run(Tool::Make, &mut build)?;
 
     let objects = vec![obj.join("shim.o"), obj.join(format!("V{top}__ALL.a"))];

@@ -89,15 +89,27 @@ pub(super) struct SharedPch {
 }
 
 impl SharedPch {
-    /// `make` variables that make the model's objects include the shared header instead
-    /// of precompiling their own (the prerequisite names it, so make builds nothing).
-    pub(super) fn make_vars(&self) -> [String; 3] {
+    /// The `make` variables of a model build with optimization variables `opt`
+    /// (`OPT_FAST=…`, `OPT_SLOW=…`, `OPT_GLOBAL=…`), the shared header in: `OPT_FAST`
+    /// gains `-include <header>.fast`, which reaches every object compiled as fast code
+    /// (the model's fast files, the single `__ALL.cpp` of a small model, the shim);
+    /// the slow files include `<header>.slow` through `VK_PCH_I_SLOW`; `VK_PCH_H` names
+    /// the shared header so that make precompiles none of the model's own.
+    pub(super) fn make_vars(&self, opt: &[&str]) -> Vec<String> {
         let h = self.header.display();
-        [
+        let mut vars: Vec<String> = opt
+            .iter()
+            .map(|v| match v.strip_prefix("OPT_FAST=") {
+                Some(o) => format!("OPT_FAST={o} -include {h}.fast"),
+                None => v.to_string(),
+            })
+            .collect();
+        vars.extend([
             format!("VK_PCH_H={h}"),
-            format!("VK_PCH_I_FAST=-include {h}.fast"),
+            "VK_PCH_I_FAST=".to_string(),
             format!("VK_PCH_I_SLOW=-include {h}.slow"),
-        ]
+        ]);
+        vars
     }
 }
 
@@ -113,9 +125,7 @@ fn make_safe(path: &Path) -> bool {
 /// optimization variables `opt`, from the cache (precompiled with the design's makefile,
 /// so with exactly the flags its objects use, the first time). `None` if the cache path
 /// cannot go into a make variable (spaces and the like): the model then precompiles its
-/// own, as Verilator's makefile does by default. `None` too for a model Verilator compiles
-/// as one `__ALL.cpp` (`VM_PARALLEL_BUILDS = 0`, small designs), which uses no
-/// precompiled header at all.
+/// own, as Verilator's makefile does by default.
 pub(super) fn shared_pch(
     cache: &Path,
     banner: &str,
@@ -126,10 +136,7 @@ pub(super) fn shared_pch(
     log: &mut Log,
 ) -> Result<Option<SharedPch>, BridgeError> {
     let cache = std::path::absolute(cache).map_err(|e| BridgeError::io("resolve", cache, e))?;
-    let single_file = classes_mk
-        .lines()
-        .any(|l| l.split_whitespace().eq(["VM_PARALLEL_BUILDS", "=", "0"]));
-    if single_file || !make_safe(&cache) {
+    if !make_safe(&cache) {
         return Ok(None);
     }
     let mut h = KeyHasher::default();
@@ -204,11 +211,14 @@ mod tests {
             header: PathBuf::from("/c/pch-1/vl_pch.h"),
         };
         assert_eq!(
-            p.make_vars(),
+            p.make_vars(&["OPT_FAST=-O1", "OPT_SLOW=-O0", "OPT_GLOBAL=-O1"]),
             [
-                "VK_PCH_H=/c/pch-1/vl_pch.h".to_string(),
-                "VK_PCH_I_FAST=-include /c/pch-1/vl_pch.h.fast".to_string(),
-                "VK_PCH_I_SLOW=-include /c/pch-1/vl_pch.h.slow".to_string(),
+                "OPT_FAST=-O1 -include /c/pch-1/vl_pch.h.fast",
+                "OPT_SLOW=-O0",
+                "OPT_GLOBAL=-O1",
+                "VK_PCH_H=/c/pch-1/vl_pch.h",
+                "VK_PCH_I_FAST=",
+                "VK_PCH_I_SLOW=-include /c/pch-1/vl_pch.h.slow",
             ]
         );
     }
