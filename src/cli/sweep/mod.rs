@@ -308,6 +308,20 @@ impl Plan {
             .map(|(_, t)| t.clone())
             .expect("every configuration's shape is in the list")
     }
+
+    /// The hardware parameters of a configuration (an algorithm without arbiters takes
+    /// the fixed policy, which its switch does not use).
+    fn spec(&self, c: &Config, a: &Args) -> anyhow::Result<NetSpec> {
+        let policy = c.policy.unwrap_or(ArbiterPolicy::Fixed);
+        NetSpec::new(
+            self.topology(c),
+            c.algorithm,
+            policy,
+            a.width,
+            a.message_bits,
+        )
+        .with_context(|| format!("configuration #{} {}", c.index, c.shape.label()))
+    }
 }
 
 /// Runs `lcanet sweep`.
@@ -325,13 +339,12 @@ pub fn run(a: Args) -> anyhow::Result<Outcome> {
         ..
     } = &plan;
     let (total, mine) = (*total, mine.clone());
-    let topo_of = |c: &Config| plan.topology(c);
     let shard_text = a.shard.map(|s| format!("{}/{}", s.index, s.count));
     if a.list {
         let listed: Vec<Listed> = mine
             .iter()
             .map(|c| {
-                let t = topo_of(c);
+                let t = plan.topology(c);
                 Listed {
                     index: c.index,
                     network: c.shape.label(),
@@ -419,7 +432,7 @@ pub fn run(a: Args) -> anyhow::Result<Outcome> {
             c.policy_name()
         ));
         // All or nothing: an error drops `records`, which removes the partial file.
-        let r = run_config(c, topo_of(c), &a, seed)?;
+        let r = run_config(c, plan.spec(c, &a)?, &a, seed)?;
         if r.r#match {
             matched += 1;
         } else {
@@ -491,15 +504,8 @@ pub fn run(a: Args) -> anyhow::Result<Outcome> {
 }
 
 /// Builds one configuration and co-simulates its permutations.
-fn run_config(
-    c: &Config,
-    topo: lcanet_sim::lcan::Topology,
-    a: &Args,
-    seed: u64,
-) -> anyhow::Result<Record> {
-    let policy = c.policy.unwrap_or(ArbiterPolicy::Fixed);
-    let spec = NetSpec::new(topo.clone(), c.algorithm, policy, a.width, a.message_bits)
-        .with_context(|| format!("configuration #{} {}", c.index, c.shape.label()))?;
+fn run_config(c: &Config, spec: NetSpec, a: &Args, seed: u64) -> anyhow::Result<Record> {
+    let topo = spec.topo.clone();
     let top = spec.network_name();
     let dir =
         ArtifactDir::new(&format!("cli::sweep::{top}")).context("creating the work directory")?;

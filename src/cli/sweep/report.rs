@@ -12,8 +12,7 @@ use super::{Args, Config, Plan};
 use crate::cli::common::{print_json, progress_bar};
 use crate::cli::Outcome;
 use anyhow::{bail, Context};
-use lcanet_hdl::lca_net::{network_design, NetSpec};
-use lcanet_sim::lcan::cycle::ArbiterPolicy;
+use lcanet_hdl::lca_net::network_design;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -177,14 +176,7 @@ fn check_identity(r: &Seen, c: &Config, a: &Args, at: &At) -> anyhow::Result<()>
 
 /// Today's Verilog digest of configuration `c`.
 fn digest(c: &Config, plan: &Plan, a: &Args) -> anyhow::Result<String> {
-    let spec = NetSpec::new(
-        plan.topology(c),
-        c.algorithm,
-        c.policy.unwrap_or(ArbiterPolicy::Fixed),
-        a.width,
-        a.message_bits,
-    )?;
-    Ok(network_design(&spec)?.emit()?.digest())
+    Ok(network_design(&plan.spec(c, a)?)?.emit()?.digest())
 }
 
 /// Runs the report.
