@@ -8,7 +8,7 @@
 //!   own headers, twice (fast and slow code): 3–8 s of CPU per model, often more than the
 //!   model's own code on small designs. The shared header holds only `verilated.h` and
 //!   `verilated_dpi.h` (the expensive part); each model's objects include it first and
-//!   then parse their own small headers (`docs/testbench.md`, "Build cost").
+//!   then parse their own small headers (`docs/testbench.md`, "The build cache").
 
 use std::fs;
 use std::path::{Path, PathBuf};
