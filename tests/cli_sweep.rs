@@ -90,6 +90,109 @@ fn a_slice_is_co_simulated_and_recorded() {
     }
     assert!(!dir.join(".sweep.jsonl.partial").exists());
     report_checks(&dir, &out, &lines);
+    resume_checks(&dir, &lines);
+}
+
+/// `--resume` with journals made from the slice's records: kept records are not run again,
+/// a torn last line and stale records are left out, a kept mismatch still fails the run,
+/// and a foreign record is refused with the journal untouched.
+fn resume_checks(dir: &std::path::Path, lines: &[Value]) {
+    let jdir = dir.join("resume");
+    std::fs::create_dir_all(&jdir).unwrap();
+    let out = jdir.join("s.jsonl");
+    let journal = jdir.join(".s.jsonl.partial");
+    let o = out.to_str().unwrap();
+    let n = lines.len() as u64;
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "sweep", "--max-n", "4", "--perms", "3", "--shard", "5/140", "--out", o, "--resume",
+            "--json",
+        ];
+        args.extend_from_slice(extra);
+        lcanet(&args)
+    };
+    let written = || -> Vec<Value> {
+        std::fs::read_to_string(&out)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    };
+    // One record kept and the next one cut off mid-line: the seed comes from the journal,
+    // the kept record is copied as it was (its timings too), the rest is run.
+    let second = lines[1].to_string();
+    std::fs::write(
+        &journal,
+        format!("{}\n{}", lines[0], &second[..second.len() / 2]),
+    )
+    .unwrap();
+    let r = run(&[]);
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let v: Value = serde_json::from_slice(&r.stdout).unwrap();
+    assert_eq!(v["resumed"].as_u64(), Some(1), "{v}");
+    assert_eq!(v["seed"].as_u64(), Some(11), "{v}");
+    assert_eq!(v["matched"].as_u64(), Some(n), "{v}");
+    let w = written();
+    assert_eq!(w.len() as u64, n);
+    assert_eq!(w[0], lines[0], "the kept record is copied, not run again");
+    assert_eq!(w[1]["index"], lines[1]["index"]);
+    assert!(!journal.exists(), "the journal became the records file");
+    // A stale record (another digest) is dropped and its configuration run again.
+    let mut stale = lines[0].clone();
+    stale["rtl"] = Value::String("0123456789abcdef".into());
+    stale["build_seconds"] = Value::from(12345.0);
+    std::fs::write(&journal, format!("{stale}\n")).unwrap();
+    let v: Value = serde_json::from_slice(&run(&[]).stdout).unwrap();
+    assert_eq!(v["resumed"].as_u64(), Some(0), "{v}");
+    assert_ne!(written()[0]["build_seconds"], stale["build_seconds"]);
+    // A kept mismatch counts: the run reports it and exits 2.
+    let mut bad = lines[0].clone();
+    bad["matched"] = Value::from(2);
+    bad["match"] = Value::Bool(false);
+    std::fs::write(&journal, format!("{bad}\n")).unwrap();
+    let r = run(&[]);
+    assert_eq!(
+        r.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&r.stderr)
+    );
+    let v: Value = serde_json::from_slice(&r.stdout).unwrap();
+    assert_eq!(v["mismatched"][0], lines[0]["index"], "{v}");
+    assert_eq!(written()[0], bad);
+    // Refused, naming the journal's line, and nothing written: a record of other flags, a
+    // seed other than --seed's, a torn line that is not the last.
+    std::fs::remove_file(&out).unwrap();
+    let mut other = lines[0].clone();
+    other["d"] = Value::from(other["d"].as_u64().unwrap() + 1);
+    let cases: [(String, &[&str], &[&str]); 3] = [
+        (
+            format!("{}\n{other}\n", lines[0]),
+            &[],
+            &[".s.jsonl.partial:2", "other flags"],
+        ),
+        (
+            format!("{}\n", lines[0]),
+            &["--seed", "12"],
+            &["used seed 11", "--seed says 12"],
+        ),
+        (
+            format!("{}\n{}\n", &second[..10], lines[0]),
+            &[],
+            &[".s.jsonl.partial:1", "not a sweep record"],
+        ),
+    ];
+    for (text, extra, needles) in cases {
+        std::fs::write(&journal, &text).unwrap();
+        let mut args = vec![
+            "sweep", "--max-n", "4", "--perms", "3", "--shard", "5/140", "--out", o, "--resume",
+        ];
+        args.extend_from_slice(extra);
+        rejects(&args, needles);
+        assert_eq!(std::fs::read_to_string(&journal).unwrap(), text);
+        assert!(!out.exists());
+    }
+    rejects(&["sweep", "--resume"], &["--out"]);
 }
 
 /// `--report` on the slice's records (shard 5/140 of --max-n 4, 3 permutations, seed 11).

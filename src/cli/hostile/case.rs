@@ -469,6 +469,7 @@ pub(super) const COMMANDS: &[&str] = &[
     "bench hypercube",
     "sweep",
     "sweep --report",
+    "sweep --resume",
     "prove switch",
     "prove matrix",
 ];
@@ -479,6 +480,7 @@ pub(super) fn builds(cmd: &str) -> bool {
     cmd.starts_with("sim ")
         || cmd.starts_with("bench")
         || cmd == "sweep"
+        || cmd == "sweep --resume"
         || cmd.starts_with("prove")
 }
 
@@ -693,6 +695,7 @@ pub(super) fn cli_case(g: &mut Gen, s: &Scratch, case_dir: &Path, seeds: &[Strin
         "bench hypercube" => bench_hypercube_args(&mut b, s, case_dir, &mut out),
         "sweep" => sweep_args(&mut b, s, case_dir, &mut out),
         "sweep --report" => report_args(&mut b, s),
+        "sweep --resume" => resume_args(&mut b, s),
         "prove switch" | "prove matrix" => prove_args(&mut b, s, cmd, case_dir, &mut out),
         "generate hypercube" | "sim hypercube" => {
             b.number("--k", "2", |v| (1..=12).contains(&v), &["k", "--k"]);
@@ -1195,123 +1198,184 @@ fn sweep_args(b: &mut Builder, s: &Scratch, case_dir: &Path, out: &mut Option<Ou
     *out = Some(o);
 }
 
-/// `sweep --report FILE…` (runs nothing, so valid inputs run too): record files of the
-/// `--max-n 4` list with 2 permutations each. Valid records name their configuration
-/// right and carry no digest or a made-up one (stale: counted, not covered); a defect is a
-/// line that is not a record, a configuration that does not exist or is not the one at
-/// its index, another permutation count or seed, an inconsistent match count, bytes that
-/// are not UTF-8, a path that holds no records, or a flag `--report` excludes.
-fn report_args(b: &mut Builder, s: &Scratch) {
-    use crate::cli::sweep::configs::{configs, hardware_algorithms, shapes};
-    use lcanet_sim::lcan::cycle::ArbiterPolicy;
-    let list = configs(
-        &shapes(4, 4096, 1, 8).keep,
-        &hardware_algorithms(),
-        &[
-            ArbiterPolicy::Fixed,
-            ArbiterPolicy::RoundRobin,
-            ArbiterPolicy::Random,
-        ],
-    );
-    let seed = b.g.next() % 1000;
-    let record = |g: &mut Gen, i: usize| -> serde_json::Value {
-        let c = &list[i];
-        let mut r = serde_json::json!({
-            "index": c.index, "topology": c.shape.kind_name(), "d": c.shape.d,
-            "u": c.shape.u, "levels": c.shape.levels, "algorithm": c.algorithm.name(),
-            "arbiter": c.policy_name(), "width": 1, "message_bits": 8, "seed": seed,
-            "perms": 2, "matched": 2, "match": true, "build_seconds": 1.5,
-            "run_seconds": 0.25,
-        });
-        if g.chance(70) {
-            r["rtl"] = serde_json::Value::String(format!("{:016x}", g.next()));
-        }
-        r
-    };
-    let mut lines: Vec<String> = (0..b.g.below(6))
-        .map(|_| {
+/// Record lines of the `--max-n 4` list with 2 permutations each, for `--report` and
+/// `--resume`. Valid records name their configuration right and carry no digest or a
+/// made-up one (stale: read, never counted); a defect is a line that is not a record, a
+/// configuration that does not exist or is not the one at its index, another permutation
+/// count or seed, an inconsistent match count, or bytes that are not UTF-8.
+struct Records {
+    lines: Vec<String>,
+    /// The file's bytes, if they are not the lines (the not-UTF-8 defect).
+    bytes: Option<Vec<u8>>,
+    seed: u64,
+}
+
+impl Records {
+    fn generate(b: &mut Builder) -> Records {
+        use crate::cli::sweep::configs::{configs, hardware_algorithms, shapes};
+        use lcanet_sim::lcan::cycle::ArbiterPolicy;
+        let list = configs(
+            &shapes(4, 4096, 1, 8).keep,
+            &hardware_algorithms(),
+            &[
+                ArbiterPolicy::Fixed,
+                ArbiterPolicy::RoundRobin,
+                ArbiterPolicy::Random,
+            ],
+        );
+        let seed = b.g.next() % 1000;
+        let record = |g: &mut Gen, i: usize| -> serde_json::Value {
+            let c = &list[i];
+            let mut r = serde_json::json!({
+                "index": c.index, "topology": c.shape.kind_name(), "d": c.shape.d,
+                "u": c.shape.u, "levels": c.shape.levels, "algorithm": c.algorithm.name(),
+                "arbiter": c.policy_name(), "width": 1, "message_bits": 8, "seed": seed,
+                "perms": 2, "matched": 2, "match": true, "build_seconds": 1.5,
+                "run_seconds": 0.25,
+            });
+            if g.chance(70) {
+                r["rtl"] = serde_json::Value::String(format!("{:016x}", g.next()));
+            }
+            r
+        };
+        let mut lines: Vec<String> = (0..b.g.below(6))
+            .map(|_| {
+                let i = b.g.below(list.len());
+                record(b.g, i).to_string()
+            })
+            .collect();
+        let mut bytes: Option<Vec<u8>> = None;
+        if b.hit(b.rate) {
             let i = b.g.below(list.len());
-            record(b.g, i).to_string()
-        })
-        .collect();
-    let mut bytes: Option<Vec<u8>> = None;
-    let mut path: Option<PathBuf> = None;
-    if b.hit(b.rate) {
-        let i = b.g.below(list.len());
-        let mut r = record(b.g, i);
-        let at = b.g.below(lines.len() + 1);
-        match b.g.below(9) {
-            0 => {
-                let bad = b.g.pick_str(&[
-                    "{",
-                    "null",
-                    "[]",
-                    "{\"index\": -1}",
-                    "{\"index\": 3}",
-                    "\u{0}",
-                    "{\"index\": 18446744073709551616}",
-                ]);
-                lines.insert(at, bad.to_string());
-                b.defect(&["not a sweep record"]);
-            }
-            1 => {
-                let text = r.to_string();
-                let cut = 1 + b.g.below(text.len() - 1);
-                lines.insert(at, text[..cut].to_string());
-                b.defect(&["not a sweep record"]);
-            }
-            2 => {
-                r["d"] = serde_json::Value::String("two".into());
-                lines.insert(at, r.to_string());
-                b.defect(&["not a sweep record"]);
-            }
-            3 => {
-                let past = list.len() + b.g.below(1 << 20);
-                r["index"] = serde_json::Value::from(past);
-                lines.insert(at, r.to_string());
-                b.defect(&["does not exist"]);
-            }
-            4 => {
-                match b.g.below(4) {
-                    0 => r["d"] = serde_json::Value::from(r["d"].as_u64().unwrap_or(0) + 1),
-                    1 => r["algorithm"] = serde_json::Value::String("r9".into()),
-                    2 => r["arbiter"] = serde_json::Value::String("lottery".into()),
-                    _ => r["width"] = serde_json::Value::from(2),
+            let mut r = record(b.g, i);
+            let at = b.g.below(lines.len() + 1);
+            match b.g.below(9) {
+                0 => {
+                    let bad = b.g.pick_str(&[
+                        "{",
+                        "null",
+                        "[]",
+                        "{\"index\": -1}",
+                        "{\"index\": 3}",
+                        "\u{0}",
+                        "{\"index\": 18446744073709551616}",
+                    ]);
+                    lines.insert(at, bad.to_string());
+                    b.defect(&["not a sweep record"]);
                 }
-                lines.insert(at, r.to_string());
-                b.defect(&["other flags"]);
-            }
-            5 => {
-                r["perms"] = serde_json::Value::from(3);
-                r["matched"] = serde_json::Value::from(3);
-                lines.insert(at, r.to_string());
-                b.defect(&["--perms says 2"]);
-            }
-            6 => {
-                // Another seed than the first record's (or than --seed, if given below).
-                r["seed"] = serde_json::Value::from(seed + 1);
-                lines.insert(at, r.to_string());
-                if lines.len() == 1 {
-                    lines.push(record(b.g, i).to_string());
+                1 => {
+                    let text = r.to_string();
+                    let cut = 1 + b.g.below(text.len() - 1);
+                    lines.insert(at, text[..cut].to_string());
+                    b.defect(&["not a sweep record"]);
                 }
-                b.defect(&["a report covers one seed"]);
-            }
-            7 => {
-                if b.g.chance(50) {
+                2 => {
+                    r["d"] = serde_json::Value::String("two".into());
+                    lines.insert(at, r.to_string());
+                    b.defect(&["not a sweep record"]);
+                }
+                3 => {
+                    let past = list.len() + b.g.below(1 << 20);
+                    r["index"] = serde_json::Value::from(past);
+                    lines.insert(at, r.to_string());
+                    b.defect(&["does not exist"]);
+                }
+                4 => {
+                    match b.g.below(4) {
+                        0 => r["d"] = serde_json::Value::from(r["d"].as_u64().unwrap_or(0) + 1),
+                        1 => r["algorithm"] = serde_json::Value::String("r9".into()),
+                        2 => r["arbiter"] = serde_json::Value::String("lottery".into()),
+                        _ => r["width"] = serde_json::Value::from(2),
+                    }
+                    lines.insert(at, r.to_string());
+                    b.defect(&["other flags"]);
+                }
+                5 => {
+                    r["perms"] = serde_json::Value::from(3);
                     r["matched"] = serde_json::Value::from(3);
-                } else {
-                    r["match"] = serde_json::Value::Bool(false);
+                    lines.insert(at, r.to_string());
+                    b.defect(&["--perms says 2"]);
                 }
-                lines.insert(at, r.to_string());
-                b.defect(&["inconsistent"]);
-            }
-            _ => {
-                let mut text = lines.join("\n").into_bytes();
-                text.extend_from_slice(&[b'\n', 0xff, 0xfe, b'{', 0xc3]);
-                bytes = Some(text);
-                b.defect(&["reading it"]);
+                6 => {
+                    // Another seed than the first record's (or than --seed, if given).
+                    r["seed"] = serde_json::Value::from(seed + 1);
+                    lines.insert(at, r.to_string());
+                    if lines.len() == 1 {
+                        lines.push(record(b.g, i).to_string());
+                    }
+                    b.defect(&["share one seed"]);
+                }
+                7 => {
+                    if b.g.chance(50) {
+                        r["matched"] = serde_json::Value::from(3);
+                    } else {
+                        r["match"] = serde_json::Value::Bool(false);
+                    }
+                    lines.insert(at, r.to_string());
+                    b.defect(&["inconsistent"]);
+                }
+                _ => {
+                    let mut text = lines.join("\n").into_bytes();
+                    text.extend_from_slice(&[b'\n', 0xff, 0xfe, b'{', 0xc3]);
+                    bytes = Some(text);
+                    b.defect(&["reading it"]);
+                }
             }
         }
+        Records { lines, bytes, seed }
+    }
+
+    /// The file's bytes: the lines, each ended by a newline.
+    fn bytes(&self) -> Vec<u8> {
+        self.bytes.clone().unwrap_or_else(|| {
+            let mut text = self.lines.join("\n");
+            if !text.is_empty() {
+                text.push('\n');
+            }
+            text.into_bytes()
+        })
+    }
+
+    /// `--seed`, sometimes: the records' own or (a defect, if there are records) another.
+    fn seed_flag(&self, b: &mut Builder) {
+        if b.g.chance(20) {
+            // With no record, nothing disagrees with it.
+            if !self.lines.is_empty() && b.hit(b.rate / 3) {
+                b.arg("--seed", (self.seed + 7).to_string());
+                b.defect(&["share one seed", "--seed says"]);
+            } else {
+                b.arg("--seed", self.seed.to_string());
+            }
+        }
+    }
+}
+
+/// `sweep --resume --out FILE` with a journal (`.FILE.partial`) of generated records in the
+/// existing output directory: a command that builds, so only ever refused inputs (the
+/// journal's defects, or one added before any build). The checks see that the journal
+/// is left as it was and no records file appears.
+fn resume_args(b: &mut Builder, s: &Scratch) {
+    let records = Records::generate(b);
+    let out = s.existing().join("j.jsonl");
+    std::fs::write(s.existing().join(".j.jsonl.partial"), records.bytes())
+        .expect("the scratch directory is writable");
+    b.arg("--max-n", "4");
+    b.arg("--perms", "2");
+    records.seed_flag(b);
+    b.arg("--out", out);
+    if b.g.chance(50) {
+        b.flag("--json");
+    }
+}
+
+/// `sweep --report FILE…` (runs nothing, so valid inputs run too): record files of
+/// [`Records`], or paths that hold none, or a flag `--report` excludes.
+fn report_args(b: &mut Builder, s: &Scratch) {
+    let clean = b.defects;
+    let records = Records::generate(b);
+    let mut path: Option<PathBuf> = None;
+    if b.defects > clean {
+        // The defect is in the records.
     } else if b.g.chance(5) {
         path = Some(s.root.join("missing.jsonl"));
         b.defect(&["no such file or directory", "missing.jsonl"]);
@@ -1322,29 +1386,11 @@ fn report_args(b: &mut Builder, s: &Scratch) {
         path = Some(empty);
         b.defect(&["no *.jsonl files"]);
     }
-    let path = match (path, bytes) {
-        (Some(p), _) => p,
-        (None, Some(bytes)) => s.input_bytes("r.jsonl", &bytes),
-        (None, None) => {
-            let mut text = lines.join("\n");
-            if !text.is_empty() {
-                text.push('\n');
-            }
-            s.input("r.jsonl", &text)
-        }
-    };
+    let path = path.unwrap_or_else(|| s.input_bytes("r.jsonl", &records.bytes()));
     b.argv.push(path.into());
     b.number("--max-n", "4", |v| (2..=1024).contains(&v), &["--max-n"]);
     b.number("--perms", "2", |v| (1..=100_000).contains(&v), &["--perms"]);
-    if b.g.chance(20) {
-        // Another seed than the records' (with no record, nothing disagrees with it).
-        if !lines.is_empty() && b.hit(b.rate / 3) {
-            b.arg("--seed", (seed + 7).to_string());
-            b.defect(&["a report covers one seed", "--seed says"]);
-        } else {
-            b.arg("--seed", seed.to_string());
-        }
-    }
+    records.seed_flag(b);
     if b.hit(b.rate / 5) {
         let (flag, value) =
             *b.g.pick(&[("--out", "x.jsonl"), ("--list", ""), ("--inject-fault", "")]);

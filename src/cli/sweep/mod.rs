@@ -23,6 +23,7 @@ use lcanet_testbench::lca_net::{NetBench, NetBuild, PermKind, Stimulus};
 use lcanet_testbench::ArtifactDir;
 use out::RecordsFile;
 use serde::Serialize;
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -94,13 +95,18 @@ pub struct Args {
     list: bool,
     /// Check records instead of running: JSON-lines files of earlier sweeps (a directory
     /// means its *.jsonl files) against the configurations the other flags select.
-    #[arg(long, num_args = 1.., value_name = "FILE|DIR", conflicts_with_all = ["list", "out", "inject_fault"])]
+    #[arg(long, num_args = 1.., value_name = "FILE|DIR", conflicts_with_all = ["list", "out", "resume", "inject_fault"])]
     report: Vec<PathBuf>,
     #[command(flatten)]
     seed: SeedArg,
     /// Write one JSON line per configuration here.
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
+    /// Continue an interrupted run of the same flags: the records in --out's partial file
+    /// (.FILE.partial) whose Verilog is today's are kept and their configurations not run
+    /// again; the partial file then stays when the sweep stops, whatever the reason.
+    #[arg(long, requires = "out", conflicts_with = "list")]
+    resume: bool,
     /// Print a JSON summary on stdout.
     #[arg(long)]
     json: bool,
@@ -180,6 +186,8 @@ struct Summary {
     shard: Option<String>,
     configurations: usize,
     configurations_in_all_shards: usize,
+    /// Configurations whose records were kept from the journal (`--resume`).
+    resumed: usize,
     skipped_networks: Vec<SkippedNet>,
     matched: usize,
     mismatched: Vec<usize>,
@@ -363,6 +371,7 @@ pub fn run(a: Args) -> anyhow::Result<Outcome> {
                 shard: shard_text,
                 configurations: mine.len(),
                 configurations_in_all_shards: total,
+                resumed: 0,
                 skipped_networks: skipped_nets.clone(),
                 matched: 0,
                 mismatched: Vec::new(),
@@ -398,11 +407,17 @@ pub fn run(a: Args) -> anyhow::Result<Outcome> {
         }
         return Ok(Outcome::Success);
     }
+    let journal = if a.resume {
+        Journal::read(&a, &plan)?
+    } else {
+        Journal::default()
+    };
+    let seed = journal.seed.unwrap_or_else(|| a.seed.resolve());
     let mut records = match &a.out {
+        Some(out) if a.resume => Some(RecordsFile::resume(out, &journal.lines)?),
         Some(out) => Some(RecordsFile::create(out)?),
         None => None,
     };
-    let seed = a.seed.resolve();
     let t0 = Instant::now();
     let bar = progress_bar(mine.len(), "configurations", a.json);
     if !a.json {
@@ -423,8 +438,28 @@ pub fn run(a: Args) -> anyhow::Result<Outcome> {
             out.display()
         );
     }
+    if let (Some(r), true, false) = (&records, a.resume, a.json) {
+        eprintln!(
+            "resuming: {} configurations kept from {}{}",
+            journal.kept.len(),
+            r.partial().display(),
+            match journal.dropped {
+                0 => String::new(),
+                k => format!(" ({k} records of other Verilog or repeated, dropped)"),
+            }
+        );
+    }
     let (mut matched, mut mismatched) = (0, Vec::new());
     for c in &mine {
+        if let Some(&ok) = journal.kept.get(&c.index) {
+            if ok {
+                matched += 1;
+            } else {
+                mismatched.push(c.index);
+            }
+            bar.inc(1);
+            continue;
+        }
         bar.set_message(format!(
             "{} {} {}",
             c.shape.label(),
@@ -466,6 +501,7 @@ pub fn run(a: Args) -> anyhow::Result<Outcome> {
             shard: shard_text,
             configurations: mine.len(),
             configurations_in_all_shards: total,
+            resumed: journal.kept.len(),
             skipped_networks: skipped_nets.clone(),
             matched,
             mismatched: mismatched.clone(),
@@ -501,6 +537,55 @@ pub fn run(a: Args) -> anyhow::Result<Outcome> {
     } else {
         Outcome::Mismatch
     })
+}
+
+/// What `--resume` keeps of the journal (`--out`'s partial file).
+#[derive(Default)]
+struct Journal {
+    /// Kept configurations: whether each matched.
+    kept: BTreeMap<usize, bool>,
+    /// Their lines, as read.
+    lines: Vec<String>,
+    /// Records left out: another Verilog digest than today's, or a configuration repeated.
+    dropped: usize,
+    /// The seed of the records (or --seed).
+    seed: Option<u64>,
+}
+
+impl Journal {
+    /// Reads and checks the journal of `--out` (none yet: nothing kept). Every record must
+    /// be a configuration of this run (as `--report` checks it); a last line cut short
+    /// by a stop is left out.
+    fn read(a: &Args, plan: &Plan) -> anyhow::Result<Journal> {
+        let out = a.out.as_deref().context("--resume needs --out")?;
+        let path = out::partial_path(out)?;
+        let mut reader = report::Reader::new(a, plan);
+        let mut j = Journal::default();
+        if path.is_file() {
+            for r in reader
+                .file(&path, true)
+                .with_context(|| format!("--resume: the journal of --out {}", out.display()))?
+            {
+                let c = reader.config(&r.seen);
+                let today = report::digest(c, plan, a)
+                    .with_context(|| format!("generating configuration #{}", c.index))?;
+                if r.seen.rtl.as_deref() != Some(today.as_str()) || j.kept.contains_key(&c.index) {
+                    j.dropped += 1;
+                    continue;
+                }
+                j.kept.insert(c.index, r.seen.r#match);
+                j.lines.push(r.line);
+            }
+        } else if path.exists() {
+            bail!(
+                "--resume: {} (the journal of --out {}) is not a file",
+                path.display(),
+                out.display()
+            );
+        }
+        j.seed = reader.seed();
+        Ok(j)
+    }
 }
 
 /// Builds one configuration and co-simulates its permutations.

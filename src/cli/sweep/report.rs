@@ -15,12 +15,12 @@ use anyhow::{bail, Context};
 use lcanet_hdl::lca_net::network_design;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// The fields of a record line the report reads.
 #[derive(Debug, Deserialize)]
-struct Seen {
-    index: usize,
+pub(super) struct Seen {
+    pub index: usize,
     topology: String,
     d: usize,
     u: usize,
@@ -32,10 +32,10 @@ struct Seen {
     seed: u64,
     perms: usize,
     matched: usize,
-    r#match: bool,
+    pub r#match: bool,
     /// Absent in records written before digests existed: such a record is stale.
     #[serde(default)]
-    rtl: Option<String>,
+    pub rtl: Option<String>,
     build_seconds: f64,
     run_seconds: f64,
 }
@@ -175,77 +175,141 @@ fn check_identity(r: &Seen, c: &Config, a: &Args, at: &At) -> anyhow::Result<()>
 }
 
 /// Today's Verilog digest of configuration `c`.
-fn digest(c: &Config, plan: &Plan, a: &Args) -> anyhow::Result<String> {
+pub(super) fn digest(c: &Config, plan: &Plan, a: &Args) -> anyhow::Result<String> {
     Ok(network_design(&plan.spec(c, a)?)?.emit()?.digest())
 }
 
-/// Runs the report.
-pub fn run(a: &Args, plan: &Plan) -> anyhow::Result<Outcome> {
-    let files = record_files(&a.report)?;
-    let expected: BTreeMap<usize, &Config> = plan.mine.iter().map(|c| (c.index, c)).collect();
-    // The seed and where it was first seen, for the message if another one turns up.
-    let mut seed: Option<(u64, String)> = a.seed.seed.map(|s| (s, format!("--seed says {s}")));
-    // Per configuration: (matched, rtl digest) of each record.
-    let mut seen: BTreeMap<usize, Vec<(bool, Option<String>)>> = BTreeMap::new();
-    let (mut records, mut permutations) = (0usize, 0u64);
-    let (mut build_seconds, mut run_seconds) = (0.0, 0.0);
-    for file in &files {
+/// Reads record lines and checks each against the plan's configurations (the checks of
+/// the module header); remembers the one seed they may use.
+pub(super) struct Reader<'p> {
+    a: &'p Args,
+    plan: &'p Plan,
+    expected: BTreeMap<usize, &'p Config>,
+    /// The seed and where it was first seen, for the message if another one turns up.
+    seed: Option<(u64, String)>,
+}
+
+/// A record line that passed the checks.
+pub(super) struct Checked {
+    pub seen: Seen,
+    /// The line as read (without its newline).
+    pub line: String,
+}
+
+impl<'p> Reader<'p> {
+    pub(super) fn new(a: &'p Args, plan: &'p Plan) -> Self {
+        Reader {
+            a,
+            plan,
+            expected: plan.mine.iter().map(|c| (c.index, c)).collect(),
+            seed: a.seed.seed.map(|s| (s, format!("--seed says {s}"))),
+        }
+    }
+
+    /// The seed of the records read so far (or `--seed`).
+    pub(super) fn seed(&self) -> Option<u64> {
+        self.seed.as_ref().map(|(s, _)| *s)
+    }
+
+    /// The configuration a checked record is.
+    pub(super) fn config(&self, r: &Seen) -> &'p Config {
+        self.expected[&r.index]
+    }
+
+    /// Reads `file`: every non-blank line must be a record of this plan. With
+    /// `torn_tail`, a last line without its newline that does not parse (a sweep killed
+    /// while writing it) is left out instead of refused.
+    pub(super) fn file(&mut self, file: &Path, torn_tail: bool) -> anyhow::Result<Vec<Checked>> {
         let text = std::fs::read_to_string(file)
-            .with_context(|| format!("--report {}: reading it", file.display()))?;
-        for (i, line) in text.lines().enumerate() {
+            .with_context(|| format!("{}: reading it", file.display()))?;
+        let torn = !text.is_empty() && !text.ends_with('\n');
+        let lines: Vec<&str> = text.lines().collect();
+        let mut out = Vec::new();
+        for (i, line) in lines.iter().enumerate() {
             let at = At {
-                file: file.clone(),
+                file: file.to_path_buf(),
                 line: i + 1,
             };
             if line.trim().is_empty() {
                 continue;
             }
-            let r: Seen =
-                serde_json::from_str(line).with_context(|| format!("{at}: not a sweep record"))?;
-            let Some(&c) = expected.get(&r.index) else {
-                if r.index < plan.total {
-                    bail!(
-                        "{at}: configuration #{} is not in shard {} (the records and --shard \
-                         disagree)",
-                        r.index,
-                        a.shard
-                            .map_or(String::new(), |s| format!("{}/{}", s.index, s.count))
-                    );
-                }
-                bail!(
-                    "{at}: configuration #{} does not exist: this list has {} (other \
-                     --max-n, --max-switches, --algorithms or --arbiters?)",
-                    r.index,
-                    plan.total
-                );
-            };
-            check_identity(&r, c, a, &at)?;
-            if r.perms != a.perms {
-                bail!(
-                    "{at}: record #{} co-simulated {} permutations, --perms says {}",
-                    r.index,
-                    r.perms,
-                    a.perms
-                );
+            if torn_tail
+                && torn
+                && i + 1 == lines.len()
+                && serde_json::from_str::<Seen>(line).is_err()
+            {
+                break;
             }
-            if r.matched > r.perms || r.r#match != (r.matched == r.perms) {
+            out.push(Checked {
+                seen: self.line(line, &at)?,
+                line: line.to_string(),
+            });
+        }
+        Ok(out)
+    }
+
+    fn line(&mut self, line: &str, at: &At) -> anyhow::Result<Seen> {
+        let (a, plan) = (self.a, self.plan);
+        let r: Seen =
+            serde_json::from_str(line).with_context(|| format!("{at}: not a sweep record"))?;
+        let Some(&c) = self.expected.get(&r.index) else {
+            if r.index < plan.total {
                 bail!(
-                    "{at}: record #{} is inconsistent: matched {} of {} but match = {}",
+                    "{at}: configuration #{} is not in shard {} (the records and --shard \
+                     disagree)",
                     r.index,
-                    r.matched,
-                    r.perms,
-                    r.r#match
+                    a.shard
+                        .map_or(String::new(), |s| format!("{}/{}", s.index, s.count))
                 );
             }
-            match &seed {
-                Some((s, first)) if *s != r.seed => bail!(
-                    "{at}: record #{} used seed {}, but {first}: a report covers one seed",
-                    r.index,
-                    r.seed
-                ),
-                Some(_) => {}
-                None => seed = Some((r.seed, format!("{at} used seed {}", r.seed))),
-            }
+            bail!(
+                "{at}: configuration #{} does not exist: this list has {} (other \
+                 --max-n, --max-switches, --algorithms or --arbiters?)",
+                r.index,
+                plan.total
+            );
+        };
+        check_identity(&r, c, a, at)?;
+        if r.perms != a.perms {
+            bail!(
+                "{at}: record #{} co-simulated {} permutations, --perms says {}",
+                r.index,
+                r.perms,
+                a.perms
+            );
+        }
+        if r.matched > r.perms || r.r#match != (r.matched == r.perms) {
+            bail!(
+                "{at}: record #{} is inconsistent: matched {} of {} but match = {}",
+                r.index,
+                r.matched,
+                r.perms,
+                r.r#match
+            );
+        }
+        match &self.seed {
+            Some((s, first)) if *s != r.seed => bail!(
+                "{at}: record #{} used seed {}, but {first}: the records of one sweep share one seed",
+                r.index,
+                r.seed
+            ),
+            Some(_) => {}
+            None => self.seed = Some((r.seed, format!("{at} used seed {}", r.seed))),
+        }
+        Ok(r)
+    }
+}
+
+/// Runs the report.
+pub fn run(a: &Args, plan: &Plan) -> anyhow::Result<Outcome> {
+    let files = record_files(&a.report)?;
+    let mut reader = Reader::new(a, plan);
+    // Per configuration: (matched, rtl digest) of each record.
+    let mut seen: BTreeMap<usize, Vec<(bool, Option<String>)>> = BTreeMap::new();
+    let (mut records, mut permutations) = (0usize, 0u64);
+    let (mut build_seconds, mut run_seconds) = (0.0, 0.0);
+    for file in &files {
+        for Checked { seen: r, .. } in reader.file(file, false)? {
             records += 1;
             permutations += r.perms as u64;
             build_seconds += r.build_seconds;
@@ -253,6 +317,8 @@ pub fn run(a: &Args, plan: &Plan) -> anyhow::Result<Outcome> {
             seen.entry(r.index).or_default().push((r.r#match, r.rtl));
         }
     }
+    let expected = &reader.expected;
+    let seed = reader.seed();
     let bar = progress_bar(seen.len(), "digests of today's Verilog", a.json);
     let (mut covered, mut matched) = (0, 0);
     let (mut mismatched, mut stale) = (Vec::new(), Vec::new());
@@ -288,7 +354,7 @@ pub fn run(a: &Args, plan: &Plan) -> anyhow::Result<Outcome> {
         files: files.clone(),
         records,
         duplicates: records - seen.len(),
-        seed: seed.map(|(s, _)| s),
+        seed,
         perms: a.perms,
         configurations: plan.mine.len(),
         covered,
