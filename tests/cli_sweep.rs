@@ -94,8 +94,9 @@ fn a_slice_is_co_simulated_and_recorded() {
 }
 
 /// `--resume` with journals made from the slice's records: kept records are not run again,
-/// a torn last line and stale records are left out, a kept mismatch still fails the run,
-/// and a foreign record is refused with the journal untouched.
+/// a torn last line and stale records are left out, a finished file resumes whole, a kept
+/// mismatch still fails the run, and a foreign record is refused with the journal
+/// untouched.
 fn resume_checks(dir: &std::path::Path, lines: &[Value]) {
     let jdir = dir.join("resume");
     std::fs::create_dir_all(&jdir).unwrap();
@@ -137,6 +138,11 @@ fn resume_checks(dir: &std::path::Path, lines: &[Value]) {
     assert_eq!(w[0], lines[0], "the kept record is copied, not run again");
     assert_eq!(w[1]["index"], lines[1]["index"]);
     assert!(!journal.exists(), "the journal became the records file");
+    // Resumed again, with no journal: the finished file is kept whole, nothing runs.
+    let before = std::fs::read_to_string(&out).unwrap();
+    let v: Value = serde_json::from_slice(&run(&[]).stdout).unwrap();
+    assert_eq!(v["resumed"].as_u64(), Some(n), "{v}");
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), before);
     // A stale record (another digest) is dropped and its configuration run again.
     let mut stale = lines[0].clone();
     stale["rtl"] = Value::String("0123456789abcdef".into());

@@ -102,9 +102,11 @@ pub struct Args {
     /// Write one JSON line per configuration here.
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
-    /// Continue an interrupted run of the same flags: the records in --out's partial file
-    /// (.FILE.partial) whose Verilog is today's are kept and their configurations not run
-    /// again; the partial file then stays when the sweep stops, whatever the reason.
+    /// Continue a run of the same flags: the records of --out's partial file (.FILE.partial,
+    /// the journal of a run that was stopped) or, if there is none, of FILE (a finished
+    /// run) whose Verilog is today's are kept and their configurations not run again, so
+    /// only what is missing or stale runs; the partial file then stays when the sweep
+    /// stops, whatever the reason.
     #[arg(long, requires = "out", conflicts_with = "list")]
     resume: bool,
     /// Print a JSON summary on stdout.
@@ -553,18 +555,31 @@ struct Journal {
 }
 
 impl Journal {
-    /// Reads and checks the journal of `--out` (none yet: nothing kept). Every record must
-    /// be a configuration of this run (as `--report` checks it); a last line cut short
-    /// by a stop is left out.
+    /// Reads and checks what `--resume` continues from: the journal of `--out`, or, when
+    /// there is none and `--out` exists (a finished run), that file itself; neither: nothing
+    /// is kept. Every record must be a configuration of this run (as `--report` checks
+    /// it); a last line cut short by a stop is left out.
     fn read(a: &Args, plan: &Plan) -> anyhow::Result<Journal> {
         let out = a.out.as_deref().context("--resume needs --out")?;
-        let path = out::partial_path(out)?;
+        let journal = out::partial_path(out)?;
+        let source = if journal.exists() {
+            if !journal.is_file() {
+                bail!(
+                    "--resume: {} (the journal of --out {}) is not a file",
+                    journal.display(),
+                    out.display()
+                );
+            }
+            Some((journal, "the journal of"))
+        } else {
+            out.is_file().then(|| (out.to_path_buf(), "the records of"))
+        };
         let mut reader = report::Reader::new(a, plan);
         let mut j = Journal::default();
-        if path.is_file() {
+        if let Some((path, what)) = source {
             for r in reader
                 .file(&path, true)
-                .with_context(|| format!("--resume: the journal of --out {}", out.display()))?
+                .with_context(|| format!("--resume: {what} --out {}", out.display()))?
             {
                 let c = reader.config(&r.seen);
                 let today = report::digest(c, plan, a)
@@ -576,12 +591,6 @@ impl Journal {
                 j.kept.insert(c.index, r.seen.r#match);
                 j.lines.push(r.line);
             }
-        } else if path.exists() {
-            bail!(
-                "--resume: {} (the journal of --out {}) is not a file",
-                path.display(),
-                out.display()
-            );
         }
         j.seed = reader.seed();
         Ok(j)
