@@ -39,6 +39,7 @@ Examples:
   lcanet sweep --list                                   # how many configurations, no run
   lcanet sweep --max-n 16 --perms 10 --out sweep.jsonl  # the small networks, all of them
   lcanet sweep --shard 3/40 --seed 7 --out s3.jsonl     # shard 3 of 40 (a batch job)
+  lcanet sweep --shard 3/40 --seed 7 --out s3.jsonl --resume   # … continued after a stop
   lcanet sweep --report results/                        # what the shards' records cover
 
 Configurations (in a fixed order, numbered across shards): T-LCAN(d,u) with u | d, u < d
@@ -54,7 +55,9 @@ permutation j of network X is drawn from derive(seed, \"X perm j\"), the same fo
 algorithm and policy. --out gets one JSON line per configuration, written to
 .FILE.partial as the sweep goes (follow it with tail -f) and renamed to FILE when it ends;
 a sweep stopped by an error removes it. Each record carries the digest of the Verilog it
-tested (rtl).
+tested (rtl). --resume continues a run that was stopped (killed, preempted, out of time)
+from that partial file, or a finished run from FILE: records of today's Verilog are kept,
+only the missing and stale configurations run, and the partial file is kept on any stop.
 
 --report FILE|DIR… runs nothing: it reads records (a directory: its *.jsonl files, e.g. the
 shards of several machines or days) and checks them against the configurations the other
@@ -440,11 +443,15 @@ pub fn run(a: Args) -> anyhow::Result<Outcome> {
             out.display()
         );
     }
-    if let (Some(r), true, false) = (&records, a.resume, a.json) {
+    if let (true, false) = (a.resume, a.json) {
         eprintln!(
-            "resuming: {} configurations kept from {}{}",
+            "resuming: {} configurations kept{}{}",
             journal.kept.len(),
-            r.partial().display(),
+            journal
+                .from
+                .as_ref()
+                .map(|f| format!(" from {}", f.display()))
+                .unwrap_or_else(|| " (no journal or records yet)".into()),
             match journal.dropped {
                 0 => String::new(),
                 k => format!(" ({k} records of other Verilog or repeated, dropped)"),
@@ -552,6 +559,8 @@ struct Journal {
     dropped: usize,
     /// The seed of the records (or --seed).
     seed: Option<u64>,
+    /// The file read: the journal or the finished --out file.
+    from: Option<PathBuf>,
 }
 
 impl Journal {
@@ -577,6 +586,7 @@ impl Journal {
         let mut reader = report::Reader::new(a, plan);
         let mut j = Journal::default();
         if let Some((path, what)) = source {
+            j.from = Some(path.clone());
             for r in reader
                 .file(&path, true)
                 .with_context(|| format!("--resume: {what} --out {}", out.display()))?
