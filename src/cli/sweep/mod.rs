@@ -591,7 +591,7 @@ impl Journal {
                 .file(&path, true)
                 .with_context(|| format!("--resume: {what} --out {}", out.display()))?
             {
-                let c = reader.config(&r.seen);
+                let c = r.config;
                 let today = report::digest(c, plan, a)
                     .with_context(|| format!("generating configuration #{}", c.index))?;
                 if r.seen.rtl.as_deref() != Some(today.as_str()) || j.kept.contains_key(&c.index) {

@@ -190,8 +190,10 @@ pub(super) struct Reader<'p> {
 }
 
 /// A record line that passed the checks.
-pub(super) struct Checked {
+pub(super) struct Checked<'p> {
     pub seen: Seen,
+    /// The configuration it is a record of.
+    pub config: &'p Config,
     /// The line as read (without its newline).
     pub line: String,
 }
@@ -211,15 +213,14 @@ impl<'p> Reader<'p> {
         self.seed.as_ref().map(|(s, _)| *s)
     }
 
-    /// The configuration a checked record is.
-    pub(super) fn config(&self, r: &Seen) -> &'p Config {
-        self.expected[&r.index]
-    }
-
     /// Reads `file`: every non-blank line must be a record of this plan. With
     /// `torn_tail`, a last line without its newline that does not parse (a sweep killed
     /// while writing it) is left out instead of refused.
-    pub(super) fn file(&mut self, file: &Path, torn_tail: bool) -> anyhow::Result<Vec<Checked>> {
+    pub(super) fn file(
+        &mut self,
+        file: &Path,
+        torn_tail: bool,
+    ) -> anyhow::Result<Vec<Checked<'p>>> {
         let text = std::fs::read_to_string(file)
             .with_context(|| format!("{}: reading it", file.display()))?;
         let torn = !text.is_empty() && !text.ends_with('\n');
@@ -240,15 +241,17 @@ impl<'p> Reader<'p> {
             {
                 break;
             }
+            let (seen, config) = self.line(line, &at)?;
             out.push(Checked {
-                seen: self.line(line, &at)?,
+                seen,
+                config,
                 line: line.to_string(),
             });
         }
         Ok(out)
     }
 
-    fn line(&mut self, line: &str, at: &At) -> anyhow::Result<Seen> {
+    fn line(&mut self, line: &str, at: &At) -> anyhow::Result<(Seen, &'p Config)> {
         let (a, plan) = (self.a, self.plan);
         let r: Seen =
             serde_json::from_str(line).with_context(|| format!("{at}: not a sweep record"))?;
@@ -296,7 +299,7 @@ impl<'p> Reader<'p> {
             Some(_) => {}
             None => self.seed = Some((r.seed, format!("{at} used seed {}", r.seed))),
         }
-        Ok(r)
+        Ok((r, c))
     }
 }
 
