@@ -3,7 +3,7 @@
 //! `.gtkw` file (with its translate filters) and the JSON summary; `sim network` matches and
 //! reports where its time went.
 
-mod common;
+use crate::common;
 use common::lcanet;
 
 #[test]
