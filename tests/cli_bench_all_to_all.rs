@@ -3,13 +3,13 @@
 //! with ATAPE, CB(2,2) with R3, the hypercube with Algorithm 1: three small Verilator
 //! builds and Yosys runs), every entry in the ignored `every_entry_at_n4` (omega, reverse
 //! omega, CB(2,2) with R1, R2, R3, the hypercube with Algorithms 2 and 1: `cargo test
-//! --test integration cli_bench_all_to_all:: -- --ignored`). Every exchange is co-simulated in
+//! --test cli_bench_all_to_all -- --ignored`). Every exchange is co-simulated in
 //! Verilator with the RTL's bit-time count equal to the golden model's and to the closed
 //! forms of docs/min.md and docs/hypercube.md, every network synthesized by Yosys; the
 //! JSON lines and SVG plots are written; bad flags are refused naming the condition,
 //! nothing written.
 
-use crate::common;
+mod common;
 use common::{lcanet, rejects, scratch};
 use serde_json::Value;
 

@@ -4,7 +4,7 @@
 //! the thread count, and bad flags are rejected with the condition named and nothing
 //! written.
 
-use crate::common;
+mod common;
 
 use common::lcanet;
 use serde_json::Value;

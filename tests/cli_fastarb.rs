@@ -4,7 +4,7 @@
 //! sequential one's passes in fewer bit-times, `export-tb network` passes under Icarus,
 //! and a bad `--setup` is rejected with exit code 1.
 
-use crate::common;
+mod common;
 
 use common::{json, rejects, scratch};
 

@@ -2,7 +2,7 @@
 //! save file lists the generated files' phase filter, shows the controller's phase by name,
 //! and every trace is a signal of the run's VCD (path and range).
 
-use crate::common;
+mod common;
 use common::{lcanet, scratch};
 
 use std::path::PathBuf;

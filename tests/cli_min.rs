@@ -5,7 +5,7 @@
 //! the condition, exit code 1 (README: 1 = error), and nothing written; the GTKWave save
 //! file of `generate min` and, beside the VCD, of `sim ataape --vcd`.
 
-use crate::common;
+mod common;
 use common::{lcanet, rejects, scratch};
 
 use std::path::Path;

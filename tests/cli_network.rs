@@ -3,7 +3,7 @@
 //! `.gtkw` file (with its translate filters) and the JSON summary; `sim network` matches and
 //! reports where its time went.
 
-use crate::common;
+mod common;
 use common::lcanet;
 
 #[test]

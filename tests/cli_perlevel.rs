@@ -4,7 +4,7 @@
 //! per shape), `info --write-pi` round trips; bad vectors name the level and condition,
 //! exit 1, write nothing. (Co-simulation: `testbench/tests/lca_net_perlevel_cosim.rs`.)
 
-use crate::common;
+mod common;
 use common::{json, ok, rejects, scratch};
 
 #[test]

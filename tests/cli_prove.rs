@@ -3,9 +3,9 @@
 //! a deliberately broken switch failing P1 with a counterexample VCD that shows the
 //! violated assertion and the crosspoints, a proof that cannot finish reported unproved
 //! (never proved), and bad input refused. The whole coverage matrix is opt-in
-//! (`cargo test -p lcanet --test integration cli_prove:: -- --ignored`).
+//! (`cargo test -p lcanet --test cli_prove -- --ignored`).
 
-use crate::common;
+mod common;
 
 use common::{lcanet, rejects, scratch};
 use serde_json::Value;

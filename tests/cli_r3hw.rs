@@ -4,7 +4,7 @@
 //! fitting its VCD), `export-tb network --algorithm r3 --run` (Icarus PASS), and a network
 //! whose stream does not fit refused naming the condition.
 
-use crate::common;
+mod common;
 
 use common::{json, lcanet, rejects, scratch};
 

@@ -2,7 +2,7 @@
 //! and the optimum), the JSON document (every pass's paths, valid, no set-up steps), the
 //! trials summary, `--help`, and bad input (exit 1, the violated condition, no stdout).
 
-use crate::common;
+mod common;
 use common::{json, ok, rejects, scratch};
 
 #[test]

@@ -3,7 +3,7 @@
 //! hidden `--inject-fault` reported as FAIL lines, and bad parameters refused naming the
 //! condition with nothing written.
 
-use crate::common;
+mod common;
 use common::{json, lcanet, rejects, scratch};
 
 const NET: [&str; 8] = [

@@ -4,7 +4,7 @@
 //! nothing written; `--report` over those records: coverage, stale digests, mismatches and
 //! malformed or foreign records.
 
-use crate::common;
+mod common;
 
 use common::{json, lcanet, rejects, scratch};
 use serde_json::Value;

@@ -3,7 +3,7 @@
 //! short co-simulation that matches, its VCD with a save file beside it that fits, and bad
 //! parameters rejected with the violated condition, exit code 1 and nothing written.
 
-use crate::common;
+mod common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

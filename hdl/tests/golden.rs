@@ -1,9 +1,9 @@
 //! Golden-file test: the emitted Verilog of the demo design (a small top over two
 //! instances of a word-level cell) must equal the files under `tests/golden/demo_top/`.
-//! Regenerate them with `UPDATE_GOLDEN=1 cargo test -p lcanet-hdl --test integration
-//! golden::` (it also runs the other golden files) and review the diff.
+//! Regenerate them with `UPDATE_GOLDEN=1 cargo test -p lcanet-hdl --test golden` and review
+//! the diff.
 
-use crate::common;
+mod common;
 
 #[test]
 fn demo_design_matches_golden_files() {

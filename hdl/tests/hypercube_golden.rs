@@ -1,10 +1,9 @@
 //! The emitted Verilog of the 2-cube with 4-bit payloads (node, controller, top) of every
 //! router must equal the reviewed files under `tests/golden/<top>/`, and every emitted
 //! hypercube module follows the RTL style rules. Regenerate the golden files with
-//! `UPDATE_GOLDEN=1 cargo test -p lcanet-hdl --test integration hypercube_golden::` and
-//! review the diff.
+//! `UPDATE_GOLDEN=1 cargo test -p lcanet-hdl --test hypercube_golden` and review the diff.
 
-use crate::common;
+mod common;
 
 use lcanet_hdl::hypercube::cube::{cube_design, router_design};
 use lcanet_hdl::hypercube::Router;

@@ -2,9 +2,8 @@
 //! for R1 with label conversion (T-LCAN(3,1), radix 3), for R2 on a Π network with the
 //! random policy, and for R1 on a CB-LCAN whose switch sizes vary by level (d = [3, 2],
 //! u = [2, 3]: mixed radices, label conversion), with its two switch modules (each decodes
-//! the digit of the level it serves, `docs/protocol.md` §1). They must equal the files under
-//! `tests/golden/lca_net/`; regenerate with `UPDATE_GOLDEN=1 cargo test -p lcanet-hdl --test
-//! integration lca_net_golden::` and review the diff.
+//! the digit of the level it serves, `docs/protocol.md` §1). They must equal the files under `tests/golden/lca_net/`; regenerate with
+//! `UPDATE_GOLDEN=1 cargo test -p lcanet-hdl --test lca_net_golden` and review the diff.
 //! Every emitted block also passes the RTL style check.
 
 use lcanet_hdl::lca::{add_switch, Layout};

@@ -2,8 +2,7 @@
 //! `docs/interface.md` §11): the R3 switch, the R3 PE interface and the R3 controller, on a
 //! T-LCAN(3,1) (label conversion, d + u = 4) with W = 1 and a CB-LCAN(3,2) (f = 3) with
 //! W = 2. They must equal the files under `tests/golden/lca_net_r3/`; regenerate with
-//! `UPDATE_GOLDEN=1 cargo test -p lcanet-hdl --test integration lca_net_r3_golden::` and
-//! review the diff.
+//! `UPDATE_GOLDEN=1 cargo test -p lcanet-hdl --test lca_net_r3_golden` and review the diff.
 //! Every block also passes the RTL style check.
 
 use lcanet_hdl::lca::r3::r3_switch;

@@ -4,7 +4,7 @@
 //! rules and lints clean under `verilator -Wall`; and removing or widening any one
 //! connection is caught by validation, naming the instance and port.
 
-use crate::common;
+mod common;
 
 use common::tools::{scratch_dir, verilator_lint};
 use lcanet_hdl::netlist::{

@@ -3,7 +3,7 @@
 //! rows, registers read and loaded at row `j`, outputs as static slices). Behaviour (row
 //! `j` = instance `j`, bit for bit) is co-simulated in `testbench/tests/lca_net_cosim.rs`.
 
-use crate::common;
+mod common;
 
 use common::tools::{scratch_dir, verilator_lint};
 use lcanet_hdl::lca::{add_switch, Layout};

@@ -2,7 +2,7 @@
 //! Verilator in .tools/), compile with `iverilog -g2005 -Wall` and synthesize with Yosys.
 //! A missing tool fails with a message to run scripts/setup.
 
-use crate::common;
+mod common;
 
 use common::tools::{iverilog_compile, scratch_dir, verilator_lint, yosys_synth};
 use lcanet_hdl::netlist::Design;

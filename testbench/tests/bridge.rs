@@ -2,7 +2,7 @@
 //! ports of every storage width, internal signals by hierarchical name, VCD contents, the
 //! build cache (hit, parallel builds) and error reports.
 
-use crate::common;
+mod common;
 
 use std::sync::Arc;
 

@@ -2,7 +2,7 @@
 //! the expected counts; an injected golden-model error is reported with every field and
 //! the VCD is kept.
 
-use crate::common;
+mod common;
 
 use common::{hier_design, u128_words, HierGolden};
 use lcanet_testbench::artifact_dir;

@@ -326,7 +326,7 @@ fn the_identity_under_both_algorithms() {
 /// (Algorithm 2 overlapped and sequential, sort-then-pack), each checked against its
 /// closed form (a cold build takes one to three minutes per cube on a 2-core machine;
 /// `lcanet bench hypercube --k 2..10` builds the same cubes). Opt-in:
-/// `cargo test --release -p lcanet-testbench --test integration hypercube_cosim:: -- --ignored`.
+/// `cargo test --release -p lcanet-testbench --test hypercube_cosim -- --ignored`.
 #[test]
 #[ignore = "builds three 1024-node cubes (minutes each, cold)"]
 fn a_random_permutation_on_the_1024_node_cube() {

@@ -152,7 +152,7 @@ fn sort_then_pack_pipelined_on_16_to_64_nodes() {
 }
 
 /// The 128-node quadratic cubes (the Algorithm 2 one builds about 15 MB of C++): opt-in,
-/// `cargo test --release -p lcanet-testbench --test integration hypercube_quad:: -- --ignored`.
+/// `cargo test --release -p lcanet-testbench --test hypercube_quad -- --ignored`.
 #[test]
 #[ignore = "builds the two 128-node quadratic cubes (minutes)"]
 fn quadratic_cubes_of_128_nodes() {

@@ -85,7 +85,7 @@ fn fast_switches_match_the_golden_model() {
 }
 
 /// Every shape × every policy: 12 builds.
-/// `cargo test -p lcanet-testbench --test integration lca_fast_cosim:: -- --ignored`.
+/// `cargo test -p lcanet-testbench --test lca_fast_cosim -- --ignored`.
 #[test]
 #[ignore = "opt-in: every shape × policy (12 builds); the default run covers each shape and each policy once"]
 fn fast_switches_every_shape_and_policy() {
@@ -127,7 +127,7 @@ fn chunked_switches_match_the_golden_model() {
 }
 
 /// Every m × (tree, cb, Π): 9 builds.
-/// `cargo test -p lcanet-testbench --test integration lca_fast_cosim:: -- --ignored`.
+/// `cargo test -p lcanet-testbench --test lca_fast_cosim -- --ignored`.
 #[test]
 #[ignore = "opt-in: every m × switch kind (9 builds); the default run covers each m, policy and kind once"]
 fn chunked_switches_every_kind() {

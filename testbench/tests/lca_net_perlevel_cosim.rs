@@ -4,8 +4,7 @@
 //! hardware), a per-level Π file, under R1, R2 and R3, as instances and as rows, and the
 //! chunked fast set-up; an injected bug is caught. Opt-in (`#[ignore]`): two more small
 //! networks, and the fat-tree and the CM-5 network at n = 1,024:
-//! `cargo test --release -p lcanet-testbench --test integration lca_net_perlevel_cosim::
-//! -- --ignored`.
+//! `cargo test --release -p lcanet-testbench --test lca_net_perlevel_cosim -- --ignored`.
 
 use lcanet_hdl::lca_net::{NetSpec, Structure};
 use lcanet_sim::lcan::cycle::ArbiterPolicy;

@@ -2,7 +2,7 @@
 //! l = 1, fixed priority) and of a CB-LCAN(2,2) switch with the random policy (l = 3: the
 //! digit decoder, claim keys, the cyclic priority select, the LFSR) is compared byte for
 //! byte with `tests/lca_switch_golden/`. After an intended change: `UPDATE_GOLDEN=1 cargo
-//! test -p lcanet-testbench --test integration lca_switch_golden::`, then review `git diff`.
+//! test -p lcanet-testbench --test lca_switch_golden`, then review `git diff`.
 
 use lcanet_hdl::lca::emit_switch;
 use lcanet_sim::lcan::cycle::{ArbiterPolicy, SwitchParams, SwitchTopology};

@@ -11,8 +11,8 @@
 //! builds, about 30 s cold on this 2-core machine) and m = 2, 3 for the three reverse
 //! networks (the reverse omega is the one with its own tag order and exit permutation);
 //! the ignored test `networks_at_m5_m6` adds m = 5, 6 for all six and m = 1, 4 for the
-//! reverse ones (`cargo test -p lcanet-testbench --test integration min_cosim:: --
-//! --ignored`), and `lcanet sim ataape` runs any size.
+//! reverse ones (`cargo test -p lcanet-testbench --test min_cosim -- --ignored`), and
+//! `lcanet sim ataape` runs any size.
 
 use lcanet_sim::min::{Min, Network, RunConfig};
 use lcanet_sim::perm::Permutation;

@@ -1,7 +1,7 @@
 //! Golden files: the emitted Verilog of the omega network at m = 2, B = 2 (the switch,
 //! the ATAPE unit, the controller and the top) is compared byte for byte with
 //! `tests/min_golden/`. After an intended change: `UPDATE_GOLDEN=1 cargo test -p
-//! lcanet-testbench --test integration min_golden::`, then review `git diff`.
+//! lcanet-testbench --test min_golden`, then review `git diff`.
 
 use lcanet_hdl::min::build;
 use lcanet_hdl::style::check_files;

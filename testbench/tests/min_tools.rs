@@ -108,7 +108,7 @@ fn reverse_networks_at_m5_m6() {
 
 /// iCE40 LUTs and flip-flops per PE (whole network / n) for m = 3..8, omega, B = 8:
 /// the figures of docs/min.md §8. Minutes of Yosys at m = 8, hence ignored:
-/// `cargo test -p lcanet-testbench --test integration min_tools:: -- --ignored --nocapture`.
+/// `cargo test -p lcanet-testbench --test min_tools -- --ignored --nocapture`.
 #[test]
 #[ignore = "minutes of Yosys (synth_ice40 up to m = 8)"]
 fn ice40_luts_and_ffs_per_pe() {

@@ -1,7 +1,7 @@
 //! Tool runners: Verilator lint, Yosys statistics, Icarus compile, and the self-checking
 //! test bench writer run in Icarus.
 
-use crate::common;
+mod common;
 
 use common::data;
 use lcanet_testbench::artifact_dir;
