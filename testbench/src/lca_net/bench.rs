@@ -76,6 +76,16 @@ impl NetBuild {
     /// `-fno-inline`, would also keep the PEs: rows networks then simulate 1.7x slower.)
     pub const NO_INLINE: &'static str = "lca_switch_*";
 
+    /// Networks with fewer switches than this also keep their PE module out of line
+    /// ([`model_options`]): one copy of the PE's code instead of one per PE, which
+    /// shortens the g++ compile of networks with many PEs, at some cost in simulation
+    /// speed. Measured (`lcanet sweep`, 100 permutations, g++ -O1, cold model cache,
+    /// `docs/network-rtl.md`, "Large networks"): T(10,2) l = 3 (250 PEs, 31 switches)
+    /// built in 44 s instead of 73 s and ran in 18 s instead of 13 s; CB(15,5) l = 2
+    /// (225 PEs, 20 switches) 40 s instead of 53 s and 2.8 s instead of 2.4 s. Larger
+    /// networks spend their time simulating, so their PEs stay inlined.
+    pub const PES_OUT_OF_LINE_BELOW: usize = 200;
+
     /// `o` with the switch-code sharing of every LCA network build: [`Self::SHARE_ARGS`]
     /// and the switches kept from inlining ([`Self::NO_INLINE`]).
     pub fn shared(mut o: ModelOptions) -> ModelOptions {
@@ -107,11 +117,15 @@ impl NetBuild {
 
 /// The Verilator options of a network build: the switches' crosspoint vectors made
 /// readable (they are compared at the end of every set-up), the switches not inlined
-/// ([`NetBuild::NO_INLINE`]), tracing as asked.
-pub fn model_options(how: &NetBuild) -> ModelOptions {
+/// ([`NetBuild::NO_INLINE`]) and, below [`NetBuild::PES_OUT_OF_LINE_BELOW`] switches,
+/// the PE module neither; tracing as asked.
+pub fn model_options(how: &NetBuild, spec: &NetSpec) -> ModelOptions {
     let mut o = ModelOptions::traced(how.trace)
         .with_public("lca_switch_*", "xp_*")
         .with_no_inline(NetBuild::NO_INLINE);
+    if spec.topo.total_switches() < NetBuild::PES_OUT_OF_LINE_BELOW {
+        o = o.with_no_inline(&spec.pe_module_name());
+    }
     o.optimize = how.optimize;
     o.extra_args = how.extra_args.clone();
     o
@@ -166,8 +180,8 @@ impl NetBench {
         let design = Design::from_file_list(&rtl_dir.join(&emitted.file_list.name), top.clone())?;
         let t1 = Instant::now();
         let info = match models_root {
-            Some(root) => build_in(root, &design, &model_options(&how))?,
-            None => build(&design, &model_options(&how))?,
+            Some(root) => build_in(root, &design, &model_options(&how, &spec))?,
+            None => build(&design, &model_options(&how, &spec))?,
         };
         let build_seconds = t1.elapsed().as_secs_f64();
         let lib = ModelLibrary::load(&info)?;
@@ -196,7 +210,7 @@ impl NetBench {
             trace: true,
             ..self.how.clone()
         };
-        let info = build(&self.design, &model_options(&how))?;
+        let info = build(&self.design, &model_options(&how, &self.spec))?;
         Ok(ModelLibrary::load(&info)?)
     }
 
