@@ -179,9 +179,10 @@ impl NetBench {
         let top = emitted.top.clone();
         let design = Design::from_file_list(&rtl_dir.join(&emitted.file_list.name), top.clone())?;
         let t1 = Instant::now();
+        let options = model_options(&how, &spec);
         let info = match models_root {
-            Some(root) => build_in(root, &design, &model_options(&how, &spec))?,
-            None => build(&design, &model_options(&how, &spec))?,
+            Some(root) => build_in(root, &design, &options)?,
+            None => build(&design, &options)?,
         };
         let build_seconds = t1.elapsed().as_secs_f64();
         let lib = ModelLibrary::load(&info)?;
@@ -227,5 +228,36 @@ impl NetBench {
     /// Whether the model came from the cache.
     pub fn cache(&self) -> CacheOutcome {
         self.info.outcome
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{model_options, NetBuild};
+    use lcanet_hdl::lca_net::NetSpec;
+    use lcanet_sim::lcan::cycle::ArbiterPolicy;
+    use lcanet_sim::lcan::routing::Algorithm;
+    use lcanet_sim::lcan::{Size, Topology};
+
+    fn baseline(pes: usize) -> NetSpec {
+        let topo = Topology::complete_bipartite(2, 2, Size::Pes(pes)).unwrap();
+        NetSpec::new(topo, Algorithm::R2, ArbiterPolicy::Fixed, 1, 8).unwrap()
+    }
+
+    #[test]
+    fn the_pe_module_is_kept_from_inlining_below_the_switch_threshold_only() {
+        // CB(2,2) n = 16: 4 levels of 8 switches; n = 256: 8 levels of 128.
+        let (small, large) = (baseline(16), baseline(256));
+        assert!(small.topo.total_switches() < NetBuild::PES_OUT_OF_LINE_BELOW);
+        assert!(large.topo.total_switches() >= NetBuild::PES_OUT_OF_LINE_BELOW);
+        let how = NetBuild::quick();
+        assert_eq!(
+            model_options(&how, &small).no_inline,
+            vec![NetBuild::NO_INLINE.to_string(), small.pe_module_name()]
+        );
+        assert_eq!(
+            model_options(&how, &large).no_inline,
+            vec![NetBuild::NO_INLINE.to_string()]
+        );
     }
 }
