@@ -53,7 +53,8 @@ fn switch_with(
         salt_dn: (seed as u16) ^ 0xA5A5,
         seed,
         bit_times: 4000,
-        vcd: Some(dir.file("wave.vcd")),
+        vcd: None,
+        failure_vcd: Some(dir.file("wave.vcd")),
         optimize: Optimize::Quick,
         table,
     };

@@ -4,7 +4,7 @@
 //! commit's arbitration outcome — and never breaks the crosspoint invariants or grants and
 //! rejects the same request. Tree, cb and Π (table-routed) switches, every policy, `W = 1`
 //! and `W > 1`. A failure names the bit-time, the signal, the parameters and the seed, and
-//! keeps the VCD.
+//! keeps a VCD (the failing run repeated on a traced build: a passing one needs none).
 
 use lcanet_sim::lcan::cycle::{ArbiterPolicy, SwitchParams, SwitchTopology};
 use lcanet_testbench::artifact_dir;
@@ -34,7 +34,8 @@ fn cosim(params: SwitchParams, level: u8, seed: u64, table: Option<TableSwitch>)
         salt_dn: (seed as u16) ^ 0xA5A5,
         seed,
         bit_times: BIT_TIMES,
-        vcd: Some(dir.file("wave.vcd")),
+        vcd: None,
+        failure_vcd: Some(dir.file("wave.vcd")),
         optimize: Optimize::Quick,
         table,
     };

@@ -185,11 +185,9 @@ fn memory() -> Memory {
     }
 }
 
-fn opt_name(o: Optimize) -> &'static str {
-    match o {
-        Optimize::Quick => "-O1",
-        Optimize::Fast => "-O3",
-    }
+/// The g++ level `o` builds with (`$LCANET_QUICK_OPT` can change the quick one).
+fn opt_name(o: Optimize) -> anyhow::Result<&'static str> {
+    Ok(o.cxx_flag()?)
 }
 
 fn network(
@@ -236,7 +234,7 @@ fn network(
         build_seconds: bench.build_seconds,
         verilate_seconds: manifest.verilate_seconds,
         cpp_bytes: manifest.cpp_bytes,
-        optimize: opt_name(optimize),
+        optimize: opt_name(optimize)?,
         vcd: args.vcd,
         memory: memory(),
         cosim_over_verilator: cosim.rate() / bare.rate(),
@@ -333,7 +331,7 @@ fn cube(
         build_seconds,
         verilate_seconds,
         cpp_bytes,
-        optimize: opt_name(optimize),
+        optimize: opt_name(optimize)?,
         vcd: args.vcd,
         memory: memory(),
         cosim_over_verilator: cosim_rate / bare.rate(),

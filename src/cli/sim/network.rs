@@ -10,7 +10,7 @@ use lcanet_sim::lcan::bounds::lower_bound;
 use lcanet_sim::lcan::routing::Conflict;
 use lcanet_sim::lcan::Connection;
 use lcanet_sim::perm::PartialPermutation;
-use lcanet_testbench::bridge::{CacheOutcome, Optimize};
+use lcanet_testbench::bridge::CacheOutcome;
 use lcanet_testbench::lca_net::{NetBench, NetBuild, NetVerdict, PermKind, Stimulus};
 use lcanet_testbench::ArtifactDir;
 use serde::Serialize;
@@ -24,7 +24,8 @@ the networks of 002 §2.2: --topology fat-tree --levels L, cm5 --n 4^l, trac, ba
 (docs/conventions.md).\n\
 Permutation files: one destination per PE in PE order, '-' for a PE \
 that sends nothing, '#' comments (as `lcanet schedule`).\n\
-Models are compiled with g++ -O1 unless --optimize asks for -O3 (docs/network-rtl.md, \
+Models are compiled with g++ -O1 ($LCANET_QUICK_OPT sets another level) unless --optimize asks \
+for -O3 (docs/network-rtl.md, \
 \"Large networks\"). A failing run without --vcd is repeated on a \
 traced build and keeps that VCD."
 )]
@@ -230,10 +231,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
             CacheOutcome::Hit => "cached",
             CacheOutcome::Built => "built",
         },
-        optimize: match bench.how().optimize {
-            Optimize::Quick => "-O1",
-            Optimize::Fast => "-O3",
-        },
+        optimize: bench.how().optimize.cxx_flag()?,
         verilog_bytes: bench.verilog_bytes,
         cpp_bytes: bench.info.manifest.cpp_bytes,
         seconds: Seconds {

@@ -90,6 +90,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         seed,
         bit_times: args.cycles,
         vcd: args.out.vcd.clone(),
+        failure_vcd: None,
         optimize: args.out.speed(),
         table: None,
     };

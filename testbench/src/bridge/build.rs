@@ -57,6 +57,9 @@ pub struct Manifest {
     /// Seconds Verilator itself took (the rest of `build_seconds` is compiling and linking).
     #[serde(default)]
     pub verilate_seconds: f64,
+    /// The g++ level of the model's fast code (`-O1`, `-O3`, …; [`Optimize::cxx_flag`]).
+    #[serde(default)]
+    pub cxx_opt: String,
 }
 
 impl Manifest {
@@ -81,6 +84,7 @@ impl Manifest {
             build_seconds: start.elapsed().as_secs_f64(),
             cpp_bytes: 0,
             verilate_seconds: 0.0,
+            cxx_opt: String::new(),
         }
     }
 
@@ -156,8 +160,9 @@ pub fn build_in(
 }
 
 /// The cache key of a model of `design` built with `options`: `tag` (the kind of model),
-/// the shim version, the Verilator banner, the top, the options, and the name and text of
-/// every Verilog file.
+/// the shim version, the Verilator banner, the top, the options, the C++ optimization
+/// flags they resolve to (`$LCANET_QUICK_OPT` included), and the name and text of every
+/// Verilog file.
 pub(super) fn design_key(
     tag: &str,
     design: &Design,
@@ -172,7 +177,8 @@ pub(super) fn design_key(
         .field(
             serde_json::to_string(options)
                 .map_err(|e| BridgeError::Internal(format!("serialize options: {e}")))?,
-        );
+        )
+        .field(opt_vars(options.optimize)?.join(" "));
     for f in &design.files {
         let text = fs::read(f).map_err(|e| BridgeError::io("read Verilog file", f, e))?;
         h.field(
@@ -291,11 +297,17 @@ fn config_file(public: &[PublicSignals], no_inline: &[String]) -> Result<String,
 
 /// `make` variables for the C++ optimization levels of Verilator's generated makefile
 /// (the shim is compiled with `OPT_FAST` too).
-fn opt_vars(optimize: Optimize) -> [&'static str; 3] {
-    match optimize {
-        Optimize::Quick => ["OPT_FAST=-O1", "OPT_SLOW=-O0", "OPT_GLOBAL=-O1"],
-        Optimize::Fast => ["OPT_FAST=-O3", "OPT_SLOW=-O1", "OPT_GLOBAL=-O2"],
-    }
+fn opt_vars(optimize: Optimize) -> Result<[String; 3], BridgeError> {
+    let fast = optimize.cxx_flag()?;
+    let (slow, global) = match optimize {
+        Optimize::Quick => ("-O0", fast),
+        Optimize::Fast => ("-O1", "-O2"),
+    };
+    Ok([
+        format!("OPT_FAST={fast}"),
+        format!("OPT_SLOW={slow}"),
+        format!("OPT_GLOBAL={global}"),
+    ])
 }
 
 fn build_into(
@@ -363,7 +375,8 @@ fn build_into(
     let classes_text =
         fs::read_to_string(&classes).map_err(|e| BridgeError::io("read", &classes, e))?;
     let runtime = runtime_library(cache, banner, &classes_text, &obj, &mk, &mut log)?;
-    let opt = opt_vars(options.optimize);
+    let opt_owned = opt_vars(options.optimize)?;
+    let opt: Vec<&str> = opt_owned.iter().map(String::as_str).collect();
     let pch = shared_pch(cache, banner, &classes_text, &obj, &mk, &opt, &mut log)?;
     let mut build = make(&obj, &mk)?;
     build.arg(format!("V{top}__ALL.a")).arg("shim.o");
@@ -380,6 +393,7 @@ fn build_into(
     let mut manifest = Manifest::new(top, key, ports, options, design, banner, start);
     manifest.cpp_bytes = cpp_bytes;
     manifest.verilate_seconds = verilate_seconds;
+    manifest.cxx_opt = options.optimize.cxx_flag()?.to_string();
     manifest.write_to(tmp)
 }
 

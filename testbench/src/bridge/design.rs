@@ -91,10 +91,51 @@ impl PublicSignals {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub enum Optimize {
     /// `-O1`: quick to compile, and most of the speed for small designs (the default).
+    /// `$LCANET_QUICK_OPT` ([`QUICK_OPT_ENV`]) can set another level.
     #[default]
     Quick,
     /// `-O3`: longer to compile, fastest to run (large networks, benchmarks).
     Fast,
+}
+
+/// The environment variable that sets the g++ level of [`Optimize::Quick`] builds: `0`,
+/// `1` (the default when unset or empty), `2` or `3`. `scripts/test` sets `0`: its models
+/// run a few thousand bit-times at most, so compiling is nearly all their cost
+/// (`docs/decisions/test-build.md`). The level is part of the build cache's key.
+pub const QUICK_OPT_ENV: &str = "LCANET_QUICK_OPT";
+
+impl Optimize {
+    /// The g++ flag of the model's fast code: `-O3` for [`Optimize::Fast`]; for
+    /// [`Optimize::Quick`] `-O1`, or `-O<k>` if [`QUICK_OPT_ENV`] says `k`. A malformed
+    /// variable is an error that names it.
+    pub fn cxx_flag(self) -> Result<&'static str, BridgeError> {
+        match self {
+            Optimize::Fast => Ok("-O3"),
+            Optimize::Quick => quick_flag(std::env::var(QUICK_OPT_ENV)),
+        }
+    }
+}
+
+/// The `-O` flag of quick builds for the value `v` of [`QUICK_OPT_ENV`].
+fn quick_flag(v: Result<String, std::env::VarError>) -> Result<&'static str, BridgeError> {
+    let refuse = |what: String| {
+        BridgeError::Design(format!(
+            "{what}: the g++ level of quick model builds must be 0, 1, 2 or 3"
+        ))
+    };
+    match v {
+        Err(std::env::VarError::NotPresent) => Ok("-O1"),
+        Err(std::env::VarError::NotUnicode(_)) => {
+            Err(refuse(format!("{QUICK_OPT_ENV} is not valid Unicode")))
+        }
+        Ok(s) => match s.as_str() {
+            "" | "1" => Ok("-O1"),
+            "0" => Ok("-O0"),
+            "2" => Ok("-O2"),
+            "3" => Ok("-O3"),
+            other => Err(refuse(format!("{QUICK_OPT_ENV}={other:?}"))),
+        },
+    }
 }
 
 /// Build options; all of them are part of the cache key. Every build runs Verilator with
@@ -136,5 +177,30 @@ impl ModelOptions {
     pub fn with_no_inline(mut self, module: &str) -> Self {
         self.no_inline.push(module.to_string());
         self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{quick_flag, QUICK_OPT_ENV};
+    use std::env::VarError;
+
+    #[test]
+    fn the_quick_level_defaults_to_o1_and_a_malformed_variable_is_refused_by_name() {
+        let ok = |v: &str| quick_flag(Ok(v.to_string())).unwrap();
+        assert_eq!(quick_flag(Err(VarError::NotPresent)).unwrap(), "-O1");
+        assert_eq!(ok(""), "-O1");
+        assert_eq!(ok("0"), "-O0");
+        assert_eq!(ok("1"), "-O1");
+        assert_eq!(ok("3"), "-O3");
+        for bad in ["4", "-O0", " 0", "fast"] {
+            let e = quick_flag(Ok(bad.to_string())).unwrap_err().to_string();
+            assert!(
+                e.contains(QUICK_OPT_ENV) && e.contains("0, 1, 2 or 3"),
+                "{bad}: {e}"
+            );
+        }
+        let e = quick_flag(Err(VarError::NotUnicode("\u{0}".into())));
+        assert!(e.unwrap_err().to_string().contains("not valid Unicode"));
     }
 }

@@ -26,7 +26,7 @@ mod shim_text;
 
 pub use build::{build, build_in, cpp_bytes, BuildInfo, Manifest, LIBRARY_FILE, MANIFEST_FILE};
 pub use cache::CacheOutcome;
-pub use design::{Design, ModelOptions, Optimize, PublicSignals};
+pub use design::{Design, ModelOptions, Optimize, PublicSignals, QUICK_OPT_ENV};
 pub use error::BridgeError;
 pub use library::ModelLibrary;
 pub use model::{InputId, Model, PortId, SignalId, PERIOD};

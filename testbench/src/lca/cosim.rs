@@ -35,8 +35,11 @@ pub struct CosimConfig {
     pub seed: u64,
     /// Bit-times to run.
     pub bit_times: u64,
-    /// Write a VCD here.
+    /// Write a VCD here (the model is then built with tracing).
     pub vcd: Option<PathBuf>,
+    /// Without `vcd`: a failing run is repeated on a traced build that writes a VCD here
+    /// (runs are deterministic), so a passing run needs no traced build.
+    pub failure_vcd: Option<PathBuf>,
     /// How hard the C++ compiler optimizes the Verilated model.
     pub optimize: Optimize,
     /// A Π switch (`params.topology` is `pi<n>`): its route table, which drives the
@@ -130,8 +133,39 @@ impl CosimReport {
     }
 }
 
-/// Emits the switch into `rtl_dir`, builds it, and co-simulates `cfg.bit_times` bit-times.
+/// Emits the switch into `rtl_dir`, builds it, and co-simulates `cfg.bit_times` bit-times;
+/// a failing run without `cfg.vcd` is repeated with a VCD at `cfg.failure_vcd`, if given.
 pub fn run_switch_cosim(cfg: &CosimConfig, rtl_dir: &Path) -> Result<CosimReport, CosimError> {
+    retrace_failure(
+        cfg.vcd.as_deref(),
+        cfg.failure_vcd.as_deref(),
+        |vcd| {
+            let cfg = CosimConfig {
+                vcd: vcd.map(Path::to_path_buf),
+                ..cfg.clone()
+            };
+            run_once(&cfg, rtl_dir)
+        },
+        CosimReport::matched,
+    )
+}
+
+/// Runs `run` with `vcd`; if that fails (`matched` says no) and no VCD was asked for,
+/// runs it again with `failure_vcd` when one is given, and returns the second report.
+fn retrace_failure<R, E>(
+    vcd: Option<&Path>,
+    failure_vcd: Option<&Path>,
+    run: impl Fn(Option<&Path>) -> Result<R, E>,
+    matched: impl Fn(&R) -> bool,
+) -> Result<R, E> {
+    let report = run(vcd)?;
+    match (matched(&report), vcd, failure_vcd) {
+        (false, None, Some(f)) => run(Some(f)),
+        _ => Ok(report),
+    }
+}
+
+fn run_once(cfg: &CosimConfig, rtl_dir: &Path) -> Result<CosimReport, CosimError> {
     let is_pi = matches!(cfg.params.topology, SwitchTopology::Table { .. });
     if is_pi != cfg.table.is_some() {
         return Err(CosimError::Table {
@@ -152,7 +186,7 @@ pub fn run_switch_cosim(cfg: &CosimConfig, rtl_dir: &Path) -> Result<CosimReport
     let t0 = Instant::now();
     let (model, info) = build_model(
         &design,
-        &model_options(cfg.params.policy, cfg.optimize),
+        &model_options(cfg.params.policy, cfg.optimize, cfg.vcd.is_some()),
         cfg.vcd.as_deref(),
     )?;
     let build_seconds = t0.elapsed().as_secs_f64();
@@ -181,4 +215,48 @@ pub fn run_switch_cosim(cfg: &CosimConfig, rtl_dir: &Path) -> Result<CosimReport
         build_seconds,
         run_seconds: t1.elapsed().as_secs_f64(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::retrace_failure;
+    use std::cell::RefCell;
+    use std::path::{Path, PathBuf};
+
+    /// The runs `retrace_failure` makes (the VCD each was given) and what it returns, for
+    /// a run that passes or fails.
+    fn runs(
+        pass: bool,
+        vcd: Option<&Path>,
+        failure_vcd: Option<&Path>,
+    ) -> (Vec<Option<PathBuf>>, Option<PathBuf>) {
+        let calls = RefCell::new(Vec::new());
+        let last = retrace_failure(
+            vcd,
+            failure_vcd,
+            |v| {
+                calls.borrow_mut().push(v.map(Path::to_path_buf));
+                Ok::<_, ()>((pass, v.map(Path::to_path_buf)))
+            },
+            |r| r.0,
+        )
+        .unwrap();
+        (calls.into_inner(), last.1)
+    }
+
+    #[test]
+    fn a_failing_untraced_run_is_repeated_with_the_failure_vcd_and_nothing_else_is() {
+        let f = Path::new("/w/failure.vcd");
+        let v = Path::new("/w/wave.vcd");
+        // Failing, no VCD asked for: once untraced, then again with the failure VCD.
+        let (calls, last) = runs(false, None, Some(f));
+        assert_eq!(calls, vec![None, Some(f.to_path_buf())]);
+        assert_eq!(last, Some(f.to_path_buf()));
+        // Passing: one untraced run.
+        assert_eq!(runs(true, None, Some(f)).0, vec![None]);
+        // A VCD asked for: one run with it, pass or fail.
+        assert_eq!(runs(false, Some(v), Some(f)).0, vec![Some(v.to_path_buf())]);
+        // No failure VCD: one run.
+        assert_eq!(runs(false, None, None).0, vec![None]);
+    }
 }

@@ -53,10 +53,11 @@ pub fn hier(top: &str, name: &str) -> String {
     format!("{top}.{name}")
 }
 
-/// Build options for a switch co-simulation: tracing, every observed register readable
-/// (`public_flat_rd` in every `lca_switch_*` module), and the C++ optimization.
-pub fn model_options(policy: ArbiterPolicy, optimize: Optimize) -> ModelOptions {
-    let mut o = ModelOptions::traced(true);
+/// Build options for a switch co-simulation: tracing if `trace` (a VCD is written), every
+/// observed register readable (`public_flat_rd` in every `lca_switch_*` module), and the
+/// C++ optimization.
+pub fn model_options(policy: ArbiterPolicy, optimize: Optimize, trace: bool) -> ModelOptions {
+    let mut o = ModelOptions::traced(trace);
     o.optimize = optimize;
     for name in observed(policy) {
         o = o.with_public("lca_switch_*", &name);
