@@ -1,9 +1,11 @@
 //! What every design built with the same Verilator configuration shares, each in a cache
 //! entry of its own keyed by the design-independent `VM_*` settings of `V<top>_classes.mk`
-//! (tracing, DPI for public signals, ...):
+//! that matter to it:
 //! - the Verilator runtime library (`libverilated.a`, `runtime-<hash>/`), most of a cold
-//!   build's time;
-//! - the runtime headers precompiled (`pch-<hash>/`, one per optimization level).
+//!   build's time: one for traced and untraced designs, with or without public signals
+//!   (it holds the VCD writer and DPI whoever needed it first);
+//! - the runtime headers precompiled (`pch-<hash>/`, one per tracing setting and
+//!   optimization level: the `-DVM_TRACE` flag must match for g++ to use the header).
 //!   Verilator's makefile precompiles a header per model that also includes the model's
 //!   own headers, twice (fast and slow code): 3–8 s of CPU per model, often more than the
 //!   model's own code on small designs. The shared header holds only `verilated.h` and
@@ -49,17 +51,24 @@ pub(super) fn runtime_library(
     mk: &str,
     log: &mut Log,
 ) -> Result<PathBuf, BridgeError> {
+    let settings = Settings::parse(classes_mk);
+    let objects = settings.runtime_objects();
     let mut h = KeyHasher::default();
     h.field("lcanet-verilator-runtime")
         .field(SHIM_VERSION.to_le_bytes())
         .field(banner)
         .field("-fPIC");
-    for line in runtime_settings(classes_mk) {
-        h.field(line);
+    for (name, value) in settings.flags(RUNTIME_NEUTRAL) {
+        h.field(format!("{name}={value}"));
     }
+    h.field(objects.join(" "));
     let key = format!("runtime-{}", h.finish());
     let (dir, _) = get_or_build(cache, &key, RUNTIME_FILE, |tmp| {
-        log.run(Tool::Make, make(obj, mk)?.arg(RUNTIME_FILE))?;
+        let mut cmd = make(obj, mk)?;
+        cmd.arg(RUNTIME_FILE)
+            .arg(format!("VM_GLOBAL_FAST={}", objects.join(" ")))
+            .arg("VM_GLOBAL_SLOW=");
+        log.run(Tool::Make, &mut cmd)?;
         let from = obj.join(RUNTIME_FILE);
         let to = tmp.join(RUNTIME_FILE);
         fs::copy(&from, &to).map_err(|e| BridgeError::io("copy", &from, e))?;
@@ -141,8 +150,8 @@ pub(super) fn shared_pch(
     }
     let mut h = KeyHasher::default();
     h.field(PCH_TEXT).field(banner).field("-fPIC");
-    for line in runtime_settings(classes_mk) {
-        h.field(line);
+    for (name, value) in Settings::parse(classes_mk).flags(PCH_NEUTRAL) {
+        h.field(format!("{name}={value}"));
     }
     for v in opt {
         h.field(v);
@@ -166,30 +175,142 @@ pub(super) fn shared_pch(
     }))
 }
 
-/// The design-independent settings of `V<top>_classes.mk`: `VM_X = v` lines and the
-/// `VM_GLOBAL_*` object lists (the runtime objects).
-fn runtime_settings(classes_mk: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut in_global = false;
-    for line in classes_mk.lines() {
-        let t = line.trim();
-        if t.starts_with("VM_") {
-            in_global = t.starts_with("VM_GLOBAL_");
-            if t.contains(" = ") || in_global {
-                out.push(t.to_string());
+/// The runtime objects every runtime library holds, whatever its first design needed: the
+/// VCD writer, DPI (public signals) and threads beside `verilated`. A design links only
+/// the objects it uses from the archive, so one library serves traced and untraced
+/// designs, with and without public signals (7 libraries of about 8 s of CPU each had been
+/// built on a fresh clone's test run, one per combination).
+const RUNTIME_OBJECTS: [&str; 4] = [
+    "verilated",
+    "verilated_dpi",
+    "verilated_threads",
+    "verilated_vcd_c",
+];
+/// Settings that change nothing in the runtime's objects: tracing only defines `WAVES` in
+/// `verilated.h`, which no runtime source reads; parallel builds only split the model's
+/// own files.
+const RUNTIME_NEUTRAL: &[&str] = &[
+    "VM_PARALLEL_BUILDS",
+    "VM_TRACE",
+    "VM_TRACE_FST",
+    "VM_TRACE_SAIF",
+    "VM_TRACE_VCD",
+];
+/// Settings that do not reach the precompiled header's compile line. (The `VM_TRACE*`
+/// flags do: a header precompiled with another `-DVM_TRACE` is refused by g++.)
+const PCH_NEUTRAL: &[&str] = &["VM_PARALLEL_BUILDS"];
+
+/// The design-independent settings of `V<top>_classes.mk`.
+#[derive(Debug, PartialEq)]
+struct Settings {
+    /// `VM_X = v` lines, in file order.
+    scalars: Vec<(String, String)>,
+    /// The runtime objects the design asks for (`VM_GLOBAL_FAST` and `VM_GLOBAL_SLOW`).
+    globals: Vec<String>,
+}
+
+impl Settings {
+    fn parse(classes_mk: &str) -> Self {
+        let mut scalars = Vec::new();
+        let mut globals = Vec::new();
+        let mut in_global = false;
+        for line in classes_mk.lines() {
+            let t = line.trim();
+            if t.starts_with("VM_") {
+                in_global = t.starts_with("VM_GLOBAL_");
+                if let Some((name, value)) = t.split_once(" = ") {
+                    scalars.push((name.trim().to_string(), value.trim().to_string()));
+                }
+            } else if in_global && !t.is_empty() && !t.starts_with('#') {
+                globals.push(t.trim_end_matches('\\').trim().to_string());
+            } else {
+                in_global = false;
             }
-        } else if in_global && !t.is_empty() && !t.starts_with('#') {
-            out.push(t.to_string());
-        } else {
-            in_global = false;
         }
+        globals.retain(|g| !g.is_empty());
+        Settings { scalars, globals }
     }
-    out
+
+    /// The scalar settings but those named in `neutral`.
+    fn flags<'a>(&'a self, neutral: &'a [&str]) -> impl Iterator<Item = &'a (String, String)> {
+        self.scalars
+            .iter()
+            .filter(move |(name, _)| !neutral.contains(&name.as_str()))
+    }
+
+    /// The objects of the runtime library: [`RUNTIME_OBJECTS`] and whatever else the
+    /// design asks for, sorted.
+    fn runtime_objects(&self) -> Vec<String> {
+        let mut all: Vec<String> = RUNTIME_OBJECTS.iter().map(|o| o.to_string()).collect();
+        all.extend(self.globals.iter().cloned());
+        all.sort();
+        all.dedup();
+        all
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const CLASSES_MK: &str = "\
+# Verilated -*- Makefile -*-
+VM_C11 = 1
+VM_TIMING = 0
+VM_COVERAGE = 0
+VM_PARALLEL_BUILDS = 0
+VM_TRACE = 1
+VM_TRACE_VCD = 1
+VM_CLASSES_FAST += \\
+\tVtop \\
+
+VM_GLOBAL_FAST += \\
+  verilated \\
+  verilated_vcd_c \\
+  verilated_threads \\
+
+VM_GLOBAL_SLOW += \\
+
+";
+
+    #[test]
+    fn one_runtime_serves_every_tracing_and_build_split_and_the_header_follows_tracing() {
+        let s = Settings::parse(CLASSES_MK);
+        assert_eq!(
+            s.globals,
+            ["verilated", "verilated_vcd_c", "verilated_threads"]
+        );
+        let names = |neutral| -> Vec<String> { s.flags(neutral).map(|f| f.0.clone()).collect() };
+        assert_eq!(
+            names(RUNTIME_NEUTRAL),
+            ["VM_C11", "VM_TIMING", "VM_COVERAGE"]
+        );
+        assert_eq!(
+            names(PCH_NEUTRAL),
+            [
+                "VM_C11",
+                "VM_TIMING",
+                "VM_COVERAGE",
+                "VM_TRACE",
+                "VM_TRACE_VCD"
+            ]
+        );
+        assert_eq!(
+            s.runtime_objects(),
+            [
+                "verilated",
+                "verilated_dpi",
+                "verilated_threads",
+                "verilated_vcd_c"
+            ]
+        );
+        // An object beyond the usual four (FST tracing) joins the library.
+        let fst = Settings::parse(&CLASSES_MK.replace("verilated_vcd_c", "verilated_fst_c"));
+        assert!(fst
+            .runtime_objects()
+            .contains(&"verilated_fst_c".to_string()));
+        assert_eq!(fst.runtime_objects().len(), 5);
+    }
 
     #[test]
     fn only_plain_paths_go_into_make_variables() {
