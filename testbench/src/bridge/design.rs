@@ -119,7 +119,7 @@ impl Optimize {
 /// The `-O` flag of quick builds for the value `v` of [`QUICK_OPT_ENV`].
 fn quick_flag(v: Result<String, std::env::VarError>) -> Result<&'static str, BridgeError> {
     let refuse = |what: String| {
-        BridgeError::Design(format!(
+        BridgeError::Setting(format!(
             "{what}: the g++ level of quick model builds must be 0, 1, 2 or 3"
         ))
     };

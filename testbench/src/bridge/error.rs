@@ -23,6 +23,9 @@ pub enum BridgeError {
     /// The design given to the builder is not usable (no files, bad top name, ...).
     #[error("invalid design: {0}")]
     Design(String),
+    /// A malformed environment setting (its name and the rule it breaks).
+    #[error("invalid setting: {0}")]
+    Setting(String),
     /// Verilator's generated header could not be read for ports.
     #[error("cannot read the ports of `{top}` from {path}: {detail}")]
     Header {
