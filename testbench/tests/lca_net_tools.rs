@@ -144,6 +144,21 @@ fn network_cb_d2_u2_l3_r1_rr_rows() {
 }
 
 #[test]
+fn network_tree_d4_u2_l2_r2_random_w2_rows() {
+    check(
+        Topology::tree(4, 2, Size::Levels(2)).unwrap(),
+        Algorithm::R2,
+        ArbiterPolicy::Random,
+        2,
+        Structure::Rows,
+    );
+}
+
+/// The same with a third level (rows of 4, 2 and 1 switches): Yosys takes about 20 s on
+/// it, four times the two-level network.
+/// `cargo test -p lcanet-testbench --test lca_net_tools -- --ignored`.
+#[test]
+#[ignore = "opt-in: ~20 s of Yosys; the default run synthesizes the two-level network"]
 fn network_tree_d4_u2_l3_r2_random_w2_rows() {
     check(
         Topology::tree(4, 2, Size::Levels(3)).unwrap(),
@@ -155,6 +170,22 @@ fn network_tree_d4_u2_l3_r2_random_w2_rows() {
 }
 
 #[test]
+fn network_pi_skewed8_r1_fixed_rows() {
+    let text = include_str!("../../docs/examples/skewed8.pi");
+    check(
+        Topology::from_pi_text(text).unwrap(),
+        Algorithm::R1,
+        ArbiterPolicy::Fixed,
+        1,
+        Structure::Rows,
+    );
+}
+
+/// A Π network of d = 4 switches as rows: Yosys takes about 20 s on it
+/// (`lca_net_pi_tools` synthesizes it as instances by default).
+/// `cargo test -p lcanet-testbench --test lca_net_tools -- --ignored`.
+#[test]
+#[ignore = "opt-in: ~20 s of Yosys; the default run synthesizes the d = 2 Π network as rows"]
 fn network_pi_irregular16_r1_fixed_rows() {
     let text = include_str!("../../docs/examples/irregular16.pi");
     check(
