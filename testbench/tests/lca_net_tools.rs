@@ -143,15 +143,33 @@ fn network_cb_d2_u2_l3_r1_rr_rows() {
     );
 }
 
-#[test]
-fn network_tree_d4_u2_l2_r2_random_w2_rows() {
+/// T-LCAN(4,2) with `levels` levels as rows, W = 2, R2 random.
+fn tree_d4_u2_r2_random_w2_rows(levels: usize) {
+    let topo = Topology::tree(4, 2, Size::Levels(levels)).unwrap();
     check(
-        Topology::tree(4, 2, Size::Levels(2)).unwrap(),
+        topo,
         Algorithm::R2,
         ArbiterPolicy::Random,
         2,
         Structure::Rows,
     );
+}
+
+/// The Π network of `text` as rows, R1 fixed.
+fn pi_r1_fixed_rows(text: &str) {
+    let topo = Topology::from_pi_text(text).unwrap();
+    check(
+        topo,
+        Algorithm::R1,
+        ArbiterPolicy::Fixed,
+        1,
+        Structure::Rows,
+    );
+}
+
+#[test]
+fn network_tree_d4_u2_l2_r2_random_w2_rows() {
+    tree_d4_u2_r2_random_w2_rows(2);
 }
 
 /// The same with a third level (rows of 4, 2 and 1 switches): Yosys takes about 20 s on
@@ -160,25 +178,12 @@ fn network_tree_d4_u2_l2_r2_random_w2_rows() {
 #[test]
 #[ignore = "opt-in: ~20 s of Yosys; the default run synthesizes the two-level network"]
 fn network_tree_d4_u2_l3_r2_random_w2_rows() {
-    check(
-        Topology::tree(4, 2, Size::Levels(3)).unwrap(),
-        Algorithm::R2,
-        ArbiterPolicy::Random,
-        2,
-        Structure::Rows,
-    );
+    tree_d4_u2_r2_random_w2_rows(3);
 }
 
 #[test]
 fn network_pi_skewed8_r1_fixed_rows() {
-    let text = include_str!("../../docs/examples/skewed8.pi");
-    check(
-        Topology::from_pi_text(text).unwrap(),
-        Algorithm::R1,
-        ArbiterPolicy::Fixed,
-        1,
-        Structure::Rows,
-    );
+    pi_r1_fixed_rows(include_str!("../../docs/examples/skewed8.pi"));
 }
 
 /// A Π network of d = 4 switches as rows: Yosys takes about 20 s on it
@@ -187,14 +192,7 @@ fn network_pi_skewed8_r1_fixed_rows() {
 #[test]
 #[ignore = "opt-in: ~20 s of Yosys; the default run synthesizes the d = 2 Π network as rows"]
 fn network_pi_irregular16_r1_fixed_rows() {
-    let text = include_str!("../../docs/examples/irregular16.pi");
-    check(
-        Topology::from_pi_text(text).unwrap(),
-        Algorithm::R1,
-        ArbiterPolicy::Fixed,
-        1,
-        Structure::Rows,
-    );
+    pi_r1_fixed_rows(include_str!("../../docs/examples/irregular16.pi"));
 }
 
 #[test]
