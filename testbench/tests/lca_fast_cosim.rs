@@ -312,7 +312,7 @@ fn fast_cb_d2_u2_l3_r1_random() {
 }
 
 #[test]
-#[ignore = "opt-in: the default run keeps one network per kind and set-up (scripts/test stays under 10 minutes)"]
+#[ignore = "opt-in: the default run keeps one network per kind and set-up (each network is a Verilator build of its own; scripts/test is kept short)"]
 fn fast_cb_d3_u3_l2_r2_rr_rows() {
     network(
         "cb_d3_u3_l2_r2_rr",
@@ -330,7 +330,7 @@ fn fast_pi_skewed8_r1_rr() {
 }
 
 #[test]
-#[ignore = "opt-in: the default run keeps one network per kind and set-up (scripts/test stays under 10 minutes)"]
+#[ignore = "opt-in: the default run keeps one network per kind and set-up (each network is a Verilator build of its own; scripts/test is kept short)"]
 fn fast_pi_irregular16_r2_fixed_rows() {
     let t = pi(include_str!("../../docs/examples/irregular16.pi"));
     network("pi_irregular16_r2_fixed", t, R2, Fixed, Structure::Rows);
@@ -350,7 +350,7 @@ fn chunked2_cb_d2_u2_l3_r1_rr() {
 }
 
 #[test]
-#[ignore = "opt-in: the default run keeps one network per kind and set-up (scripts/test stays under 10 minutes)"]
+#[ignore = "opt-in: the default run keeps one network per kind and set-up (each network is a Verilator build of its own; scripts/test is kept short)"]
 fn chunked3_tree_d4_u2_l2_r2_fixed() {
     let (t, s) = (tree(4, 2, 2), SetupMode::Chunked(3));
     network_with(

@@ -185,11 +185,6 @@ fn memory() -> Memory {
     }
 }
 
-/// The g++ level `o` builds with (`$LCANET_QUICK_OPT` can change the quick one).
-fn opt_name(o: Optimize) -> anyhow::Result<&'static str> {
-    Ok(o.cxx_flag()?)
-}
-
 fn network(
     args: &Args,
     seed: u64,
@@ -234,7 +229,7 @@ fn network(
         build_seconds: bench.build_seconds,
         verilate_seconds: manifest.verilate_seconds,
         cpp_bytes: manifest.cpp_bytes,
-        optimize: opt_name(optimize)?,
+        optimize: optimize.cxx_flag()?,
         vcd: args.vcd,
         memory: memory(),
         cosim_over_verilator: cosim.rate() / bare.rate(),
@@ -331,7 +326,7 @@ fn cube(
         build_seconds,
         verilate_seconds,
         cpp_bytes,
-        optimize: opt_name(optimize)?,
+        optimize: optimize.cxx_flag()?,
         vcd: args.vcd,
         memory: memory(),
         cosim_over_verilator: cosim_rate / bare.rate(),

@@ -137,10 +137,12 @@ pub fn build_in(
     let start = Instant::now();
     validate(design)?;
     let banner = verilator_version()?;
-    let key = design_key("lcanet-verilator-model", design, options, banner)?;
+    // Resolved once: the key and the build see the same `$LCANET_QUICK_OPT`.
+    let opt = OptVars::of(options.optimize)?;
+    let key = design_key("lcanet-verilator-model", design, options, &opt, banner)?;
     let runtime_root = cache_root().join("verilator");
     let (dir, outcome) = get_or_build(models_root, &key, MANIFEST_FILE, |tmp| {
-        build_into(tmp, &runtime_root, design, options, &key, banner)
+        build_into(tmp, &runtime_root, design, options, &opt, &key, banner)
     })?;
     let manifest = read_manifest(&dir)?;
     if let Some(expected) = &design.expected_ports {
@@ -161,12 +163,13 @@ pub fn build_in(
 
 /// The cache key of a model of `design` built with `options`: `tag` (the kind of model),
 /// the shim version, the Verilator banner, the top, the options, the C++ optimization
-/// flags they resolve to (`$LCANET_QUICK_OPT` included), and the name and text of every
-/// Verilog file.
+/// flags `opt` they resolve to (`$LCANET_QUICK_OPT` included), and the name and text of
+/// every Verilog file.
 pub(super) fn design_key(
     tag: &str,
     design: &Design,
     options: &ModelOptions,
+    opt: &OptVars,
     banner: &str,
 ) -> Result<String, BridgeError> {
     let mut h = KeyHasher::default();
@@ -178,7 +181,7 @@ pub(super) fn design_key(
             serde_json::to_string(options)
                 .map_err(|e| BridgeError::Internal(format!("serialize options: {e}")))?,
         )
-        .field(opt_vars(options.optimize)?.join(" "));
+        .field(opt.vars.join(" "));
     for f in &design.files {
         let text = fs::read(f).map_err(|e| BridgeError::io("read Verilog file", f, e))?;
         h.field(
@@ -295,19 +298,31 @@ fn config_file(public: &[PublicSignals], no_inline: &[String]) -> Result<String,
     Ok(text)
 }
 
-/// `make` variables for the C++ optimization levels of Verilator's generated makefile
-/// (the shim is compiled with `OPT_FAST` too).
-fn opt_vars(optimize: Optimize) -> Result<[String; 3], BridgeError> {
-    let fast = optimize.cxx_flag()?;
-    let (slow, global) = match optimize {
-        Optimize::Quick => ("-O0", fast),
-        Optimize::Fast => ("-O1", "-O2"),
-    };
-    Ok([
-        format!("OPT_FAST={fast}"),
-        format!("OPT_SLOW={slow}"),
-        format!("OPT_GLOBAL={global}"),
-    ])
+/// The C++ optimization of one build: the g++ flag of the fast code and the `make`
+/// variables of Verilator's generated makefile (the shim is compiled with `OPT_FAST` too).
+pub(super) struct OptVars {
+    /// `-O1`, `-O3`, … ([`Optimize::cxx_flag`]).
+    fast: &'static str,
+    /// `OPT_FAST=…`, `OPT_SLOW=…`, `OPT_GLOBAL=…`.
+    vars: [String; 3],
+}
+
+impl OptVars {
+    fn of(optimize: Optimize) -> Result<Self, BridgeError> {
+        let fast = optimize.cxx_flag()?;
+        let (slow, global) = match optimize {
+            Optimize::Quick => ("-O0", fast),
+            Optimize::Fast => ("-O1", "-O2"),
+        };
+        Ok(OptVars {
+            fast,
+            vars: [
+                format!("OPT_FAST={fast}"),
+                format!("OPT_SLOW={slow}"),
+                format!("OPT_GLOBAL={global}"),
+            ],
+        })
+    }
 }
 
 fn build_into(
@@ -315,6 +330,7 @@ fn build_into(
     cache: &Path,
     design: &Design,
     options: &ModelOptions,
+    opt_vars: &OptVars,
     key: &str,
     banner: &str,
 ) -> Result<(), BridgeError> {
@@ -375,8 +391,7 @@ fn build_into(
     let classes_text =
         fs::read_to_string(&classes).map_err(|e| BridgeError::io("read", &classes, e))?;
     let runtime = runtime_library(cache, banner, &classes_text, &obj, &mk, &mut log)?;
-    let opt_owned = opt_vars(options.optimize)?;
-    let opt: Vec<&str> = opt_owned.iter().map(String::as_str).collect();
+    let opt: Vec<&str> = opt_vars.vars.iter().map(String::as_str).collect();
     let pch = shared_pch(cache, banner, &classes_text, &obj, &mk, &opt, &mut log)?;
     let mut build = make(&obj, &mk)?;
     build.arg(format!("V{top}__ALL.a")).arg("shim.o");
@@ -393,7 +408,7 @@ fn build_into(
     let mut manifest = Manifest::new(top, key, ports, options, design, banner, start);
     manifest.cpp_bytes = cpp_bytes;
     manifest.verilate_seconds = verilate_seconds;
-    manifest.cxx_opt = options.optimize.cxx_flag()?.to_string();
+    manifest.cxx_opt = opt_vars.fast.to_string();
     manifest.write_to(tmp)
 }
 
