@@ -37,7 +37,7 @@ use std::ffi::OsString;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, Once};
+use std::sync::{Arc, Mutex, Once, OnceLock};
 use std::time::{Duration, Instant};
 
 mod case;
@@ -115,15 +115,24 @@ fn report(t: &Tally, seed: u64, took: Duration) -> String {
     )
 }
 
-fn run_and_assert(default_cases: u64) {
-    let seed = env_u64("HOSTILE_SEED").unwrap_or_else(lcanet_sim::rng::fresh_seed);
-    let cases = env_u64("HOSTILE_CASES").unwrap_or(default_cases);
+/// Runs part `part` of `parts` of the inputs `HOSTILE_START..HOSTILE_START + HOSTILE_CASES`
+/// (default `0..default_cases`) of the stream of `HOSTILE_SEED` (default: a fresh seed,
+/// one per process, so that the parts of one `cargo test` run are one stream), and fails
+/// on any property violation. The default subset runs as two parts, two tests that the
+/// harness runs side by side.
+fn run_and_assert(default_cases: u64, part: u64, parts: u64) {
+    static FRESH: OnceLock<u64> = OnceLock::new();
+    let seed =
+        env_u64("HOSTILE_SEED").unwrap_or_else(|| *FRESH.get_or_init(lcanet_sim::rng::fresh_seed));
+    let all = env_u64("HOSTILE_CASES").unwrap_or(default_cases);
     let hang = Duration::from_secs(env_u64("HOSTILE_HANG_SECS").unwrap_or(60));
     let t0 = Instant::now();
-    let start = env_u64("HOSTILE_START").unwrap_or(0);
+    let first = env_u64("HOSTILE_START").unwrap_or(0);
+    let start = first + all * part / parts;
+    let cases = first + all * (part + 1) / parts - start;
     let t = hostile_run(seed, start, cases, hang);
     let mut line = report(&t, seed, t0.elapsed());
-    if start > 0 {
+    if start > 0 || cases < all {
         line = format!(
             "{line}\n  (inputs {start}..{} of the seed's stream)",
             start + cases
@@ -136,8 +145,13 @@ fn run_and_assert(default_cases: u64) {
 }
 
 #[test]
-fn hostile_inputs_default_subset() {
-    run_and_assert(3000);
+fn hostile_inputs_default_subset_first_half() {
+    run_and_assert(3000, 0, 2);
+}
+
+#[test]
+fn hostile_inputs_default_subset_second_half() {
+    run_and_assert(3000, 1, 2);
 }
 
 /// The big run: `HOSTILE_CASES=1000000 cargo test --release --bin lcanet hostile -- --ignored --nocapture`.
@@ -155,5 +169,5 @@ fn hostile_inputs_big_run() {
             }
         }
     }
-    run_and_assert(1_000_000);
+    run_and_assert(1_000_000, 0, 1);
 }

@@ -232,7 +232,9 @@ pub(super) fn snapshot(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
         };
         for e in rd.flatten() {
             let p = e.path();
-            if p.is_dir() {
+            // The entry's type from the listing itself (no `stat` per entry); symbolic
+            // links are not followed, and the harness makes none.
+            if e.file_type().is_ok_and(|t| t.is_dir()) {
                 out.insert(p.clone(), b"<dir>".to_vec());
                 stack.push(p);
             } else {
