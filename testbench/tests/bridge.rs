@@ -351,11 +351,11 @@ fn second_build_is_a_cache_hit() {
 fn models_compile_against_the_shared_precompiled_header() {
     let cache = tempfile::tempdir().unwrap();
     let d = Design::new([data("counter.v")], "counter");
-    // Written as one `__ALL.cpp` (a small model) and split into several files (fast
-    // and slow code apart): every object includes the shared header, none of the
-    // model's own is precompiled.
+    // Written as one `__ALL.cpp` (a small model, the shim one of its files) and split
+    // into several files (fast and slow code apart, the shim compiled on its own): every
+    // object includes the shared header, none of the model's own is precompiled.
     for (split, objects) in [
-        (false, &["Vcounter__ALL", "shim"][..]),
+        (false, &["Vcounter__ALL"][..]),
         (true, &["Vcounter", "shim", "Slow"][..]),
     ] {
         let o = ModelOptions {
@@ -379,6 +379,12 @@ fn models_compile_against_the_shared_precompiled_header() {
                 "no compile of {object}: {log}"
             );
         }
+        // The shim: inside the single unit, or compiled by itself, never both.
+        let in_unit = log
+            .lines()
+            .any(|l| l.contains("verilator_includer") && l.contains("../shim.cpp"));
+        let alone = compiles.iter().any(|l| l.contains("-o shim.o"));
+        assert_eq!((in_unit, alone), (!split, split), "{log}");
         let shared = |l: &&str| l.contains("/vl_pch.h.fast") || l.contains("/vl_pch.h.slow");
         assert!(compiles.iter().all(shared), "{log}");
         assert!(!log.contains("Vcounter__pch.h.fast.gch"), "{log}");

@@ -200,6 +200,15 @@ const RUNTIME_NEUTRAL: &[&str] = &[
 /// flags do: a header precompiled with another `-DVM_TRACE` is refused by g++.)
 const PCH_NEUTRAL: &[&str] = &["VM_PARALLEL_BUILDS"];
 
+/// Whether Verilator's makefile compiles the model as one translation unit,
+/// `V<top>__ALL.cpp` (`VM_PARALLEL_BUILDS = 0`, the small models), rather than file by file.
+pub(super) fn single_unit(classes_mk: &str) -> bool {
+    Settings::parse(classes_mk)
+        .scalars
+        .iter()
+        .any(|(name, value)| name == "VM_PARALLEL_BUILDS" && value == "0")
+}
+
 /// The design-independent settings of `V<top>_classes.mk`.
 #[derive(Debug, PartialEq)]
 struct Settings {

@@ -14,7 +14,7 @@ use super::shim_text::{API, PRELUDE, SIGNALS, TICK};
 
 /// Version of the shim generator, of the C ABI below and of the fixed Verilator arguments
 /// of a build (`build.rs`); part of every cache key: bump it when any of them changes.
-pub const SHIM_VERSION: u32 = 10;
+pub const SHIM_VERSION: u32 = 11;
 
 /// The C++ source of the shim for top module `top` with `ports` (from `V<top>.h`);
 /// `public_signals`: whether the build made internal signals public (else lookups fail
