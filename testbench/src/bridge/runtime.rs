@@ -123,7 +123,7 @@ impl SharedPch {
 }
 
 /// Whether `path` can be written into a make variable and a prerequisite as it is.
-fn make_safe(path: &Path) -> bool {
+pub(super) fn make_safe(path: &Path) -> bool {
     path.to_str().is_some_and(|s| {
         s.chars()
             .all(|c| c.is_ascii_alphanumeric() || "/._-+@,".contains(c))
