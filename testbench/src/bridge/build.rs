@@ -359,6 +359,14 @@ fn build_into(
     if options.trace {
         cmd.arg("--trace");
     }
+    if opt_vars.fast == "-O0" {
+        // Unoptimized code compiles so fast that a model split into files for a parallel
+        // `make` (Verilator's default above about 20,000 statements) spends most of its
+        // compile loading the precompiled header once per file: one translation unit
+        // instead (a 0.8 MB rows network: 1.7 s of CPU instead of 5.4 s). Before the
+        // caller's arguments, which may split again.
+        cmd.args(["--output-split", "0"]);
+    }
     cmd.args(&options.extra_args);
     cmd.args(["-CFLAGS", "-fPIC", "--Mdir"]).arg(&obj);
     if !options.public.is_empty() || !options.no_inline.is_empty() {
