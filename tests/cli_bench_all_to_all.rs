@@ -67,8 +67,9 @@ fn run_n4(name: &str, select: &[&str]) -> Vec<String> {
         "8",
         "--seed",
         "3",
+        // Two workers: the co-simulations and syntheses run side by side, as by default.
         "--jobs",
-        "1",
+        "2",
         "--out",
         out.to_str().unwrap(),
         "--json",

@@ -16,14 +16,16 @@ pub mod min;
 pub mod plot;
 pub mod table;
 
-use crate::cli::common::{first_missing, print_json, progress_bar, write_atomic, SeedArg};
+use crate::cli::common::{
+    first_missing, parallel_map, print_json, progress_bar, write_atomic, SeedArg,
+};
 use crate::cli::Outcome;
 use anyhow::{bail, Context};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::Instant;
-use table::{Cosim, Exchange, Family, Golden, Params};
+use table::{Cosim, Exchange, Family, Golden, Hardware, Params};
 
 /// Largest `n` of the bench (the MIN and cube generators' limit, 2^12).
 pub const MAX_N: usize = 4096;
@@ -81,7 +83,8 @@ pub struct Args {
     /// all networks up to n = 1024 take about 40 minutes on a shared 2-core machine).
     #[arg(long, default_value_t = 256)]
     synth_max_n: usize,
-    /// Worker threads of the golden models (default: the available cores).
+    /// Worker threads: the golden models' routings, and the co-simulations and Yosys runs
+    /// side by side (default: the available cores).
     #[arg(long)]
     jobs: Option<usize>,
     #[command(flatten)]
@@ -371,13 +374,12 @@ pub fn run(a: Args) -> anyhow::Result<Outcome> {
         .prefix("bench_all_to_all.")
         .tempdir_in(&root)
         .with_context(|| format!("creating the work directory under {}", root.display()))?;
-    // 2. Co-simulation at small n.
+    // 2. Co-simulation at small n, `jobs` at a time (each builds a Verilated model).
     let small: Vec<usize> = (0..jobs_list.len())
         .filter(|&j| jobs_list[j].1 <= a.cosim_max_n)
         .collect();
     let pb = progress_bar(small.len(), "co-simulations", false);
-    let mut cosims: BTreeMap<usize, Cosim> = BTreeMap::new();
-    for &j in &small {
+    let runs = parallel_map(&small, jobs, |&j| {
         let (i, n) = jobs_list[j];
         let e = &entries[i];
         pb.set_message(format!("{} {} n = {n}", e.network(), e.algorithm()));
@@ -392,33 +394,49 @@ pub fn run(a: Args) -> anyhow::Result<Outcome> {
                 e.network(),
                 e.algorithm()
             )
-        })?;
-        cosims.insert(j, c);
+        });
         pb.inc(1);
+        c
+    });
+    let mut cosims: BTreeMap<usize, Cosim> = BTreeMap::new();
+    for (&j, c) in small.iter().zip(runs) {
+        cosims.insert(j, c?);
     }
     pb.finish_and_clear();
-    // 3. Yosys, once per distinct top.
+    // 3. Yosys, once per distinct top, `jobs` at a time.
     let big: Vec<usize> = (0..jobs_list.len())
         .filter(|&j| jobs_list[j].1 <= a.synth_max_n)
         .collect();
-    let pb = progress_bar(big.len(), "syntheses", false);
-    let mut by_top: BTreeMap<String, Result<cost::Cost, String>> = BTreeMap::new();
-    let mut costs: BTreeMap<usize, Result<cost::Cost, String>> = BTreeMap::new();
+    let mut tops: Vec<String> = Vec::with_capacity(big.len());
+    let mut distinct: BTreeMap<String, (Hardware, usize)> = BTreeMap::new();
     for &j in &big {
         let (i, n) = jobs_list[j];
         let e = &entries[i];
-        pb.set_message(format!("{} {} n = {n}", e.network(), e.algorithm()));
         let dir = work
             .path()
             .join(format!("rtl_{}_{}_n{n}", slug(&e.network()), e.algorithm()));
         let hw = e.hardware(n, &p, &dir)?;
-        let c = by_top
-            .entry(hw.top.clone())
-            .or_insert_with(|| cost::synthesize(&hw, n).map_err(|err| format!("{err:#}")))
-            .clone();
-        costs.insert(j, c);
-        pb.inc(1);
+        tops.push(hw.top.clone());
+        distinct.entry(hw.top.clone()).or_insert((hw, n));
     }
+    let pb = progress_bar(distinct.len(), "syntheses", false);
+    let designs: Vec<(&String, &(Hardware, usize))> = distinct.iter().collect();
+    let synthesized = parallel_map(&designs, jobs, |&(top, (hw, n))| {
+        pb.set_message(top.clone());
+        let c = cost::synthesize(hw, *n).map_err(|err| format!("{err:#}"));
+        pb.inc(1);
+        c
+    });
+    let by_top: BTreeMap<&String, Result<cost::Cost, String>> = designs
+        .iter()
+        .map(|&(top, _)| top)
+        .zip(synthesized)
+        .collect();
+    let mut costs: BTreeMap<usize, Result<cost::Cost, String>> = big
+        .iter()
+        .zip(&tops)
+        .map(|(&j, top)| (j, by_top[top].clone()))
+        .collect();
     pb.finish_and_clear();
     // 4. Records.
     let mut mismatch = false;
