@@ -89,16 +89,29 @@ fn switch_d4_u4_cb() {
     check_all_tools(4, 4, 1, 3, SwitchTopology::Cb, &[RoundRobin]);
 }
 
+// One shape per test, so that the test threads share the Yosys runs.
 #[test]
-fn switch_wide_links_and_one_level() {
+fn switch_wide_links_cb() {
     check_all_tools(3, 2, 3, 4, SwitchTopology::Cb, &[Random]);
+}
+
+#[test]
+fn switch_wide_links_one_level() {
     check_all_tools(2, 1, 2, 1, SwitchTopology::Tree, &[Fixed]);
+}
+
+#[test]
+fn switch_d4_u4_tree_two_levels() {
     check_all_tools(4, 4, 1, 2, SwitchTopology::Tree, &[RoundRobin]);
 }
 
 #[test]
-fn switch_pi_tables() {
+fn switch_pi_table_8_pes() {
     check_all_tools(2, 2, 1, 3, SwitchTopology::Table { pes: 8 }, &[Fixed]);
+}
+
+#[test]
+fn switch_pi_table_12_pes_wide() {
     check_all_tools(3, 2, 2, 3, SwitchTopology::Table { pes: 12 }, &[Random]);
 }
 

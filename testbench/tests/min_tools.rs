@@ -91,10 +91,19 @@ fn cube_lints_compiles_synthesizes() {
     network(Network::Cube, 1..=6);
 }
 
+// One test per reverse network, so that the test threads share their Yosys runs.
 #[test]
-fn reverse_networks_lint_compile_synthesize() {
+fn reverse_baseline_lints_compiles_synthesizes() {
     network(Network::ReverseBaseline, 1..=4);
+}
+
+#[test]
+fn reverse_omega_lints_compiles_synthesizes() {
     network(Network::ReverseOmega, 1..=4);
+}
+
+#[test]
+fn reverse_cube_lints_compiles_synthesizes() {
     network(Network::ReverseCube, 1..=4);
 }
 

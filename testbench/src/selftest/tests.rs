@@ -51,43 +51,54 @@ fn tree(levels: usize) -> Topology {
     Topology::tree(2, 1, Size::Levels(levels)).unwrap()
 }
 
-/// Style check, `verilator --lint-only -Wall` and Icarus on small self-tests of every
-/// family; Yosys (`synth`, 20–30 s each on a busy machine) on the two LCA tops and the MIN
-/// top (the cube's is synthesized by `scripts/fpga` in `tests/cli_selftest.rs`, opt-in).
-#[test]
-fn lint_icarus_yosys() {
-    let specs = [
-        (spec(tree(2), ArbiterPolicy::Fixed, 10, false), true),
-        (
-            spec(tree(2), ArbiterPolicy::Random, 10, false).with_active_low_leds(true),
-            true,
-        ),
-        (cube(2, CubeAlgorithm::Full, 10, true), false),
-        (cube(2, CubeAlgorithm::Semi, 10, false), false),
-        (min(Network::Cube, 2, 10, true), true),
-    ];
-    for (s, synthesize) in specs {
-        let e = selftest_emit(&s).unwrap();
-        let dir = artifact_dir!(format!("tools_{}", e.top)).unwrap();
-        e.write_to(dir.path()).unwrap();
-        let files: Vec<PathBuf> = e.modules.iter().map(|m| dir.file(&m.name)).collect();
-        let issues = lcanet_hdl::style::check_files(
-            e.modules
-                .iter()
-                .map(|m| (m.name.as_str(), m.contents.as_str())),
-        );
-        assert!(issues.is_empty(), "{issues:?}");
-        assert!(e
-            .file_list
-            .contents
-            .contains(&format!("{}.v", s.dut.network_name())));
-        lint(&files, &e.top).unwrap_or_else(|err| panic!("lint: {err}"));
-        icarus::compile(&files, &e.top, &dir.file("sim.vvp")).unwrap();
-        if synthesize {
-            let stats = yosys::synth(&files, &e.top).unwrap();
-            assert!(stats.cells > 0);
-        }
+/// One self-test top through the style rules, `verilator --lint-only -Wall`, Icarus and
+/// (`synthesize`) Yosys. The tests below take small self-tests of every family; Yosys
+/// (`synth`, 20–30 s each on a busy machine) runs on the two LCA tops and the MIN top (the
+/// cube's is synthesized by `scripts/fpga` in `tests/cli_selftest.rs`, opt-in).
+fn lint_icarus_yosys(s: SelftestSpec, synthesize: bool) {
+    let e = selftest_emit(&s).unwrap();
+    let dir = artifact_dir!(format!("tools_{}", e.top)).unwrap();
+    e.write_to(dir.path()).unwrap();
+    let files: Vec<PathBuf> = e.modules.iter().map(|m| dir.file(&m.name)).collect();
+    let issues = lcanet_hdl::style::check_files(
+        e.modules
+            .iter()
+            .map(|m| (m.name.as_str(), m.contents.as_str())),
+    );
+    assert!(issues.is_empty(), "{issues:?}");
+    assert!(e
+        .file_list
+        .contents
+        .contains(&format!("{}.v", s.dut.network_name())));
+    lint(&files, &e.top).unwrap_or_else(|err| panic!("lint: {err}"));
+    icarus::compile(&files, &e.top, &dir.file("sim.vvp")).unwrap();
+    if synthesize {
+        let stats = yosys::synth(&files, &e.top).unwrap();
+        assert!(stats.cells > 0);
     }
+}
+
+// One test per Yosys run, so that the test threads share them.
+#[test]
+fn lint_icarus_yosys_tree_fixed() {
+    lint_icarus_yosys(spec(tree(2), ArbiterPolicy::Fixed, 10, false), true);
+}
+
+#[test]
+fn lint_icarus_yosys_tree_random_active_low_leds() {
+    let s = spec(tree(2), ArbiterPolicy::Random, 10, false).with_active_low_leds(true);
+    lint_icarus_yosys(s, true);
+}
+
+#[test]
+fn lint_icarus_cubes() {
+    lint_icarus_yosys(cube(2, CubeAlgorithm::Full, 10, true), false);
+    lint_icarus_yosys(cube(2, CubeAlgorithm::Semi, 10, false), false);
+}
+
+#[test]
+fn lint_icarus_yosys_min() {
+    lint_icarus_yosys(min(Network::Cube, 2, 10, true), true);
 }
 
 fn cosim(s: SelftestSpec, perms: u64) -> super::SelftestReport {
