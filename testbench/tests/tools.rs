@@ -275,4 +275,10 @@ fn yosys_generic_synth_of_a_deep_hierarchy() {
     .unwrap();
     let stats = yosys::synth(&files, "deep").unwrap();
     assert_eq!(stats.by_type.get("$_DFF_P_"), Some(&4));
+    // Every flip-flop cell type counts, no gate does (`$_NOT_` here).
+    assert_eq!(stats.flip_flops(), 4);
+    let mut mixed = stats.clone();
+    mixed.by_type.insert("$_SDFFE_PP0P_".into(), 3);
+    mixed.by_type.insert("$_AND_".into(), 5);
+    assert_eq!(mixed.flip_flops(), 7);
 }

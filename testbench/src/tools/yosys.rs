@@ -22,6 +22,17 @@ pub struct CellStats {
 }
 
 impl CellStats {
+    /// Flip-flops after a generic `synth`: every internal flip-flop cell type (`$_DFF_P_`,
+    /// `$_DFFE_PP_`, `$_SDFF_PP0_`, `$_SDFFE_PP0P_`, …), one cell per bit. (After
+    /// `synth_ice40` count the `SB_DFF*` cells: [`Ice40Stats::ffs`].)
+    pub fn flip_flops(&self) -> u64 {
+        self.by_type
+            .iter()
+            .filter(|(k, _)| k.starts_with("$_") && k.contains("DFF"))
+            .map(|(_, v)| v)
+            .sum()
+    }
+
     /// Sum of the counts of every cell type starting with `prefix`.
     pub fn count_prefix(&self, prefix: &str) -> u64 {
         self.by_type
