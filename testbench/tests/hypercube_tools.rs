@@ -32,14 +32,18 @@ fn yosys_synthesizes_the_cube_and_counts_the_node_flip_flops() {
     let (k, l) = (3, 8);
     let dir = artifact_dir!("yosys_k3_l8").unwrap();
     let design = emit_cube(k, l, dir.path()).unwrap();
-    // Generic synthesis with the hierarchy kept (one definition per block), then iCE40.
-    let generic = yosys::synth(&design.files, &design.top).unwrap();
-    let cube = yosys::synth_ice40(&design.files, &design.top).unwrap();
+    // Generic synthesis with the hierarchy kept (one definition per block), the cube in
+    // iCE40 and one node in iCE40: three Yosys runs side by side.
+    let (generic, cube, node) = std::thread::scope(|s| {
+        let generic = s.spawn(|| yosys::synth(&design.files, &design.top).unwrap());
+        let cube = s.spawn(|| yosys::synth_ice40(&design.files, &design.top).unwrap());
+        let node = yosys::synth_ice40(&design.files, "hc_node_k3_l8").unwrap();
+        (generic.join().unwrap(), cube.join().unwrap(), node)
+    });
     let generic_ffs: u64 = ["$_DFF", "$_SDFF"]
         .iter()
         .map(|p| generic.count_prefix(p))
         .sum();
-    let node = yosys::synth_ice40(&design.files, "hc_node_k3_l8").unwrap();
     // docs/hypercube.md §7, §12: 2L + 10k + 7 flip-flops per node (A, B, E, P, stage
     // states, adders' sums and carries, seven flags).
     assert_eq!(
