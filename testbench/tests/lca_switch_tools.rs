@@ -19,11 +19,19 @@ const POLICIES: [ArbiterPolicy; 3] = [
     ArbiterPolicy::Random,
 ];
 
-/// Style, lint and Icarus for every policy; Yosys (the slow tool, 3–7 s per switch) for
-/// the policies in `synth`, `synth_ice40` if `ice40` (else the generic `synth`). The
-/// default tests synthesize each shape with one policy, every policy on several shapes;
-/// `synthesize_every_policy_of_every_shape` (opt-in) does the whole cross product, in
-/// iCE40.
+/// The Yosys flow of a shape's syntheses.
+#[derive(Clone, Copy, PartialEq)]
+enum Flow {
+    /// `synth`: gates and flip-flops.
+    Generic,
+    /// `synth_ice40`: LUTs and flip-flops, about twice the CPU.
+    Ice40,
+}
+
+/// Style, lint and Icarus for every policy; Yosys (the slow tool, 3–7 s per switch) in
+/// `flow` for the policies in `synth`. The default tests synthesize each shape with one
+/// policy, every policy on several shapes; `synthesize_every_policy_of_every_shape`
+/// (opt-in) does the whole cross product, in iCE40.
 fn check_all_tools(
     d: usize,
     u: usize,
@@ -31,18 +39,7 @@ fn check_all_tools(
     levels: usize,
     topology: SwitchTopology,
     synth: &[ArbiterPolicy],
-) {
-    check_tools(d, u, width, levels, topology, synth, false);
-}
-
-fn check_tools(
-    d: usize,
-    u: usize,
-    width: usize,
-    levels: usize,
-    topology: SwitchTopology,
-    synth: &[ArbiterPolicy],
-    ice40: bool,
+    flow: Flow,
 ) {
     for policy in POLICIES {
         let params = SwitchParams::new(d, u, width, levels, topology, policy).unwrap();
@@ -64,7 +61,7 @@ fn check_tools(
         if !synth.contains(&policy) {
             continue;
         }
-        let (ffs, logic, what) = if ice40 {
+        let (ffs, logic, what) = if flow == Flow::Ice40 {
             let s = yosys::synth_ice40(&files, top).unwrap_or_else(|e| panic!("{top}: yosys: {e}"));
             (s.ffs, s.luts, "LUTs")
         } else {
@@ -86,53 +83,85 @@ fn check_tools(
 
 #[test]
 fn switch_d2_u1_tree() {
-    check_tools(2, 1, 1, 3, SwitchTopology::Tree, &POLICIES, true);
+    check_all_tools(2, 1, 1, 3, SwitchTopology::Tree, &POLICIES, Flow::Ice40);
 }
 
 #[test]
 fn switch_d4_u2_tree() {
-    check_all_tools(4, 2, 1, 3, SwitchTopology::Tree, &[RoundRobin]);
+    check_all_tools(
+        4,
+        2,
+        1,
+        3,
+        SwitchTopology::Tree,
+        &[RoundRobin],
+        Flow::Generic,
+    );
 }
 
 #[test]
 fn switch_d2_u2_cb() {
-    check_all_tools(2, 2, 1, 3, SwitchTopology::Cb, &[Random]);
+    check_all_tools(2, 2, 1, 3, SwitchTopology::Cb, &[Random], Flow::Generic);
 }
 
 #[test]
 fn switch_d3_u3_cb() {
-    check_all_tools(3, 3, 1, 3, SwitchTopology::Cb, &[Fixed]);
+    check_all_tools(3, 3, 1, 3, SwitchTopology::Cb, &[Fixed], Flow::Generic);
 }
 
 #[test]
 fn switch_d4_u4_cb() {
-    check_all_tools(4, 4, 1, 3, SwitchTopology::Cb, &[RoundRobin]);
+    check_all_tools(4, 4, 1, 3, SwitchTopology::Cb, &[RoundRobin], Flow::Generic);
 }
 
 // One shape per test, so that the test threads share the Yosys runs.
 #[test]
 fn switch_wide_links_cb() {
-    check_all_tools(3, 2, 3, 4, SwitchTopology::Cb, &[Random]);
+    check_all_tools(3, 2, 3, 4, SwitchTopology::Cb, &[Random], Flow::Generic);
 }
 
 #[test]
 fn switch_wide_links_one_level() {
-    check_all_tools(2, 1, 2, 1, SwitchTopology::Tree, &[Fixed]);
+    check_all_tools(2, 1, 2, 1, SwitchTopology::Tree, &[Fixed], Flow::Generic);
 }
 
 #[test]
 fn switch_d4_u4_tree_two_levels() {
-    check_all_tools(4, 4, 1, 2, SwitchTopology::Tree, &[RoundRobin]);
+    check_all_tools(
+        4,
+        4,
+        1,
+        2,
+        SwitchTopology::Tree,
+        &[RoundRobin],
+        Flow::Generic,
+    );
 }
 
 #[test]
 fn switch_pi_table_8_pes() {
-    check_all_tools(2, 2, 1, 3, SwitchTopology::Table { pes: 8 }, &[Fixed]);
+    check_all_tools(
+        2,
+        2,
+        1,
+        3,
+        SwitchTopology::Table { pes: 8 },
+        &[Fixed],
+        Flow::Generic,
+    );
 }
 
 #[test]
 fn switch_pi_table_12_pes_wide() {
-    check_all_tools(3, 2, 2, 3, SwitchTopology::Table { pes: 12 }, &[Random]);
+    check_all_tools(
+        3,
+        2,
+        2,
+        3,
+        SwitchTopology::Table { pes: 12 },
+        &[Random],
+        Flow::Generic,
+    );
 }
 
 #[test]
@@ -152,7 +181,7 @@ fn synthesize_every_policy_of_every_shape() {
         (3, 2, 2, 3, Table { pes: 12 }),
     ];
     for (d, u, width, levels, topology) in shapes {
-        check_tools(d, u, width, levels, topology, &POLICIES, true);
+        check_all_tools(d, u, width, levels, topology, &POLICIES, Flow::Ice40);
     }
 }
 
