@@ -407,8 +407,9 @@ pub fn run(a: Args) -> anyhow::Result<Outcome> {
     let big: Vec<usize> = (0..jobs_list.len())
         .filter(|&j| jobs_list[j].1 <= a.synth_max_n)
         .collect();
+    // The top of each size, and each distinct top's hardware once (first size that has it).
     let mut tops: Vec<String> = Vec::with_capacity(big.len());
-    let mut distinct: BTreeMap<String, (Hardware, usize)> = BTreeMap::new();
+    let mut distinct: Vec<(Hardware, usize)> = Vec::new();
     for &j in &big {
         let (i, n) = jobs_list[j];
         let e = &entries[i];
@@ -417,25 +418,26 @@ pub fn run(a: Args) -> anyhow::Result<Outcome> {
             .join(format!("rtl_{}_{}_n{n}", slug(&e.network()), e.algorithm()));
         let hw = e.hardware(n, &p, &dir)?;
         tops.push(hw.top.clone());
-        distinct.entry(hw.top.clone()).or_insert((hw, n));
+        if !distinct.iter().any(|(d, _)| d.top == hw.top) {
+            distinct.push((hw, n));
+        }
     }
     let pb = progress_bar(distinct.len(), "syntheses", false);
-    let designs: Vec<(&String, &(Hardware, usize))> = distinct.iter().collect();
-    let synthesized = parallel_map(&designs, jobs, |&(top, (hw, n))| {
-        pb.set_message(top.clone());
+    let synthesized = parallel_map(&distinct, jobs, |(hw, n)| {
+        pb.set_message(hw.top.clone());
         let c = cost::synthesize(hw, *n).map_err(|err| format!("{err:#}"));
         pb.inc(1);
         c
     });
-    let by_top: BTreeMap<&String, Result<cost::Cost, String>> = designs
+    let by_top: BTreeMap<&str, Result<cost::Cost, String>> = distinct
         .iter()
-        .map(|&(top, _)| top)
+        .map(|(hw, _)| hw.top.as_str())
         .zip(synthesized)
         .collect();
     let mut costs: BTreeMap<usize, Result<cost::Cost, String>> = big
         .iter()
         .zip(&tops)
-        .map(|(&j, top)| (j, by_top[top].clone()))
+        .map(|(&j, top)| (j, by_top[top.as_str()].clone()))
         .collect();
     pb.finish_and_clear();
     // 4. Records.

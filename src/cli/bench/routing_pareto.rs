@@ -10,6 +10,7 @@
 
 use super::routing_sweep::{Plan, Record};
 use super::svg::{Dash, Marker, Plot, Point, Scale, Series};
+use crate::cli::common::parallel_map;
 use anyhow::Context;
 use lcanet_hdl::lca::generate::{emit_switch, switch_module_name};
 use lcanet_hdl::lca::r3::{add_r3_switch, r3_switch_module_name};
@@ -20,8 +21,6 @@ use lcanet_sim::lcan::cycle::SwitchParams;
 use lcanet_sim::lcan::routing::Algorithm;
 use lcanet_testbench::tools::yosys;
 use serde::Serialize;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
 
 /// One configuration's cost and speed.
 #[derive(Debug, Clone, Serialize)]
@@ -57,9 +56,6 @@ impl ParetoPoint {
         self.fabric_luts + self.fabric_ffs
     }
 }
-
-/// `(LUTs, FFs)` of one switch, or why not.
-type Synth = anyhow::Result<(u64, u64)>;
 
 /// The switch a network's hardware is built from: the R1/R2 switch with its parameters,
 /// or R3's arbiter-free switch (`docs/protocol.md` §12), which depends on d, u, W only.
@@ -124,31 +120,20 @@ fn synthesize(
     threads: usize,
     tick: &(dyn Fn() + Sync),
 ) -> anyhow::Result<Vec<(u64, u64)>> {
-    let next = AtomicUsize::new(0);
-    let out: Mutex<Vec<Option<Synth>>> = Mutex::new((0..switches.len()).map(|_| None).collect());
-    std::thread::scope(|s| {
-        for _ in 0..threads.max(1).min(switches.len().max(1)) {
-            s.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(p) = switches.get(i) else { break };
-                let r = (|| {
-                    let emitted = p.emit()?;
-                    let dir = tempfile::tempdir().context("creating a temporary directory")?;
-                    let files = emitted.write_to(dir.path())?;
-                    let s = yosys::synth_ice40(&files, &emitted.top)
-                        .with_context(|| format!("synthesizing {} with Yosys", emitted.top))?;
-                    anyhow::Ok((s.luts, s.ffs))
-                })();
-                out.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(r);
-                tick();
-            });
-        }
-    });
-    out.into_inner()
-        .unwrap_or_else(|e| e.into_inner())
-        .into_iter()
-        .map(|r| r.unwrap_or_else(|| anyhow::bail!("internal error: a switch was not synthesized")))
-        .collect()
+    parallel_map(switches, threads, |p| {
+        let r = (|| {
+            let emitted = p.emit()?;
+            let dir = tempfile::tempdir().context("creating a temporary directory")?;
+            let files = emitted.write_to(dir.path())?;
+            let s = yosys::synth_ice40(&files, &emitted.top)
+                .with_context(|| format!("synthesizing {} with Yosys", emitted.top))?;
+            anyhow::Ok((s.luts, s.ffs))
+        })();
+        tick();
+        r
+    })
+    .into_iter()
+    .collect()
 }
 
 /// The distinct switches of the plan (in first-use order).
