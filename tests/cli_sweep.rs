@@ -379,3 +379,44 @@ fn bad_flags_are_refused_naming_the_condition() {
     );
     assert!(!dir.join("no").exists(), "created directories removed");
 }
+
+#[test]
+fn discarded_builds_leave_no_model_behind() {
+    // One configuration (shard 100/400 of --max-n 4), first with the default cache, then
+    // with --discard-builds: the model is built again (the cache is not used) and its
+    // directory is gone afterwards, while the Verilog stays in the work directory.
+    let dir = scratch("discard");
+    let artifacts = dir.join("artifacts");
+    let run = |extra: &[&str]| -> Value {
+        let out = dir.join("d.jsonl");
+        let mut args = vec![
+            "sweep", "--max-n", "4", "--perms", "2", "--shard", "100/400", "--seed", "5", "--out",
+        ];
+        args.push(out.to_str().unwrap());
+        args.extend_from_slice(extra);
+        let r = std::process::Command::new(env!("CARGO_BIN_EXE_lcanet"))
+            .args(&args)
+            .env("LCANET_ARTIFACTS_DIR", &artifacts)
+            .output()
+            .unwrap();
+        assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+        let text = std::fs::read_to_string(&out).unwrap();
+        let lines: Vec<Value> = text
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(lines.len(), 1, "{text}");
+        assert_eq!(lines[0]["match"], Value::Bool(true), "{text}");
+        lines[0].clone()
+    };
+    let cached = run(&[]);
+    let work = artifacts.join(format!("cli__sweep__{}", cached["top"].as_str().unwrap()));
+    assert!(work.join("rtl").is_dir(), "{}", work.display());
+    let again = run(&[]);
+    assert_eq!(again["build"], "cached", "{again}");
+    let discarded = run(&["--discard-builds"]);
+    assert_eq!(discarded["build"], "built", "{discarded}");
+    assert_eq!(discarded["rtl"], cached["rtl"]);
+    assert!(work.join("rtl").is_dir(), "{}", work.display());
+    assert!(!work.join("models").exists(), "{}", work.display());
+}

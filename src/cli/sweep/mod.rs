@@ -49,8 +49,8 @@ skipped. Each is crossed with every algorithm the hardware runs (--algorithms) a
 arbiter policy (--arbiters; R3's hardware has no arbiter: one configuration, arbiter
 \"none\"). Shard I/N takes configurations I, I+N, I+2N, …
 
-Each configuration is built once (cached by content; the Verilator build runs -Wall with
-warnings fatal, so it is also the lint) and co-simulated on --perms random permutations;
+Each configuration is built once (cached by content, or with --discard-builds deleted
+after its run; the Verilator build runs -Wall with warnings fatal, so it is also the lint) and co-simulated on --perms random permutations;
 permutation j of network X is drawn from derive(seed, \"X perm j\"), the same for every
 algorithm and policy. --out gets one JSON line per configuration, written to
 .FILE.partial as the sweep goes (follow it with tail -f) and renamed to FILE when it ends;
@@ -98,7 +98,7 @@ pub struct Args {
     list: bool,
     /// Check records instead of running: JSON-lines files of earlier sweeps (a directory
     /// means its *.jsonl files) against the configurations the other flags select.
-    #[arg(long, num_args = 1.., value_name = "FILE|DIR", conflicts_with_all = ["list", "out", "resume", "inject_fault"])]
+    #[arg(long, num_args = 1.., value_name = "FILE|DIR", conflicts_with_all = ["list", "out", "resume", "inject_fault", "discard_builds"])]
     report: Vec<PathBuf>,
     #[command(flatten)]
     seed: SeedArg,
@@ -112,6 +112,12 @@ pub struct Args {
     /// stops, whatever the reason.
     #[arg(long, requires = "out", conflicts_with = "list")]
     resume: bool,
+    /// Build each configuration's model in its work directory and delete it after the
+    /// run, instead of keeping it in the build cache: a sweep builds each model once, and
+    /// thousands of them (a few MB each) would fill the cache's disk. The Verilator
+    /// runtime is still cached; every record then says "built".
+    #[arg(long, conflicts_with = "list")]
+    discard_builds: bool,
     /// Print a JSON summary on stdout.
     #[arg(long)]
     json: bool,
@@ -613,9 +619,15 @@ fn run_config(c: &Config, spec: NetSpec, a: &Args, seed: u64) -> anyhow::Result<
     let top = spec.network_name();
     let dir =
         ArtifactDir::new(&format!("cli::sweep::{top}")).context("creating the work directory")?;
+    let models = a.discard_builds.then(|| dir.file("models"));
     let t0 = Instant::now();
-    let bench = NetBench::build(spec, &dir.file("rtl"), NetBuild::auto(false))
-        .with_context(|| format!("building configuration #{} ({top})", c.index))?;
+    let bench = NetBench::build_at(
+        spec,
+        &dir.file("rtl"),
+        NetBuild::auto(false),
+        models.as_deref(),
+    )
+    .with_context(|| format!("building configuration #{} ({top})", c.index))?;
     let build_seconds = t0.elapsed().as_secs_f64();
     let t1 = Instant::now();
     let (mut matched, mut passes, mut bits) = (0usize, Vec::new(), Vec::new());
@@ -643,7 +655,7 @@ fn run_config(c: &Config, spec: NetSpec, a: &Args, seed: u64) -> anyhow::Result<
         }
     }
     let mean = |v: &[u64]| v.iter().sum::<u64>() as f64 / v.len().max(1) as f64;
-    Ok(Record {
+    let record = Record {
         index: c.index,
         topology: c.shape.kind_name(),
         d: c.shape.d,
@@ -672,5 +684,12 @@ fn run_config(c: &Config, spec: NetSpec, a: &Args, seed: u64) -> anyhow::Result<
         build_seconds,
         run_seconds: t1.elapsed().as_secs_f64(),
         failure,
-    })
+    };
+    if let Some(models) = models {
+        // The model is unloaded with the bench before its directory goes.
+        drop(bench);
+        std::fs::remove_dir_all(&models)
+            .with_context(|| format!("removing the model directory {}", models.display()))?;
+    }
+    Ok(record)
 }
