@@ -221,6 +221,33 @@ fn report_checks(dir: &std::path::Path, out: &std::path::Path, lines: &[Value]) 
     assert_eq!(r["complete"], Value::Bool(true), "{r}");
     assert_eq!(r["seed"].as_u64(), Some(11));
     assert_eq!(r["permutations"].as_u64(), Some(3 * n));
+    // CPU time: the sums of the records' own figures; a record without them (written
+    // before they existed) is left out of the CPU sums only.
+    let sum = |k: &str| lines.iter().map(|l| l[k].as_f64().unwrap()).sum::<f64>();
+    let close = |a: &Value, b: f64| (a.as_f64().unwrap() - b).abs() < 1e-9 * (1.0 + b);
+    assert_eq!(r["cpu"]["records"].as_u64(), Some(n), "{r}");
+    assert!(
+        close(&r["cpu"]["build_seconds"], sum("build_cpu_seconds")),
+        "{r}"
+    );
+    assert!(
+        close(&r["cpu"]["run_seconds"], sum("run_cpu_seconds")),
+        "{r}"
+    );
+    let older = dir.join("older");
+    std::fs::create_dir_all(&older).unwrap();
+    let mut first = lines[0].clone();
+    let first_map = first.as_object_mut().unwrap();
+    first_map.remove("build_cpu_seconds");
+    first_map.remove("run_cpu_seconds");
+    let rest: Vec<String> = lines[1..].iter().map(|l| l.to_string()).collect();
+    let mixed = older.join("mixed.jsonl");
+    std::fs::write(&mixed, format!("{first}\n{}\n", rest.join("\n"))).unwrap();
+    let r = report(&[mixed.to_str().unwrap()], &["--shard", "5/140"]);
+    assert_eq!(r["covered"].as_u64(), Some(n), "{r}");
+    assert_eq!(r["cpu"]["records"].as_u64(), Some(n - 1), "{r}");
+    let build_rest = sum("build_cpu_seconds") - lines[0]["build_cpu_seconds"].as_f64().unwrap();
+    assert!(close(&r["cpu"]["build_seconds"], build_rest), "{r}");
     // The whole list: the same records, the rest missing; a directory reads its files.
     let d = dir.to_str().unwrap();
     let r = report(&[d], &[]);
@@ -416,6 +443,10 @@ fn discarded_builds_leave_no_model_behind() {
     assert_eq!(again["build"], "cached", "{again}");
     let discarded = run(&["--discard-builds"]);
     assert_eq!(discarded["build"], "built", "{discarded}");
+    // A compile costs CPU in Verilator, make and g++; a cache hit only the generation.
+    let cpu = |r: &Value| r["build_cpu_seconds"].as_f64().unwrap();
+    assert!(cpu(&discarded) > 0.1, "{discarded}");
+    assert!(cpu(&again) < cpu(&discarded), "{again} {discarded}");
     assert_eq!(discarded["rtl"], cached["rtl"]);
     assert!(work.join("rtl").is_dir(), "{}", work.display());
     assert!(!work.join("models").exists(), "{}", work.display());

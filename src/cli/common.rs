@@ -292,6 +292,22 @@ impl Drop for Staged {
     }
 }
 
+/// The resource usage (`getrusage`) of this process (`libc::RUSAGE_SELF`, every thread)
+/// or of its children that have ended (`libc::RUSAGE_CHILDREN`: Verilator, make, g++).
+pub fn rusage(who: libc::c_int) -> libc::rusage {
+    // SAFETY: getrusage only writes the struct it is given.
+    let mut u: libc::rusage = unsafe { std::mem::zeroed() };
+    unsafe { libc::getrusage(who, &mut u) };
+    u
+}
+
+/// User plus system CPU seconds of `who` so far ([`rusage`]).
+pub fn cpu_seconds(who: libc::c_int) -> f64 {
+    let u = rusage(who);
+    let s = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
+    s(u.ru_utime) + s(u.ru_stime)
+}
+
 /// The progress bar of long runs, on stderr: `len` steps counted as `what` ("routings",
 /// "configurations"), with elapsed time, an estimate of what remains, and a message.
 /// `hidden` (under `--json`, or for runs too short to need one) draws nothing.

@@ -7,7 +7,7 @@
 //! loop. Peak memory: of the build (the largest tool process) and of this process (the
 //! co-simulation itself).
 
-use crate::cli::common::{print_json, SeedArg};
+use crate::cli::common::{print_json, rusage, SeedArg};
 use crate::cli::generate::network::NetArgs;
 use crate::cli::sim::hypercube::AlgArg;
 use crate::cli::Outcome;
@@ -172,10 +172,7 @@ fn repeated<T>(mut f: impl FnMut() -> anyhow::Result<(T, Timed)>) -> anyhow::Res
 }
 
 fn peak_mb(who: i32) -> f64 {
-    // SAFETY: getrusage only writes the struct it is given.
-    let mut u: libc::rusage = unsafe { std::mem::zeroed() };
-    unsafe { libc::getrusage(who, &mut u) };
-    u.ru_maxrss as f64 / 1024.0
+    rusage(who).ru_maxrss as f64 / 1024.0
 }
 
 fn memory() -> Memory {

@@ -9,7 +9,7 @@ mod out;
 mod report;
 
 use crate::cli::bench::routing::parse_algorithm;
-use crate::cli::common::{print_json, progress_bar, SeedArg};
+use crate::cli::common::{cpu_seconds, print_json, progress_bar, SeedArg};
 use crate::cli::Outcome;
 use anyhow::{bail, Context};
 use configs::{check_max_n, configs, hardware_algorithms, parse_shard, shapes, Config, Shard};
@@ -64,7 +64,8 @@ shards of several machines or days) and checks them against the configurations t
 flags select (--max-n, --perms, --shard, …): a record of another configuration, permutation
 count or seed is refused naming its file and line; a record whose rtl digest is not what
 today's generator writes is stale and does not count. It prints what is covered, matched,
-mismatched and missing, and the process time spent (--json: every one listed).
+mismatched and missing, and the time spent: wall clock, and CPU where the records carry it
+(--json: every one listed).
 
 Exit code 2 if any configuration mismatched.")]
 pub struct Args {
@@ -185,6 +186,12 @@ struct Record {
     build: &'static str,
     build_seconds: f64,
     run_seconds: f64,
+    /// CPU seconds (user + system) of the build: this process (generation) and its
+    /// children (Verilator, make, g++). The wall-clock seconds above include whatever else
+    /// the machine was running.
+    build_cpu_seconds: f64,
+    /// CPU seconds of this process during the runs.
+    run_cpu_seconds: f64,
     failure: Option<Failure>,
 }
 
@@ -620,6 +627,13 @@ fn run_config(c: &Config, spec: NetSpec, a: &Args, seed: u64) -> anyhow::Result<
     let dir =
         ArtifactDir::new(&format!("cli::sweep::{top}")).context("creating the work directory")?;
     let models = a.discard_builds.then(|| dir.file("models"));
+    let cpu = || {
+        (
+            cpu_seconds(libc::RUSAGE_SELF),
+            cpu_seconds(libc::RUSAGE_CHILDREN),
+        )
+    };
+    let cpu0 = cpu();
     let t0 = Instant::now();
     let bench = NetBench::build_at(
         spec,
@@ -629,6 +643,7 @@ fn run_config(c: &Config, spec: NetSpec, a: &Args, seed: u64) -> anyhow::Result<
     )
     .with_context(|| format!("building configuration #{} ({top})", c.index))?;
     let build_seconds = t0.elapsed().as_secs_f64();
+    let cpu1 = cpu();
     let t1 = Instant::now();
     let (mut matched, mut passes, mut bits) = (0usize, Vec::new(), Vec::new());
     let mut failure = None;
@@ -683,6 +698,8 @@ fn run_config(c: &Config, spec: NetSpec, a: &Args, seed: u64) -> anyhow::Result<
         },
         build_seconds,
         run_seconds: t1.elapsed().as_secs_f64(),
+        build_cpu_seconds: (cpu1.0 - cpu0.0) + (cpu1.1 - cpu0.1),
+        run_cpu_seconds: cpu().0 - cpu1.0,
         failure,
     };
     if let Some(models) = models {

@@ -6,7 +6,7 @@
 //! if given); anything else is refused naming the file and line. A record counts only if
 //! its Verilog digest equals the one today's generator writes for that configuration
 //! (otherwise it is *stale*: it tested other RTL). The report says which configurations
-//! are covered, which matched, which are missing, and the process time spent.
+//! are covered, which matched, which are missing, and the wall-clock and CPU time spent.
 
 use super::{Args, Config, Plan};
 use crate::cli::common::{print_json, progress_bar};
@@ -38,6 +38,11 @@ pub(super) struct Seen {
     pub rtl: Option<String>,
     build_seconds: f64,
     run_seconds: f64,
+    /// Absent in records written before CPU times were recorded (2026-11-27).
+    #[serde(default)]
+    build_cpu_seconds: Option<f64>,
+    #[serde(default)]
+    run_cpu_seconds: Option<f64>,
 }
 
 /// Where a record came from, for messages.
@@ -99,6 +104,17 @@ struct Report {
     stale: Vec<Named>,
     missing: Vec<Named>,
     permutations: u64,
+    /// Wall-clock seconds of every record (machines shared with other work included).
+    build_seconds: f64,
+    run_seconds: f64,
+    /// CPU seconds of the records that carry them.
+    cpu: Cpu,
+}
+
+/// The CPU time of the records that carry it.
+#[derive(Debug, Default, Serialize)]
+struct Cpu {
+    records: usize,
     build_seconds: f64,
     run_seconds: f64,
 }
@@ -311,12 +327,18 @@ pub fn run(a: &Args, plan: &Plan) -> anyhow::Result<Outcome> {
     let mut seen: BTreeMap<usize, Vec<(bool, Option<String>)>> = BTreeMap::new();
     let (mut records, mut permutations) = (0usize, 0u64);
     let (mut build_seconds, mut run_seconds) = (0.0, 0.0);
+    let mut cpu = Cpu::default();
     for file in &files {
         for Checked { seen: r, .. } in reader.file(file, false)? {
             records += 1;
             permutations += r.perms as u64;
             build_seconds += r.build_seconds;
             run_seconds += r.run_seconds;
+            if let (Some(b), Some(s)) = (r.build_cpu_seconds, r.run_cpu_seconds) {
+                cpu.records += 1;
+                cpu.build_seconds += b;
+                cpu.run_seconds += s;
+            }
             seen.entry(r.index).or_default().push((r.r#match, r.rtl));
         }
     }
@@ -369,6 +391,7 @@ pub fn run(a: &Args, plan: &Plan) -> anyhow::Result<Outcome> {
         permutations,
         build_seconds,
         run_seconds,
+        cpu,
     };
     if a.json {
         print_json(&report)?;
@@ -427,11 +450,19 @@ fn print_text(r: &Report, a: &Args) {
         }
     };
     println!(
-        "co-simulated {} permutations; process time {} building, {} simulating",
+        "co-simulated {} permutations; wall-clock time {} building, {} simulating",
         r.permutations,
         time(r.build_seconds),
         time(r.run_seconds)
     );
+    if r.cpu.records > 0 {
+        println!(
+            "CPU time of the {} records that carry it: {} building, {} simulating",
+            r.cpu.records,
+            time(r.cpu.build_seconds),
+            time(r.cpu.run_seconds)
+        );
+    }
     if !r.mismatched.is_empty() {
         println!("MISMATCHED: {}", list(&r.mismatched));
     }
