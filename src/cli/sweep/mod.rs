@@ -50,10 +50,11 @@ arbiter policy (--arbiters; R3's hardware has no arbiter: one configuration, arb
 \"none\"). Shard I/N takes configurations I, I+N, I+2N, …
 
 Each configuration is built once (cached by content, or with --discard-builds deleted
-after its run; the Verilator build runs -Wall with warnings fatal, so it is also the lint) and co-simulated on --perms random permutations;
-permutation j of network X is drawn from derive(seed, \"X perm j\"), the same for every
-algorithm and policy. --out gets one JSON line per configuration, written to
-.FILE.partial as the sweep goes (follow it with tail -f) and renamed to FILE when it ends;
+after its run; the Verilator build runs -Wall with warnings fatal, so it is also the
+lint) and co-simulated on --perms random permutations; permutation j of network X is
+drawn from derive(seed, \"X perm j\"), the same for every algorithm and policy. --out gets
+one JSON line per configuration, written to .FILE.partial as the sweep goes (follow it
+with tail -f) and renamed to FILE when it ends;
 a sweep stopped by an error removes it. Each record carries the digest of the Verilog it
 tested (rtl). --resume continues a run that was stopped (killed, preempted, out of time)
 from that partial file, or a finished run from FILE: records of today's Verilog are kept,
