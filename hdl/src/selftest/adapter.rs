@@ -5,7 +5,7 @@
 //! verdicts, the counters' increments), and the helpers the adapters share.
 
 use super::SelftestSpec;
-use crate::netlist::{cat, index_bits, lit_words, zero, ModuleBuilder, V};
+use crate::netlist::{cat, index_bits, lit_words, zero, ModuleBuilder, Proc, V};
 
 /// What the shared top gives an adapter.
 pub(super) struct Ctx {
@@ -89,10 +89,11 @@ pub(super) fn delivered(
     rmsg: &V,
 ) -> V {
     let (n, mb) = (valid.width(), rmsg.width() / valid.width());
-    let chk_dst = m.def("chk_dst", dst.row_at(&ctx.idx, index_bits(n)));
+    let chk_dst = read_row(m, "chk_dst", dst, &ctx.idx, index_bits(n));
     let chk_valid = m.def("chk_valid", valid.row_at(&chk_dst, 1));
-    let chk_msg = m.def("chk_msg", rmsg.row_at(&chk_dst, mb));
-    let want = expect(m, spec, ctx.msg.row_at(&ctx.idx, mb), &ctx.idx);
+    let chk_msg = read_row(m, "chk_msg", rmsg, &chk_dst, mb);
+    let own = read_row(m, "chk_own", &ctx.msg, &ctx.idx, mb);
+    let want = expect(m, spec, own, &ctx.idx);
     m.def("chk_delivered", chk_valid & chk_msg.eq(&want))
 }
 
@@ -109,4 +110,38 @@ fn expect(m: &mut ModuleBuilder, spec: &SelftestSpec, own: V, idx: &V) -> V {
         cat([zero(mb - 1), idx.is(0)])
     };
     m.def("chk_expect", own ^ flip)
+}
+
+/// `table[index] <= value` for a table of rows of `value`'s width, written as a `case` on
+/// the index with one arm per row: each row's write enable is a comparison with a
+/// constant. (`table[index*w +: w] <= value` with `w` not a power of two makes Yosys
+/// multiply the index and shift a mask and the value across the whole table: a
+/// multiplier and a barrel shifter as wide as the table, per write port.)
+pub(super) fn load_row(p: &mut Proc, table: &V, index: &V, value: &V) {
+    let w = value.width();
+    let rows = table.width() / w;
+    p.case(index, |c| {
+        for r in 0..rows {
+            c.arm(&[r as u64], |p| p.load(&table.row(r, w), value.clone()));
+        }
+    });
+}
+
+/// `table[index]` for a table of rows of `w` bits, as the wire `name`. A row width that is
+/// not a power of two is read from a copy of the table whose rows are zero-extended to
+/// one (`<name>_pad`): the row's offset is then the index shifted, not multiplied, and
+/// Yosys builds a multiplexer tree instead of a multiplier and a shifter.
+pub(super) fn read_row(m: &mut ModuleBuilder, name: &str, table: &V, index: &V, w: usize) -> V {
+    if w.is_power_of_two() || table.width() == w {
+        return m.def(name, table.row_at(index, w));
+    }
+    let (p, rows) = (w.next_power_of_two(), table.width() / w);
+    let pad = m.def(
+        format!("{name}_pad"),
+        cat((0..rows).rev().map(|r| table.row(r, w).zext(p))),
+    );
+    m.allow_unread(format!("{name}_pad"));
+    let word = m.def(format!("{name}_word"), pad.row_at(index, p));
+    m.allow_unread(format!("{name}_word"));
+    m.def(name, word.low(w))
 }

@@ -19,7 +19,7 @@
 use super::adapter::{rows_words, Add2, Ctx, Hooks};
 use super::top::{START, WAIT0, WAIT1};
 use super::{DutSpec, SelftestSpec};
-use crate::netlist::{cat, index_bits, lit, lit_words, or_all, zero, Module, ModuleBuilder};
+use crate::netlist::{cat, index_bits, lit, lit_words, zero, Module, ModuleBuilder};
 use lcanet_sim::min::first_row;
 
 /// Instantiates the MIN as `net` and returns the checker's view of it.
@@ -97,11 +97,15 @@ pub(super) fn attach(
     let keep = lit_words(n * b, rows_words(b, (0..n).map(|_| (1u64 << (b - 1)) - 1)));
     m.comment("What PE j sent m bit-times ago must be on dout[dst_rx_j] now");
     let sent_then = dl.top(n);
-    let pair_rx = m.def(
-        "pair_rx",
-        cat((0..n)
-            .rev()
-            .map(|j| cat([lit(w, j as u64), dst_rx.row(j, w)]))),
+    m.comment("Row j: the one-hot destination of PE j's message now (hot) and arriving (hot_rx)");
+    let one = lit(n, 1);
+    let hot = m.def(
+        "hot",
+        cat((0..n).rev().map(|j| one.shl_by(&net_dst.row(j, w)))),
+    );
+    let hot_rx = m.def(
+        "hot_rx",
+        cat((0..n).rev().map(|j| one.shl_by(&dst_rx.row(j, w)))),
     );
     let got = cat((0..n).rev().map(|j| net_dout.row_at(&dst_rx.row(j, w), 1)));
     let want = if spec.params.fault {
@@ -134,10 +138,7 @@ pub(super) fn attach(
         "armed",
         cat((0..w).rev().map(|s| run_bt.gt(&lit(16, 2 * s as u64)))),
     );
-    let dup_now = m.def(
-        "dup_now",
-        or_all(1, (0..n).map(|j| seen.row_at(&pair_now.row(j, 2 * w), 1))),
-    );
+    let dup_now = m.def("dup_now", (seen.clone() & hot.clone()).any());
 
     m.always(|p| {
         p.load(
@@ -171,7 +172,8 @@ pub(super) fn attach(
             p.load(&tx_sr, tx_load.clone());
             p.if_(dup_now.clone(), |p| p.load(&dup, lit(1, 1)));
             for j in 0..n {
-                p.load(&seen.row_at(&pair_now.row(j, 2 * w), 1), lit(1, 1));
+                let row = seen.row(j, n);
+                p.load(&row, row.clone() | hot.row(j, n));
             }
         })
         .elif(pay.clone(), |p| {
@@ -184,11 +186,8 @@ pub(super) fn attach(
                     p.load(&conflict_seen, lit(1, 1))
                 });
             });
-            for j in 0..n {
-                p.if_(mis.bit(j), |p| {
-                    p.load(&msg_err.row_at(&pair_rx.row(j, 2 * w), 1), lit(1, 1))
-                });
-            }
+            let bad = cat((0..n).rev().map(|j| mis.bit(j).repeat(n)));
+            p.load(&msg_err, msg_err.clone() | (hot_rx.clone() & bad));
         });
     });
 

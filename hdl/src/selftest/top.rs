@@ -12,7 +12,7 @@
 //! `WAIT1` (until `done` is 1), 5 `CHECK` (n clocks), 6 `TALLY` (counters), 7 `PRINT`
 //! (until the report line is out).
 
-use super::adapter::{rows_words, Add2, Ctx};
+use super::adapter::{load_row, read_row, rows_words, Add2, Ctx};
 use super::SelftestSpec;
 use crate::netlist::{cat, index_bits, lit, zero, Module, ModuleBuilder, V};
 use lcanet_sim::selftest::StimulusKind;
@@ -115,8 +115,8 @@ pub fn top_module(spec: &SelftestSpec, net_top: &Module, report: &Module) -> Mod
     });
     let swap = match (&perm, kind, &fy) {
         (Some(perm), StimulusKind::Shuffle, Some((j, _))) => Some((
-            m.def("perm_i", perm.row_at(&idx, ab)),
-            m.def("perm_j", perm.row_at(j, ab)),
+            read_row(&mut m, "perm_i", perm, &idx, ab),
+            read_row(&mut m, "perm_j", perm, j, ab),
         )),
         _ => None,
     };
@@ -175,7 +175,7 @@ pub fn top_module(spec: &SelftestSpec, net_top: &Module, report: &Module) -> Mod
                 };
                 p.load(&msg_r, shifted);
                 if let (Some(perm), Some(send), Some(count)) = (&perm, &send, &count) {
-                    p.load(&perm.row_at(&idx, ab), count.low(ab));
+                    load_row(p, perm, &idx, &count.low(ab));
                     p.load(send, cat([rng.bit(31), send.bits(n - 1, 1)]));
                     p.load(count, count.clone() + rng.bit(31).zext(ab + 1));
                 }
@@ -187,8 +187,8 @@ pub fn top_module(spec: &SelftestSpec, net_top: &Module, report: &Module) -> Mod
                 match (kind, &fy, &swap, &perm, &offset) {
                     (StimulusKind::Shuffle, Some((j, ok)), Some((pi, pj)), Some(perm), _) => {
                         p.if_(ok.clone(), |p| {
-                            p.load(&perm.row_at(&idx, ab), pj.clone());
-                            p.load(&perm.row_at(j, ab), pi.clone());
+                            load_row(p, perm, &idx, pj);
+                            load_row(p, perm, j, pi);
                             p.if_(idx.is(1), |p| p.load(&st, lit(3, START)))
                                 .else_(|p| p.load(&idx, idx.minus(1)));
                         });
