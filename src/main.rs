@@ -9,6 +9,11 @@ use std::process::ExitCode;
 
 fn main() -> ExitCode {
     restore_sigpipe();
+    let _ = cli::common::INVOCATION.set(
+        std::env::args_os()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect(),
+    );
     // clap exits with 2 on a usage error, which is this tool's "verification failed"
     // code; a bad command line is an error (1), as README states. Help and version go to
     // stdout with 0.

@@ -54,6 +54,23 @@ impl CosimArgs {
     }
 }
 
+/// The process's command line, recorded by `main` before dispatch (empty when the CLI runs
+/// in-process, as in tests).
+pub static INVOCATION: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+
+/// The command-line arguments after the first `word` (e.g. after `selftest` in `lcanet
+/// generate selftest …`), or none when the command line was not recorded.
+pub fn invocation_after(word: &str) -> Vec<String> {
+    INVOCATION
+        .get()
+        .and_then(|a| {
+            a.iter()
+                .position(|x| x == word)
+                .map(|i| a[i + 1..].to_vec())
+        })
+        .unwrap_or_default()
+}
+
 /// Prints `value` as pretty JSON on stdout.
 pub fn print_json<T: serde::Serialize>(value: &T) -> anyhow::Result<()> {
     let text = serde_json::to_string_pretty(value).context("serializing JSON output")?;

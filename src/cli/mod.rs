@@ -11,6 +11,7 @@ pub mod bench;
 pub mod common;
 pub mod diagram;
 pub mod export_tb;
+pub mod fpga;
 pub mod generate;
 #[cfg(test)]
 mod hostile;
@@ -45,11 +46,11 @@ pub enum Outcome {
 #[command(name = "lcanet", version, about, long_about = None, max_term_width = 100)]
 pub struct Cli {
     #[command(subcommand)]
-    command: Command,
+    pub(crate) command: Command,
 }
 
 #[derive(Debug, Subcommand)]
-enum Command {
+pub(crate) enum Command {
     /// Describe an LCA network: switches per level, links, LCA-level distribution.
     Info(info::Args),
     /// Schedule a permutation on an LCA network with R1 or R2, pass by pass.
@@ -75,6 +76,9 @@ enum Command {
     /// Prove the LCA switch's invariants for every reachable state (Yosys k-induction).
     #[command(subcommand)]
     Prove(prove::Command),
+    /// Place and route emitted Verilog on an iCE40 or ECP5 part (Yosys, nextpnr): resources,
+    /// Fmax, a bitstream; for a self-test, the placed netlist simulated against the golden model.
+    Fpga(fpga::Args),
 }
 
 /// Runs the parsed command line.
@@ -90,5 +94,6 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
         Command::Bench(c) => bench::run(c),
         Command::Sweep(a) => sweep::run(a),
         Command::Prove(c) => prove::run(c),
+        Command::Fpga(a) => fpga::run(a),
     }
 }

@@ -7,6 +7,7 @@
 
 pub mod artifacts;
 pub mod bridge;
+pub mod fpga;
 pub mod harness;
 pub mod hex;
 pub mod hypercube;

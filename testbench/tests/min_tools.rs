@@ -5,7 +5,7 @@
 //! (generic `synth`, hierarchy kept, no latches) with exactly the flip-flops
 //! docs/min.md §3 describes: 4 per switch, 2m per ATAPE unit, 3m + 20 in the
 //! controller. The iCE40 flow (`synth_ice40`, 15–30 s at m = 6, so only at m = 3 here;
-//! larger sizes: the ignored `ice40_luts_and_ffs_per_pe` and scripts/fpga) gives the
+//! larger sizes: the ignored `ice40_luts_and_ffs_per_pe` and `lcanet fpga`) gives the
 //! same count. Four module files whatever n (switch, unit, controller, top); instances
 //! are named `st<s>_sw<k>`, `pe<j>`, `ctrl`.
 

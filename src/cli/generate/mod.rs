@@ -28,6 +28,6 @@ pub fn run(command: Command) -> anyhow::Result<super::Outcome> {
         Command::Network(a) => network::run(a),
         Command::Hypercube(a) => hypercube::run(a),
         Command::Min(a) => min::run(a),
-        Command::Selftest(a) => selftest::run(a),
+        Command::Selftest(a) => selftest::run(a, crate::cli::common::invocation_after("selftest")),
     }
 }

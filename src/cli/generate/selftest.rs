@@ -26,12 +26,12 @@ Examples:
       --arbiter fixed --run 1000 -o out/st16
   lcanet generate selftest hypercube --k 4 --payload-bits 4 --run 1000 -o out/stcube4
   lcanet generate selftest min --network omega --m 3 --message-bits 4 --run 1000 -o out/stomega3
-  scripts/fpga --selftest --device hx8k out/st16
+  lcanet fpga out/st16 --device hx8k                  # HX8K breakout pins, a bitstream
 
 The top needs only a clock: LEDs led_pass/led_fail, a heartbeat blinking at about 2 Hz,
 and a UART line per --report-every rounds, e.g.
   PASS 1000 perms, 4.49 passes/perm, 4496 passes, 777948 bit-times, 0 errors
-Pins for the iCE40-HX8K breakout and the iCEBreaker: constraints/ice40/selftest-*.pcf.
+Boards (lcanet fpga --board): iCE40-HX8K breakout, iCEBreaker, ULX3S, OrangeCrab.
 Design, checker and line timing: docs/selftest.md.";
 
 /// Arguments of `lcanet generate selftest`.
@@ -159,6 +159,9 @@ struct Summary {
     active_low_leds: bool,
     inject_fault: bool,
     verilog_bytes: usize,
+    /// The arguments after `lcanet generate selftest` that wrote this directory: `lcanet
+    /// fpga --check-routed` rebuilds the golden prediction from them.
+    command: Vec<String>,
     run: Option<RunSummary>,
 }
 
@@ -170,8 +173,8 @@ struct RunSummary {
     report: SelftestReport,
 }
 
-/// Runs `lcanet generate selftest`.
-pub fn run(args: Args) -> anyhow::Result<Outcome> {
+/// The self-test `args` describe, its network's name, and its own flags.
+fn spec_of(args: Args) -> anyhow::Result<(SelftestSpec, String, Common)> {
     let (dut, network, common) = match args.family {
         None => {
             let net = args.net.spec()?;
@@ -220,10 +223,6 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
             (dut, name, a.common)
         }
     };
-    let out = common
-        .out
-        .clone()
-        .context("-o DIR is required (the output directory)")?;
     let spec = SelftestSpec::new(
         dut,
         common.lfsr_seed,
@@ -233,6 +232,33 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         common.inject_fault,
     )?
     .with_active_low_leds(common.active_low_leds);
+    Ok((spec, network, common))
+}
+
+/// The self-test that `lcanet generate selftest` with `command` (its arguments after
+/// `selftest`, as recorded in the summary's `command`) generates; `lcanet fpga` rebuilds
+/// a directory's golden prediction from it.
+pub fn spec_from_command(command: &[String]) -> anyhow::Result<SelftestSpec> {
+    let argv = ["lcanet", "generate", "selftest"]
+        .into_iter()
+        .map(String::from)
+        .chain(command.iter().cloned());
+    let cli = <crate::cli::Cli as clap::Parser>::try_parse_from(argv)
+        .map_err(|e| anyhow::anyhow!("the recorded command does not parse: {}", e.render()))?;
+    match cli.command {
+        crate::cli::Command::Generate(super::Command::Selftest(a)) => Ok(spec_of(a)?.0),
+        _ => bail!("the recorded command is not `generate selftest`"),
+    }
+}
+
+/// Runs `lcanet generate selftest`; `command` is its arguments after `selftest` (recorded
+/// in the summary).
+pub fn run(args: Args, command: Vec<String>) -> anyhow::Result<Outcome> {
+    let (spec, network, common) = spec_of(args)?;
+    let out = common
+        .out
+        .clone()
+        .context("-o DIR is required (the output directory)")?;
     if let Some(n) = common.run {
         if n < u64::from(spec.params.report_every) {
             bail!(
@@ -268,6 +294,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         active_low_leds: spec.active_low_leds,
         inject_fault: spec.params.fault,
         verilog_bytes: emitted.module_bytes(),
+        command,
         run: None,
     };
     let text = serde_json::to_string_pretty(&summary).context("serializing the summary")?;

@@ -51,8 +51,9 @@ pub struct RtlLine {
     /// Clock in which the start bit of its last byte first drove `uart_tx` low (clock 1 is
     /// the first after power-up).
     pub last_byte_clock: u64,
-    /// `cnt_*` read then.
-    pub counters: Counters,
+    /// `cnt_*` read then (`None` where the simulation cannot read them: a placed netlist;
+    /// the line's text shows them).
+    pub counters: Option<Counters>,
     /// `led_pass`, `led_fail`, `heartbeat` then.
     pub leds: [bool; 3],
 }
@@ -172,65 +173,29 @@ impl SelftestBench {
         for key in format.keys() {
             cnt.push(model.signal(&format!("{}.cnt_{key}", self.top))?);
         }
-        let mut rx = UartRx::new(s.divisor);
-        let mut text = Vec::new();
-        let mut lines = Vec::new();
-        let mut failure = None;
+        let mut check = LineCheck::new(s, &pred, &expected_timing);
         let t1 = Instant::now();
         let mut clocks = 0u64;
-        let mut last_start = 0u64;
-        while lines.len() < pred.lines.len() && failure.is_none() {
+        while check.wants_more() {
             if clocks >= budget {
-                failure = Some(format!(
+                check.fail(format!(
                     "no line {} after {clocks} clocks (budget from the prediction)",
-                    lines.len() + 1
+                    check.lines.len() + 1
                 ));
                 break;
             }
             model.tick(clock);
             clocks += 1;
-            let pin = model.get(tx) == 1;
-            if rx.is_waiting() && !pin {
-                // A start bit; the value read after edge `clocks` is the pin during clock
-                // `clocks + 1`.
-                last_start = clocks + 1;
-            }
-            match rx.sample(pin) {
-                None => {}
-                Some(RxEvent::FrameError) => {
-                    failure = Some(format!("UART frame error at clock {clocks}"));
-                }
-                Some(RxEvent::Byte(b)) => {
-                    text.push(b);
-                    if b == b'\n' {
-                        let read = |i: usize| model.read_signal(cnt[i]) as u32;
-                        let line = RtlLine {
-                            text: String::from_utf8_lossy(&text).into_owned(),
-                            clock: clocks,
-                            last_byte_clock: last_start,
-                            counters: Counters {
-                                format,
-                                values: [read(0), read(1), read(2), read(3)],
-                            },
-                            leds: pins.map(|p| model.get(p) == 1),
-                        };
-                        text.clear();
-                        let timing = expected_timing[lines.len()];
-                        failure = compare(s, &pred, lines.len(), &line, timing).or_else(|| {
-                            let want = timing.last_byte_clock;
-                            (line.last_byte_clock != want).then(|| {
-                                format!(
-                                    "line {}: its last byte started in clock {}, predicted {want}",
-                                    lines.len() + 1,
-                                    line.last_byte_clock
-                                )
-                            })
-                        });
-                        lines.push(line);
-                    }
-                }
-            }
+            let leds = pins.map(|p| model.get(p) == 1);
+            check.clock(clocks, model.get(tx) == 1, leds, || {
+                let read = |i: usize| model.read_signal(cnt[i]) as u32;
+                Some(Counters {
+                    format,
+                    values: [read(0), read(1), read(2), read(3)],
+                })
+            });
         }
+        let (lines, failure) = (check.lines, check.failure);
         model.vcd_flush();
         Ok(SelftestReport {
             perms,
@@ -280,12 +245,12 @@ fn compare(
             s.params.seed
         ));
     }
-    if got.counters != want.counters {
+    if let Some(c) = got.counters.as_ref().filter(|c| **c != want.counters) {
         return Some(format!(
             "line {}: counters {:?} = {:?}, predicted {:?} (seed {})",
             k + 1,
             want.counters.format.keys(),
-            got.counters.values,
+            c.values,
             want.counters.values,
             s.params.seed
         ));
@@ -306,6 +271,101 @@ fn compare(
         ));
     }
     None
+}
+
+/// Compares a self-test's pins, clock by clock, with the golden prediction: decodes the
+/// UART, and at the end of every line compares its text, the counters (where they can be
+/// read), the LEDs and heartbeat, and the clock in which its last byte started.
+pub struct LineCheck<'a> {
+    spec: &'a SelftestSpec,
+    pred: &'a Prediction,
+    timing: &'a [LineTiming],
+    rx: UartRx,
+    text: Vec<u8>,
+    last_start: u64,
+    /// The lines decoded so far.
+    pub lines: Vec<RtlLine>,
+    /// The first difference.
+    pub failure: Option<String>,
+}
+
+impl<'a> LineCheck<'a> {
+    /// A check of the predicted lines `pred` with their timing.
+    pub fn new(spec: &'a SelftestSpec, pred: &'a Prediction, timing: &'a [LineTiming]) -> Self {
+        LineCheck {
+            spec,
+            pred,
+            timing,
+            rx: UartRx::new(spec.divisor),
+            text: Vec::new(),
+            last_start: 0,
+            lines: Vec::new(),
+            failure: None,
+        }
+    }
+
+    /// Lines are still expected and nothing differed yet.
+    pub fn wants_more(&self) -> bool {
+        self.lines.len() < self.pred.lines.len() && self.failure.is_none()
+    }
+
+    /// Records a failure found outside the pins (the first one counts).
+    pub fn fail(&mut self, why: String) {
+        self.failure.get_or_insert(why);
+    }
+
+    /// The pins after edge `clock`: `tx`, and `led_pass`, `led_fail`, `heartbeat`;
+    /// `counters` reads `cnt_*` at a line's end.
+    pub fn clock(
+        &mut self,
+        clock: u64,
+        tx: bool,
+        leds: [bool; 3],
+        counters: impl FnOnce() -> Option<Counters>,
+    ) {
+        if self.rx.is_waiting() && !tx {
+            // A start bit; the value read after edge `clock` is the pin during clock
+            // `clock + 1`.
+            self.last_start = clock + 1;
+        }
+        match self.rx.sample(tx) {
+            None => {}
+            Some(RxEvent::FrameError) => self.fail(format!("UART frame error at clock {clock}")),
+            Some(RxEvent::Byte(b)) => {
+                self.text.push(b);
+                if b != b'\n' {
+                    return;
+                }
+                let k = self.lines.len();
+                let line = RtlLine {
+                    text: String::from_utf8_lossy(&self.text).into_owned(),
+                    clock,
+                    last_byte_clock: self.last_start,
+                    counters: counters(),
+                    leds,
+                };
+                self.text.clear();
+                let Some(&timing) = self.timing.get(k) else {
+                    self.fail(format!("line {}: printed, none predicted", k + 1));
+                    return;
+                };
+                let diff = compare(self.spec, self.pred, k, &line, timing).or_else(|| {
+                    let want = timing.last_byte_clock;
+                    (line.last_byte_clock != want).then(|| {
+                        format!(
+                            "line {}: its last byte started in clock {}, predicted {want}",
+                            k + 1,
+                            line.last_byte_clock
+                        )
+                    })
+                });
+                if let Some(d) = diff {
+                    self.fail(d);
+                }
+                self.lines.push(line);
+            }
+        }
+    }
 }
 
 #[cfg(test)]

