@@ -266,8 +266,8 @@ fn hypercube_and_min_bad_parameters_are_refused() {
             "--router sort applies to --algorithm full only",
         ),
         (
-            &["min", "--network", "omega", "--m", "6"][..],
-            "1 <= m <= 5",
+            &["min", "--network", "omega", "--m", "8"][..],
+            "1 <= m <= 7",
         ),
         (&["min", "--network", "omega", "--m", "13"][..], "m ≤ 12"),
         (

@@ -740,3 +740,68 @@ fn the_builder_refuses_width_mismatches_as_generator_bugs() {
     let r = std::panic::catch_unwind(|| V::signal("a", 2) + lit(3, 1));
     assert!(r.is_err());
 }
+
+/// A memory of four 3-bit words, written and read into a register: the Verilog a block
+/// RAM is inferred from. Naming the memory whole, or a word of a register, is refused.
+fn memory_module(edit: impl FnOnce(&mut Module)) -> Design {
+    let mut m = ModuleBuilder::new("ram4");
+    m.clock();
+    let we = m.input("we", 1);
+    let addr = m.input("addr", 2);
+    let d = m.input("d", 3);
+    let q = m.output("q", 3);
+    let mem = m.memory("mem", 3, 4);
+    let r = m.reg("r", 3);
+    m.assign(&q, &r);
+    m.always(|p| {
+        p.if_(we, |p| p.load(&mem.word(&addr), d.clone()));
+        p.load(&r, mem.word(&addr));
+    });
+    let mut module = m.build();
+    edit(&mut module);
+    let mut design = Design::new("ram4");
+    design.add_module(module).expect("new");
+    design
+}
+
+#[test]
+fn memories_are_declared_once_and_named_by_words() {
+    let files = memory_module(|_| {}).emit().expect("valid");
+    let text = &files.modules[0].contents;
+    for line in [
+        "reg [2:0] mem [0:3];",
+        "if (we) mem[addr] <= d;",
+        "r <= mem[addr];",
+    ] {
+        assert!(text.contains(line), "`{line}` missing in\n{text}");
+    }
+    let whole = memory_module(|m| {
+        m.body.process.push(Stmt::Load {
+            target: Expr::sig("r"),
+            value: Expr::slice("mem", 2, 0),
+        })
+    });
+    let errs = whole.validate().expect_err("a memory read as a vector").0;
+    assert!(
+        errs.iter()
+            .any(|e| matches!(e, ValidationError::MemoryUse { .. })
+                && e.to_string().contains("a word at a time")),
+        "{errs:#?}"
+    );
+    let word_of_reg = memory_module(|m| {
+        m.body.process.push(Stmt::Load {
+            target: Expr::sig("r"),
+            value: Expr::Word {
+                memory: "r".into(),
+                index: Box::new(Expr::sig("addr")),
+                width: 3,
+            },
+        })
+    });
+    let errs = word_of_reg.validate().expect_err("a word of a register").0;
+    assert!(
+        errs.iter()
+            .any(|e| e.to_string().contains("only a memory has words")),
+        "{errs:#?}"
+    );
+}

@@ -22,9 +22,9 @@
 
 use super::expr::Expr;
 use super::module::{
-    Assign, Body, Direction, Instance, Item, Module, Net, Pin, Port, Reg, Stmt, CLOCK,
+    Assign, Body, Direction, Instance, Item, Memory, Module, Net, Pin, Port, Reg, Stmt, CLOCK,
 };
-use super::value::V;
+use super::value::{Mem, V};
 
 /// Names used throughout the generated networks, so that GTKWave shows the structure.
 pub mod names {
@@ -224,6 +224,22 @@ impl ModuleBuilder {
             b = b.pin(port, &v);
         }
         (b, wires)
+    }
+
+    /// Declares a memory of `depth` words of `width` bits (no power-up value: write a word
+    /// before reading it); see [`Mem::word`].
+    pub fn memory(&mut self, name: impl Into<String>, width: usize, depth: usize) -> Mem {
+        let name = name.into();
+        assert!(
+            width > 0 && depth >= 2,
+            "lcanet-hdl bug: memory `{name}` of {depth} words of {width} bits"
+        );
+        self.body.items.push(Item::Memory(Memory {
+            name: name.clone(),
+            width,
+            depth,
+        }));
+        Mem::new(name, width, depth)
     }
 
     /// Finishes the module.

@@ -235,6 +235,18 @@ pub enum ValidationError {
         /// What the statement assigns: "register" (`<=`) or "temporary" (`=`).
         expected: &'static str,
     },
+    /// A memory named other than by a word, or a word of something that is not a memory.
+    #[error("module `{module}`: {site} uses `{name}` wrongly: {problem}")]
+    MemoryUse {
+        /// Module.
+        module: String,
+        /// Where.
+        site: Site,
+        /// The signal or memory.
+        name: String,
+        /// The rule.
+        problem: &'static str,
+    },
     /// A loop variable used outside the `for` that declares it.
     #[error("module `{module}`: {site} uses loop variable `{var}` outside its `for`")]
     LoopVarOutside {

@@ -116,6 +116,19 @@ pub enum Expr {
         /// Bits per row.
         width: usize,
     },
+    /// `memory[index]`: a word of a memory ([`crate::netlist::Item::Memory`], `depth`
+    /// words of `width` bits). Read or written only in the clocked process: a word read
+    /// into a register is a synchronous read port, which Yosys maps to block RAM. The
+    /// index, a signal or a slice of exactly `max(1, clog2(depth))` bits, must stay below
+    /// the depth.
+    Word {
+        /// The memory.
+        memory: String,
+        /// The word, an expression.
+        index: Box<Expr>,
+        /// Bits per word.
+        width: usize,
+    },
     /// `signal[t1*s1 + t2*s2 + … + offset +: width]`: a part at a computed position. Each
     /// term is a loop variable ([`Expr::LoopVar`]) or a signal or slice, times a stride;
     /// this is how a block replicated as rows reads and loads row `j` of its state
@@ -344,6 +357,31 @@ impl Expr {
                 }
                 Ok(*row)
             }
+            Expr::Word {
+                memory,
+                index,
+                width: word,
+            } => {
+                let width = sig(memory)?;
+                let iw = index.width(width_of)?;
+                let bad = |reason| WidthError::BadRow {
+                    signal: memory.clone(),
+                    width,
+                    row: *word,
+                    index: iw,
+                    reason,
+                };
+                if *word == 0 || !width.is_multiple_of(*word) || width / word < 2 {
+                    return Err(bad("a memory has at least two words of its width"));
+                }
+                if iw != index_bits(width / word) {
+                    return Err(bad("the index must have exactly max(1, clog2(depth)) bits"));
+                }
+                if !matches!(**index, Expr::Signal(_) | Expr::Slice { .. }) {
+                    return Err(bad("the index must be a signal or a slice"));
+                }
+                Ok(*word)
+            }
             Expr::Part {
                 signal,
                 terms,
@@ -431,7 +469,12 @@ impl Expr {
     pub fn for_each_signal<'a>(&'a self, f: &mut impl FnMut(&'a str)) {
         match self {
             Expr::Signal(s) | Expr::Slice { signal: s, .. } => f(s),
-            Expr::Row { signal, index, .. } => {
+            Expr::Row { signal, index, .. }
+            | Expr::Word {
+                memory: signal,
+                index,
+                ..
+            } => {
                 f(signal);
                 index.for_each_signal(f);
             }
@@ -467,7 +510,10 @@ impl Expr {
     /// Whether the expression can be the target of a register load (`<=`): an lvalue or a
     /// row selection.
     pub fn is_register_target(&self) -> bool {
-        matches!(self, Expr::Row { .. } | Expr::Part { .. }) || self.is_lvalue()
+        matches!(
+            self,
+            Expr::Row { .. } | Expr::Part { .. } | Expr::Word { .. }
+        ) || self.is_lvalue()
     }
 
     /// Writes the expression as Verilog. `width_of` gives the declared width of a signal;
@@ -502,6 +548,12 @@ impl Expr {
                     index.write(out, width_of, false);
                     let _ = write!(out, "*{width} +: {width}");
                 }
+                out.push(']');
+            }
+            Expr::Word { memory, index, .. } => {
+                out.push_str(memory);
+                out.push('[');
+                index.write(out, width_of, true);
                 out.push(']');
             }
             Expr::Part {

@@ -31,7 +31,7 @@ pub use error::{NetlistError, Site, ValidationError, ValidationErrors};
 pub use expr::{index_bits, BinaryOp, Expr, UnaryOp, WidthError};
 pub use ident::{check_identifier, IdentIssue, MAX_IDENTIFIER_LEN};
 pub use module::{
-    Assign, Body, Direction, Instance, Item, Module, Net, Pin, Port, Reg, Stmt, CLOCK,
+    Assign, Body, Direction, Instance, Item, Memory, Module, Net, Pin, Port, Reg, Stmt, CLOCK,
 };
 pub use rows::{replicate, RowsError, ROW};
-pub use value::{and_all, cat, flag, lit, lit_words, or_all, zero, V};
+pub use value::{and_all, cat, flag, lit, lit_words, or_all, zero, Mem, V};

@@ -152,6 +152,22 @@ pub enum Item {
     Assign(Assign),
     /// An instance of another module.
     Instance(Instance),
+    /// `reg [width-1:0] name [0:depth-1];`: a memory, read and written a word at a time
+    /// by the clocked process ([`Expr::Word`]), with no power-up value (a generator writes
+    /// a word before it reads it). A word read into a register is a synchronous read
+    /// port: Yosys maps such a memory to block RAM.
+    Memory(Memory),
+}
+
+/// A memory: `depth` words of `width` bits.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Memory {
+    /// Name.
+    pub name: String,
+    /// Bits per word, at least 1.
+    pub width: usize,
+    /// Words, at least 2.
+    pub depth: usize,
 }
 
 /// A wire.

@@ -170,6 +170,12 @@ pub fn replicate(
                     i.name
                 )))
             }
+            Item::Memory(mem) => {
+                return Err(err(format!(
+                    "it has a memory (`{}`); only blocks without memories are replicated",
+                    mem.name
+                )))
+            }
         }
     }
     let order = dependency_order(&wire_order, &wire_drivers).map_err(err)?;
@@ -325,6 +331,7 @@ impl Rows<'_> {
             Expr::Part { .. } | Expr::LoopVar(_) => {
                 return Err("it already has computed parts".into())
             }
+            Expr::Word { .. } => return Err("it has a memory".into()),
             Expr::Const { .. } => e.clone(),
             Expr::Concat(parts) => Expr::Concat(
                 parts

@@ -703,3 +703,52 @@ mod tests {
         let _ = V::signal("a", 8) & V::signal("b", 4);
     }
 }
+
+/// A memory of a module being built ([`crate::netlist::ModuleBuilder::memory`]): `depth`
+/// words of `width` bits, named only a word at a time.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Mem {
+    name: String,
+    width: usize,
+    depth: usize,
+}
+
+impl Mem {
+    pub(crate) fn new(name: String, width: usize, depth: usize) -> Self {
+        Mem { name, width, depth }
+    }
+
+    /// Bits per word.
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    /// Words.
+    pub fn depth(&self) -> usize {
+        self.depth
+    }
+
+    /// Word `index`, `memory[index]`: read it into a register, or load it, in the clocked
+    /// process. The index is a signal or a slice of one, of exactly `max(1, clog2(depth))`
+    /// bits.
+    pub fn word(&self, index: &V) -> V {
+        assert!(
+            index.w == index_bits(self.depth) && matches!(index.e, Expr::Signal(_) | Expr::Slice { .. }),
+            "lcanet-hdl bug: word of memory `{}` ({} words) at `{}` ({} bits; a signal or slice of {} bits needed)",
+            self.name,
+            self.depth,
+            index.e,
+            index.w,
+            index_bits(self.depth)
+        );
+        V {
+            e: Expr::Word {
+                memory: self.name.clone(),
+                index: Box::new(index.e.clone()),
+                width: self.width,
+            },
+            w: self.width,
+            parts: Vec::new(),
+        }
+    }
+}

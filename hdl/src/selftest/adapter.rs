@@ -15,8 +15,10 @@ pub(super) struct Ctx {
     pub st: V,
     /// The message index (`MSG`) or PE (`CHECK`).
     pub idx: V,
-    /// The message table: message `k` at row `k`.
-    pub msg: V,
+    /// The message table of a permutation or packing: message `k` at row `k`.
+    pub msg: Option<V>,
+    /// In `MSG`: the draw's message (message `idx`).
+    pub draw: V,
     /// The destination table (permutations) or senders' ranks (packings).
     pub perm: Option<V>,
     /// The senders (packings).
@@ -47,6 +49,8 @@ pub(super) struct Hooks {
     pub add1: V,
     /// How counter 2 grows.
     pub add2: Add2,
+    /// Modules the adapter instantiates besides the network (defined once each).
+    pub modules: Vec<crate::netlist::Module>,
 }
 
 /// `n` one bits.
@@ -92,7 +96,11 @@ pub(super) fn delivered(
     let chk_dst = read_row(m, "chk_dst", dst, &ctx.idx, index_bits(n));
     let chk_valid = m.def("chk_valid", valid.row_at(&chk_dst, 1));
     let chk_msg = read_row(m, "chk_msg", rmsg, &chk_dst, mb);
-    let own = read_row(m, "chk_own", &ctx.msg, &ctx.idx, mb);
+    let table = ctx
+        .msg
+        .as_ref()
+        .expect("a permutation or packing has a message table");
+    let own = read_row(m, "chk_own", table, &ctx.idx, mb);
     let want = expect(m, spec, own, &ctx.idx);
     m.def("chk_delivered", chk_valid & chk_msg.eq(&want))
 }

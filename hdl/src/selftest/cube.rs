@@ -54,7 +54,7 @@ pub(super) fn attach(
         .pin("algorithm", lit(1, u64::from(full)))
         .pin("send", send)
         .pin("dest", &dest)
-        .pin("payload", &ctx.msg)
+        .pin("payload", ctx.msg.as_ref().expect("a round has messages"))
         .open("rx_bit")
         .pin("rx_valid", &net_valid)
         .pin("rx_payload", &net_payload)
@@ -95,5 +95,6 @@ pub(super) fn attach(
         chk_ok,
         add1: net_bits.zext(32),
         add2: Add2::Check(counted),
+        modules: Vec::new(),
     }
 }

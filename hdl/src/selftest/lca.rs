@@ -38,7 +38,7 @@ pub(super) fn attach(
             .pin("start", ctx.st.is(START))
             .pin("act", ones(n))
             .pin("dst", perm)
-            .pin("msg", &ctx.msg);
+            .pin("msg", ctx.msg.as_ref().expect("a permutation has messages"));
         if net.random() {
             // The network model's seed16 of the run seed (docs/interface.md §7): every
             // round is the model's canonical run with the xorshift32 seed.
@@ -68,5 +68,6 @@ pub(super) fn attach(
         chk_ok,
         add1: net_passes.zext(32),
         add2: Add2::Tally(net_bits),
+        modules: Vec::new(),
     }
 }

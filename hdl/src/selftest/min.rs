@@ -7,8 +7,14 @@
 //! Its own frame counters (`fpos`, `fcnt`, from the `start` clock on, as docs/min.md §4
 //! times a run) mark the payload positions. At position `m − 1` of every frame it latches
 //! `dst` into `dst_rx` (the frame's addressing while its bits arrive) and marks message
-//! `(j, dst_j)` in `seen` (a second mark is a duplicate), and loads each PE's message
-//! into the shift register `tx_sr`, whose bit 0 is the PE's `din` at payload positions.
+//! `(j, dst_j)` in `seen` (a second mark is a duplicate), and reads each PE's message
+//! from its bank; the word read is PE `j`'s `din` at the first payload position and then
+//! shifts through `tx_sr`, whose bit 0 is the PE's `din` at the later ones.
+//!
+//! The `n²` messages of an exchange are in block RAM: PE `j`'s `n` messages (to PE `q` at
+//! word `q`) in bank `pe<j>_msgs`, an instance of `<top>_bank` (one write port, written
+//! in `MSG`, one registered read port), so that every PE reads its message of the frame
+//! in the same clock.
 //! What PE `j` sent `m` bit-times ago (the delay line `dl`, zero at tag positions) must be
 //! on `dout[dst_rx_j]` now, for every `j`, at every clock of the run; a difference marks
 //! message `(j, dst_rx_j)` in `msg_err`. A stage's `conflict` flag is sampled once its
@@ -19,7 +25,7 @@
 use super::adapter::{rows_words, Add2, Ctx, Hooks};
 use super::top::{START, WAIT0, WAIT1};
 use super::{DutSpec, SelftestSpec};
-use crate::netlist::{cat, index_bits, lit, lit_words, zero, Module, ModuleBuilder};
+use crate::netlist::{cat, index_bits, lit, lit_words, zero, Module, ModuleBuilder, V};
 use lcanet_sim::min::first_row;
 
 /// Instantiates the MIN as `net` and returns the checker's view of it.
@@ -47,6 +53,7 @@ pub(super) fn attach(
     let pay = m.def("pay", run.clone() & fpos.ge(&lit(fw, w as u64)));
     let latch = m.def("latch", run.clone() & fpos.is(w as u64 - 1));
     let tx_sr = m.reg("tx_sr", n * b);
+    let first_pay = m.def("first_pay", run.clone() & fpos.is(w as u64));
     let dst_rx = m.reg("dst_rx", n * w);
     let dl = m.reg("dl", n * w);
     let seen = m.reg("seen", n * n);
@@ -59,9 +66,26 @@ pub(super) fn attach(
     let net_busy = m.wire("net_busy", 1);
     let net_conflict = m.wire("net_conflict", w);
     let first_in = m.def("first_row", first_c ^ offset.repeat(n));
+    m.comment("PE j's messages, to PE q at word q of bank j: written in MSG, read at latch");
+    let bank = bank_module(&format!("{}_bank", spec.top_name()), w, b);
+    let msg_q = m.wire("msg_q", n * b);
+    let bank_sel = ctx.idx.bits(2 * w - 1, w);
+    let waddr = ctx.idx.bits(w - 1, 0);
+    for j in 0..n {
+        let _ = m
+            .instance(format!("pe{j}_msgs"), &bank)
+            .pin("clock", &ctx.clock)
+            .pin("we", ctx.st.is(super::top::MSG) & bank_sel.is(j as u64))
+            .pin("waddr", &waddr)
+            .pin("wdata", &ctx.draw)
+            .pin("re", &latch)
+            .pin("raddr", net_dst.row(j, w))
+            .pin("rdata", msg_q.row(j, b));
+    }
+    let bit0 = |v: &V| cat((0..n).rev().map(|j| v.bit(j * b)));
     let din = m.def(
         "din",
-        cat((0..n).rev().map(|j| tx_sr.bit(j * b))) & pay.repeat(n),
+        first_pay.select(bit0(&msg_q), bit0(&tx_sr)) & pay.repeat(n),
     );
     let _ = m
         .instance("net", net_top)
@@ -81,19 +105,6 @@ pub(super) fn attach(
         .open("sw_crossed")
         .open("sw_conflict");
 
-    m.comment("Message (j, dst_j) of every PE j: its row {j, dst_j} of the message table");
-    let pair_now = m.def(
-        "pair_now",
-        cat((0..n)
-            .rev()
-            .map(|j| cat([lit(w, j as u64), net_dst.row(j, w)]))),
-    );
-    let tx_load = m.def(
-        "tx_load",
-        cat((0..n)
-            .rev()
-            .map(|j| ctx.msg.row_at(&pair_now.row(j, 2 * w), b))),
-    );
     let keep = lit_words(n * b, rows_words(b, (0..n).map(|_| (1u64 << (b - 1)) - 1)));
     m.comment("What PE j sent m bit-times ago must be on dout[dst_rx_j] now");
     let sent_then = dl.top(n);
@@ -169,12 +180,14 @@ pub(super) fn attach(
         });
         p.if_(latch.clone(), |p| {
             p.load(&dst_rx, net_dst.clone());
-            p.load(&tx_sr, tx_load.clone());
             p.if_(dup_now.clone(), |p| p.load(&dup, lit(1, 1)));
             for j in 0..n {
                 let row = seen.row(j, n);
                 p.load(&row, row.clone() | hot.row(j, n));
             }
+        })
+        .elif(first_pay.clone(), |p| {
+            p.load(&tx_sr, msg_q.shr(1) & keep.clone());
         })
         .elif(pay.clone(), |p| {
             p.load(&tx_sr, tx_sr.shr(1) & keep.clone());
@@ -207,5 +220,28 @@ pub(super) fn attach(
         chk_ok,
         add1: run_bt.zext(32),
         add2: Add2::Check(count),
+        modules: vec![bank],
     }
+}
+
+/// A bank of `2^w` messages of `b` bits: one write port (`we`, `waddr`, `wdata`), one
+/// registered read port (`re`, `raddr`, `rdata`); block RAM.
+fn bank_module(name: &str, w: usize, b: usize) -> Module {
+    let mut m = ModuleBuilder::new(name);
+    let clock = m.clock();
+    let we = m.input("we", 1);
+    let waddr = m.input("waddr", w);
+    let wdata = m.input("wdata", b);
+    let re = m.input("re", 1);
+    let raddr = m.input("raddr", w);
+    let rdata = m.output("rdata", b);
+    let _ = clock;
+    let mem = m.memory("mem", b, 1 << w);
+    let q = m.reg("q", b);
+    m.assign(&rdata, &q);
+    m.always(|p| {
+        p.if_(we, |p| p.load(&mem.word(&waddr), wdata.clone()));
+        p.if_(re, |p| p.load(&q, mem.word(&raddr)));
+    });
+    m.build()
 }

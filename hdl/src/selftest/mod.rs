@@ -216,8 +216,11 @@ pub fn selftest_design(spec: &SelftestSpec) -> Result<Design, SelftestGenError> 
         }
         let net_top = net.module(net.top()).expect("the network top exists");
         let report = report::report_module(&spec.report_name(), spec.divisor, &spec.golden.line());
-        let top = top::top_module(spec, net_top, &report);
+        let (top, parts) = top::top_module(spec, net_top, &report);
         d.add_module(report)?;
+        for m in parts {
+            d.add_module(m)?;
+        }
         d.add_module(top)?;
         Ok::<_, NetlistError>(d)
     })??;

@@ -113,7 +113,7 @@ fn a_wide_destination_table_powers_up_as_the_identity() {
 fn the_self_test_limits_are_refused() {
     let e = SelftestSpec::new(
         DutSpec::Min {
-            min: Min::new(Network::Omega, 6).unwrap(),
+            min: Min::new(Network::Omega, 8).unwrap(),
             message_bits: 8,
         },
         1,
@@ -123,7 +123,7 @@ fn the_self_test_limits_are_refused() {
         false,
     )
     .unwrap_err();
-    assert!(e.to_string().contains("1 <= m <= 5"), "{e}");
+    assert!(e.to_string().contains("1 <= m <= 7"), "{e}");
     let e = DutSpec::cube(13, 8, CubeAlgorithm::Full).unwrap_err();
     assert!(e.to_string().contains("1 <= k <= 12"), "{e}");
 }

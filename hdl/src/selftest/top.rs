@@ -53,8 +53,9 @@ fn smear(m: &mut ModuleBuilder, i: &V) -> V {
     s
 }
 
-/// The top module (`net` is the network top `net_top`, `rep` the report block `report`).
-pub fn top_module(spec: &SelftestSpec, net_top: &Module, report: &Module) -> Module {
+/// The top module (`net` is the network top `net_top`, `rep` the report block `report`)
+/// and the modules its adapter instantiates besides the network.
+pub fn top_module(spec: &SelftestSpec, net_top: &Module, report: &Module) -> (Module, Vec<Module>) {
     let dut = &spec.golden;
     let (n, mb, msgs, kind) = (dut.pes(), dut.msg_bits(), dut.messages(), dut.stimulus());
     let ab = index_bits(n);
@@ -70,7 +71,9 @@ pub fn top_module(spec: &SelftestSpec, net_top: &Module, report: &Module) -> Mod
     let rng = m.reg_init("rng", 32, u64::from(spec.params.seed));
     let st = m.reg("st", 3);
     let idx = m.reg("idx", iw);
-    let msg_r = m.reg("msg_r", msgs * mb);
+    // Permutations and packings keep their n messages in a shift register; an exchange's
+    // n² go to block RAM in the MIN adapter (one bank per sending PE).
+    let msg_r = (kind != StimulusKind::Exchange).then(|| m.reg("msg_r", msgs * mb));
     let perm = match kind {
         StimulusKind::Shuffle => {
             m.comment("Destination table, the identity at power-up");
@@ -127,6 +130,7 @@ pub fn top_module(spec: &SelftestSpec, net_top: &Module, report: &Module) -> Mod
         st: st.clone(),
         idx: idx.clone(),
         msg: msg_r.clone(),
+        draw: rng.low(mb),
         perm: perm.clone(),
         send: send.clone(),
         count: count.clone(),
@@ -168,12 +172,14 @@ pub fn top_module(spec: &SelftestSpec, net_top: &Module, report: &Module) -> Mod
         p.case(&st, |c| {
             c.arm(&[MSG], |p| {
                 p.load(&rng, rng_next.clone());
-                let shifted = if msgs * mb > mb {
-                    cat([rng.low(mb), msg_r.bits(msgs * mb - 1, mb)])
-                } else {
-                    rng.low(mb)
-                };
-                p.load(&msg_r, shifted);
+                if let Some(msg_r) = &msg_r {
+                    let shifted = if msgs * mb > mb {
+                        cat([rng.low(mb), msg_r.bits(msgs * mb - 1, mb)])
+                    } else {
+                        rng.low(mb)
+                    };
+                    p.load(msg_r, shifted);
+                }
                 if let (Some(perm), Some(send), Some(count)) = (&perm, &send, &count) {
                     load_row(p, perm, &idx, &count.low(ab));
                     p.load(send, cat([rng.bit(31), send.bits(n - 1, 1)]));
@@ -257,5 +263,5 @@ pub fn top_module(spec: &SelftestSpec, net_top: &Module, report: &Module) -> Mod
             });
         });
     });
-    m.build()
+    (m.build(), hooks.modules)
 }

@@ -6,9 +6,10 @@
 /// 32-bit generator state.
 pub const MAX_MSG_BITS: usize = 32;
 
-/// Largest MIN the self-test generates: `m ≤ 5` (n = 32 PEs, a message table of
-/// n² = 1,024 messages; an iCE40-HX8K holds m = 3).
-pub const MAX_MIN_M: u32 = 5;
+/// Largest MIN the self-test generates: `m ≤ 7` (n = 128 PEs). Its `n²` messages are in
+/// `n` block-RAM banks, but its checker keeps two `n × n` bitmaps in flip-flops: 32,768 of
+/// them at m = 7, a third of an LFE5U-85F.
+pub const MAX_MIN_M: u32 = 7;
 
 /// Why a self-test cannot be built with these parameters.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -34,7 +35,7 @@ pub enum SelftestError {
     #[error("the self-test runs R1 and R2 networks (--algorithm r1|r2): R3 loads an off-line schedule computed from the whole permutation, which the on-chip stimulus cannot compute")]
     R3,
     /// A MIN whose message table (n² messages) the self-test does not generate.
-    #[error("the MIN self-test needs 1 <= m <= {MAX_MIN_M} (it stores all n² = 4^m messages of an exchange); got m = {0}")]
+    #[error("the MIN self-test needs 1 <= m <= {MAX_MIN_M} (its checker keeps two n×n bitmaps of flip-flops); got m = {0}")]
     MinTooLarge(u32),
     /// The clock and baud rate give no usable divisor.
     #[error("--clock-hz / --baud must be at least 2 clocks per UART bit and at most 2^24; got {clock_hz} / {baud}")]

@@ -174,10 +174,10 @@ fn limits() {
     assert!(e.contains("below 2^32"), "{e}");
     let e = SelftestParams::new(1, 0, false).unwrap_err().to_string();
     assert!(e.contains("--report-every"), "{e}");
-    let e = Dut::min(Min::new(Network::Cube, 6).unwrap(), 8)
+    let e = Dut::min(Min::new(Network::Cube, 8).unwrap(), 8)
         .unwrap_err()
         .to_string();
-    assert!(e.contains("1 <= m <= 5"), "{e}");
+    assert!(e.contains("1 <= m <= 7"), "{e}");
     let e = Dut::cube(CubeParams::new(2, 33).unwrap(), CubeAlgorithm::Full)
         .unwrap_err()
         .to_string();

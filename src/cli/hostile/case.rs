@@ -814,7 +814,7 @@ pub(super) fn cli_case(g: &mut Gen, s: &Scratch, case_dir: &Path, seeds: &[Strin
 }
 
 /// `generate selftest [hypercube | min]`: the family's flags (the self-test's limits:
-/// messages of at most 32 bits, R1/R2 only, a MIN of m ≤ 5), then the self-test's own:
+/// messages of at most 32 bits, R1/R2 only, a MIN of m ≤ 7), then the self-test's own:
 /// seed, report interval, clock and baud rate, LED polarity, the hidden fault. `--run`
 /// (a Verilator build) is only ever given below `--report-every`, which refuses it before
 /// anything is written.
@@ -864,7 +864,7 @@ fn selftest_args(
                 *b.g.pick(&["baseline", "omega", "cube"])
             };
             b.arg("--network", net);
-            b.number("--m", "2", |v| (1..=5).contains(&v), &["m", "--m"]);
+            b.number("--m", "2", |v| (1..=7).contains(&v), &["m", "--m"]);
             b.number("--message-bits", "4", msg, &["--message-bits", "B"]);
             format!("generate selftest min {net}")
         }

@@ -150,6 +150,9 @@ fn body(design: &Design, m: &Module, b: &Body, out: &mut String) {
             Item::Reg(r) => {
                 widths.insert(&r.name, r.width);
             }
+            Item::Memory(mem) => {
+                widths.insert(&mem.name, mem.width * mem.depth);
+            }
             _ => {}
         }
     }
@@ -206,6 +209,15 @@ fn body(design: &Design, m: &Module, b: &Body, out: &mut String) {
                     out.push('\n');
                 }
                 instance(design, inst, &mut port_pos, &width_of, out);
+            }
+            Item::Memory(mem) => {
+                let _ = writeln!(
+                    out,
+                    "{INDENT}reg{} {} [0:{}];",
+                    range(mem.width),
+                    mem.name,
+                    mem.depth - 1
+                );
             }
         }
         prev_instance = matches!(item, Item::Instance(_));

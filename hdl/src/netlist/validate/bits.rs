@@ -16,6 +16,8 @@ pub(super) enum SigKind {
     Reg,
     /// Temporary of the process (a value within one pass, not a flip-flop).
     Temp,
+    /// Memory (its words loaded and read by the clocked process only).
+    Memory,
 }
 
 impl SigKind {
@@ -26,6 +28,7 @@ impl SigKind {
             SigKind::Net => "wire",
             SigKind::Reg => "register",
             SigKind::Temp => "temporary",
+            SigKind::Memory => "memory",
         }
     }
 }

@@ -59,7 +59,7 @@ pub(super) fn check(design: &Design, m: &Module, errs: &mut Vec<ValidationError>
     let mut assign_index = 0;
     for item in &m.body.items {
         match item {
-            Item::Comment(_) | Item::Reg(_) => {}
+            Item::Comment(_) | Item::Reg(_) | Item::Memory(_) => {}
             Item::Wire(net, Some(value)) => c.wire_value(&net.name, value),
             Item::Wire(_, None) => {}
             Item::Assign(a) => {
@@ -115,6 +115,7 @@ impl<'a> Checker<'a> {
             let (name, width, kind) = match item {
                 Item::Wire(n, _) => (n.name.as_str(), n.width, SigKind::Net),
                 Item::Reg(r) => (r.name.as_str(), r.width, SigKind::Reg),
+                Item::Memory(mem) => (mem.name.as_str(), mem.width * mem.depth, SigKind::Memory),
                 Item::Instance(inst) => {
                     self.ident("instance", &inst.name);
                     if let Some(&i) = self.table.by_name.get(inst.name.as_str()) {
@@ -200,8 +201,28 @@ impl<'a> Checker<'a> {
             .map(|&i| self.table.sigs[i].kind)
     }
 
-    /// The width of `e`, or an error at `site`.
+    /// The width of `e`, or an error at `site`. A memory is only ever named by a word
+    /// (`mem[i]`), and only a memory has words.
     fn width(&mut self, e: &Expr, site: &dyn Fn() -> Site) -> Option<usize> {
+        let mut misuse = Vec::new();
+        memory_uses(e, &mut |name, word| {
+            if (self.kind(name) == Some(SigKind::Memory)) != word {
+                misuse.push((name.to_owned(), word));
+            }
+        });
+        if let Some((name, word)) = misuse.into_iter().next() {
+            self.err(ValidationError::MemoryUse {
+                module: self.module.to_owned(),
+                site: site(),
+                name,
+                problem: if word {
+                    "only a memory has words (`name[index]` of a memory)"
+                } else {
+                    "a memory is read and written a word at a time, `name[index]`"
+                },
+            });
+            return None;
+        }
         let table = &self.table;
         let width_of = |n: &str| table.by_name.get(n).map(|&i| table.sigs[i].width);
         match e.width(&width_of) {
@@ -562,7 +583,12 @@ impl<'a> Checker<'a> {
         }
         self.read_expr(value, site);
         let bits = match target {
-            Expr::Row { signal, index, .. } => {
+            Expr::Row { signal, index, .. }
+            | Expr::Word {
+                memory: signal,
+                index,
+                ..
+            } => {
                 self.read_expr(index, site);
                 self.lvalue_bits(&Expr::sig(signal.as_str()))
             }
@@ -575,6 +601,11 @@ impl<'a> Checker<'a> {
             t => self.lvalue_bits(t),
         }
         .unwrap_or_default();
+        let kind = if matches!(target, Expr::Word { .. }) {
+            SigKind::Memory
+        } else {
+            kind
+        };
         let mut wrong: Vec<&str> = Vec::new();
         for &b in &bits {
             let sig = &self.table.sigs[self.table.owner(b)];
@@ -722,7 +753,12 @@ fn collect_reads(e: &Expr, table: &SigTable<'_>, out: &mut Vec<(usize, usize)>, 
                 out.push((off + lsb, off + msb + 1));
             }
         }
-        Expr::Row { signal, index, .. } => {
+        Expr::Row { signal, index, .. }
+        | Expr::Word {
+            memory: signal,
+            index,
+            ..
+        } => {
             whole(signal, out, clock);
             collect_reads(index, table, out, clock);
         }
@@ -751,12 +787,44 @@ fn collect_reads(e: &Expr, table: &SigTable<'_>, out: &mut Vec<(usize, usize)>, 
     }
 }
 
+/// Calls `f(name, is_word)` on every signal `e` names: words of memories with `true`, the
+/// rest (whole signals, slices, rows, parts) with `false`.
+fn memory_uses<'e>(e: &'e Expr, f: &mut impl FnMut(&'e str, bool)) {
+    match e {
+        Expr::Word { memory, index, .. } => {
+            f(memory, true);
+            memory_uses(index, f);
+        }
+        Expr::Signal(s) | Expr::Slice { signal: s, .. } => f(s, false),
+        Expr::Row { signal, index, .. } => {
+            f(signal, false);
+            memory_uses(index, f);
+        }
+        Expr::Part { signal, terms, .. } => {
+            f(signal, false);
+            terms.iter().for_each(|(t, _)| memory_uses(t, f));
+        }
+        Expr::Const { .. } | Expr::LoopVar(_) => {}
+        Expr::Concat(parts) => parts.iter().for_each(|p| memory_uses(p, f)),
+        Expr::Repeat { expr, .. } | Expr::Unary { arg: expr, .. } => memory_uses(expr, f),
+        Expr::Binary { lhs, rhs, .. } => {
+            memory_uses(lhs, f);
+            memory_uses(rhs, f);
+        }
+        Expr::Mux { cond, then, els } => {
+            memory_uses(cond, f);
+            memory_uses(then, f);
+            memory_uses(els, f);
+        }
+    }
+}
+
 /// Calls `f` on every loop variable in `e`.
 fn each_loop_var<'e>(e: &'e Expr, f: &mut impl FnMut(&'e str)) {
     match e {
         Expr::LoopVar(v) => f(v),
         Expr::Part { terms, .. } => terms.iter().for_each(|(t, _)| each_loop_var(t, f)),
-        Expr::Row { index, .. } => each_loop_var(index, f),
+        Expr::Row { index, .. } | Expr::Word { index, .. } => each_loop_var(index, f),
         Expr::Concat(parts) => parts.iter().for_each(|p| each_loop_var(p, f)),
         Expr::Repeat { expr, .. } | Expr::Unary { arg: expr, .. } => each_loop_var(expr, f),
         Expr::Binary { lhs, rhs, .. } => {
