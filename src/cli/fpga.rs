@@ -317,6 +317,12 @@ fn print_summary(s: &Summary, board: Option<&Board>) {
         ),
         None => println!("fpga: no clock found"),
     }
+    if let Some(c) = &s.critical_path {
+        println!(
+            "fpga: critical path {} -> {} ({} nets, {:.2} ns logic, {:.2} ns routing)",
+            c.from, c.to, c.nets, c.logic_ns, c.routing_ns
+        );
+    }
     println!(
         "fpga: bitstream {}; synthesis {:.0} s, place and route {:.0} s",
         s.bitstream.display(),

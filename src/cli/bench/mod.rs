@@ -4,6 +4,7 @@
 
 pub mod all_to_all;
 pub mod cosim;
+pub mod fpga;
 pub mod hypercube;
 pub mod routing;
 pub mod routing_bits;
@@ -33,6 +34,10 @@ pub enum Command {
     /// RTL next to the closed forms, buffers and flip-flops per node, Yosys cost; JSON
     /// and SVG plots (docs/hypercube.md §15).
     Hypercube(hypercube::Args),
+    /// The largest self-testing network of each family that fits each FPGA: Yosys per
+    /// size and device family (and Xilinx estimates), place and route of the largest fit,
+    /// Fmax, a permutation's time, where the area is (docs/selftest.md §7).
+    Fpga(fpga::Args),
 }
 
 /// Runs a `bench` subcommand.
@@ -42,5 +47,6 @@ pub fn run(command: Command) -> anyhow::Result<super::Outcome> {
         Command::Routing(a) => routing::run(a),
         Command::AllToAll(a) => all_to_all::run(a),
         Command::Hypercube(a) => hypercube::run(a),
+        Command::Fpga(a) => fpga::run(a),
     }
 }

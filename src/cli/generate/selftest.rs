@@ -239,10 +239,21 @@ fn spec_of(args: Args) -> anyhow::Result<(SelftestSpec, String, Common)> {
 /// `selftest`, as recorded in the summary's `command`) generates; `lcanet fpga` rebuilds
 /// a directory's golden prediction from it.
 pub fn spec_from_command(command: &[String]) -> anyhow::Result<SelftestSpec> {
+    // The output directory does not change the self-test; a command without one gets a
+    // placeholder (nothing is written).
+    let has_out = command
+        .iter()
+        .any(|a| a == "-o" || a == "--out" || a.starts_with("--out=") || a.starts_with("-o"));
     let argv = ["lcanet", "generate", "selftest"]
         .into_iter()
         .map(String::from)
-        .chain(command.iter().cloned());
+        .chain(command.iter().cloned())
+        .chain(
+            (!has_out)
+                .then(|| ["-o".to_string(), ".".to_string()])
+                .into_iter()
+                .flatten(),
+        );
     let cli = <crate::cli::Cli as clap::Parser>::try_parse_from(argv)
         .map_err(|e| anyhow::anyhow!("the recorded command does not parse: {}", e.render()))?;
     match cli.command {

@@ -106,34 +106,107 @@ pub struct Summary {
     /// The routed design nextpnr wrote (`.asc` for iCE40, `routed.json` for ECP5): what
     /// the routed-netlist simulation reads.
     pub routed: PathBuf,
+    /// The clock's critical path as nextpnr reports it (`pnr.log`).
+    pub critical_path: Option<CriticalPath>,
     /// Seconds per step.
     pub seconds: Seconds,
 }
 
-/// Runs the flow; writes everything under `spec.out`.
-pub fn run(spec: &FlowSpec) -> Result<Summary, FpgaError> {
-    let dev = spec.device;
-    std::fs::create_dir_all(&spec.out).map_err(|e| ToolError::io("create", &spec.out, e))?;
-    let out = spec
-        .out
+/// The worst register-to-register path of the design's clock after routing.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CriticalPath {
+    /// The cell (and port) it starts from.
+    pub from: String,
+    /// The cell (and port) it ends at.
+    pub to: String,
+    /// Nets on the way.
+    pub nets: usize,
+    /// Nanoseconds in cells.
+    pub logic_ns: f64,
+    /// Nanoseconds in routing.
+    pub routing_ns: f64,
+}
+
+/// The first clock's critical path in a nextpnr log (`Critical path report for clock …`
+/// up to `… ns logic, … ns routing`).
+pub fn critical_path(log: &str) -> Option<CriticalPath> {
+    let start = log.find("Critical path report for clock")?;
+    let section = &log[start..];
+    let end = section.find(" ns routing")?;
+    let section = &section[..end + " ns routing".len()];
+    let cell = |l: &str, key: &str| {
+        l.split_once(key)
+            .map(|(_, r)| r.split_whitespace().next().unwrap_or("").to_string())
+    };
+    let from = section.lines().find_map(|l| cell(l, " Source "))?;
+    let to = section.lines().rev().find_map(|l| cell(l, " Sink "))?;
+    let nets = section.lines().filter(|l| l.contains(" Net ")).count();
+    let last = section.lines().last()?;
+    let nums: Vec<f64> = last
+        .split_whitespace()
+        .filter_map(|w| w.parse::<f64>().ok())
+        .collect();
+    Some(CriticalPath {
+        from,
+        to,
+        nets,
+        logic_ns: *nums.first()?,
+        routing_ns: *nums.get(1)?,
+    })
+}
+
+/// A design synthesized for a family (`<dir>/synth.json`): what placement starts from,
+/// for any device of the family.
+#[derive(Debug, Clone, Serialize)]
+pub struct Synthesized {
+    /// The design's top module.
+    pub top: String,
+    /// The module synthesized: the top, or the IO ring around it.
+    pub placed_top: String,
+    /// The family.
+    pub family: Family,
+    /// The directory holding `synth.json` and `synth.log`.
+    pub dir: PathBuf,
+    /// LUT4s (on the ECP5 a `CCU2C` carry cell counts as its two LUT4s).
+    pub lut4: u64,
+    /// Flip-flops.
+    pub flip_flops: u64,
+    /// Block RAMs.
+    pub brams: u64,
+    /// IO pins of the synthesized top.
+    pub io: u64,
+    /// Cells by type.
+    pub cells: BTreeMap<String, u64>,
+    /// Seconds of Yosys.
+    pub seconds: f64,
+}
+
+/// Synthesizes `files` (top `top`, or the IO ring around it) for `family` into `out`.
+pub fn synthesize(
+    files: &[PathBuf],
+    top: &str,
+    family: Family,
+    ioring: bool,
+    out: &Path,
+    progress: &dyn Fn(&str),
+) -> Result<Synthesized, FpgaError> {
+    std::fs::create_dir_all(out).map_err(|e| ToolError::io("create", out, e))?;
+    let out = out
         .canonicalize()
-        .map_err(|e| ToolError::io("resolve", &spec.out, e))?;
-    let mut files = spec.files.clone();
-    let mut placed_top = spec.top.clone();
-    if spec.ioring {
-        let ports = ports_of(&spec.files, &spec.top, &out)?;
+        .map_err(|e| ToolError::io("resolve", out, e))?;
+    let mut files = files.to_vec();
+    let mut placed_top = top.to_string();
+    if ioring {
+        let ports = ports_of(&files, top, &out)?;
         let wrapper = out.join("ioring.v");
-        std::fs::write(&wrapper, ioring::wrapper(&spec.top, &ports)?)
+        std::fs::write(&wrapper, ioring::wrapper(top, &ports)?)
             .map_err(|e| ToolError::io("write", &wrapper, e))?;
         files.push(wrapper);
         placed_top = ioring::TOP.to_string();
     }
-
-    (spec.progress)(&format!(
-        "synthesizing {} for {} (Yosys synth_{})",
-        spec.top,
-        dev.part,
-        family_lc(dev.family)
+    progress(&format!(
+        "synthesizing {top} for {family} (Yosys synth_{})",
+        family_lc(family)
     ));
     let t = Instant::now();
     let synth_json = out.join("synth.json");
@@ -144,7 +217,7 @@ pub fn run(spec: &FlowSpec) -> Result<Summary, FpgaError> {
     }
     script.push_str(&format!(
         "synth_{} -top {placed_top} -json {}\ntee -q -o {} stat -json -top {placed_top}\n",
-        family_lc(dev.family),
+        family_lc(family),
         synth_json.display(),
         stat_json.display()
     ));
@@ -152,7 +225,7 @@ pub fn run(spec: &FlowSpec) -> Result<Summary, FpgaError> {
         c.arg("-q").arg("-l").arg(out.join("synth.log"));
         c.arg("-p").arg(&script);
     })?;
-    let synth = Instant::now().duration_since(t).as_secs_f64();
+    let seconds = t.elapsed().as_secs_f64();
     let raw =
         std::fs::read_to_string(&stat_json).map_err(|e| ToolError::io("read", &stat_json, e))?;
     let cells = parse_stat_json(&raw)?.by_type;
@@ -163,7 +236,7 @@ pub fn run(spec: &FlowSpec) -> Result<Summary, FpgaError> {
             .map(|(_, v)| v)
             .sum::<u64>()
     };
-    let (lut4, flip_flops, brams) = match dev.family {
+    let (lut4, flip_flops, brams) = match family {
         Family::Ice40 => (
             count(&|k| k == "SB_LUT4"),
             count(&|k| k.starts_with("SB_DFF")),
@@ -176,15 +249,38 @@ pub fn run(spec: &FlowSpec) -> Result<Summary, FpgaError> {
         ),
     };
     let io = io_bits(&synth_json, &placed_top)?;
+    Ok(Synthesized {
+        top: top.to_string(),
+        placed_top,
+        family,
+        dir: out,
+        lut4,
+        flip_flops,
+        brams,
+        io,
+        cells,
+        seconds,
+    })
+}
 
-    let pkg = spec.package;
-    if io > u64::from(pkg.bonded_io) {
+/// Whether `s` fits `device` in `package`: its IOs against the bonded pins, its LUT4s,
+/// flip-flops and block RAMs against the device; the error names the count and the limit.
+pub fn check_fits(s: &Synthesized, dev: &Device, pkg: Package) -> Result<(), FpgaError> {
+    if s.family != dev.family {
         return Err(FpgaError::Design(format!(
-            "{placed_top} has {io} IOs, more than the {} bonded user IOs of the {} {}: {}",
+            "{} was synthesized for {}, not for the {}",
+            s.placed_top, s.family, dev.part
+        )));
+    }
+    if s.io > u64::from(pkg.bonded_io) {
+        return Err(FpgaError::Design(format!(
+            "{} has {} IOs, more than the {} bonded user IOs of the {} {}: {}",
+            s.placed_top,
+            s.io,
             pkg.bonded_io,
             dev.part,
             pkg.name,
-            if spec.ioring {
+            if s.placed_top == ioring::TOP {
                 "even the IO ring does not fit this package"
             } else {
                 "a bare network's ports are no board design; place its self-test (`lcanet generate selftest`) or let the IO ring wrap it"
@@ -192,35 +288,75 @@ pub fn run(spec: &FlowSpec) -> Result<Summary, FpgaError> {
         )));
     }
     for (what, used, avail) in [
-        ("LUT4s", lut4, dev.luts),
-        ("flip-flops", flip_flops, dev.ffs),
-        ("block RAMs", brams, dev.brams),
+        ("LUT4s", s.lut4, dev.luts),
+        ("flip-flops", s.flip_flops, dev.ffs),
+        ("block RAMs", s.brams, dev.brams),
     ] {
         if used > avail {
             return Err(FpgaError::Design(format!(
-                "{placed_top} needs {used} {what} after synthesis; the {} has {avail} (try a smaller network or a larger device)",
-                dev.part
+                "{} needs {used} {what} after synthesis; the {} has {avail} (try a smaller network or a larger device)",
+                s.placed_top, dev.part
             )));
         }
     }
+    Ok(())
+}
 
-    (spec.progress)(&format!(
-        "placing and routing on {} {} ({lut4} LUT4s, {flip_flops} flip-flops, {brams} block RAMs, {io} IOs), target {} MHz",
-        dev.part, pkg.name, spec.freq_mhz
+/// Runs the flow; writes everything under `spec.out`.
+pub fn run(spec: &FlowSpec) -> Result<Summary, FpgaError> {
+    let s = synthesize(
+        &spec.files,
+        &spec.top,
+        spec.device.family,
+        spec.ioring,
+        &spec.out,
+        spec.progress,
+    )?;
+    check_fits(&s, spec.device, spec.package)?;
+    place(
+        &s,
+        spec.device,
+        spec.package,
+        spec.pins.as_deref(),
+        spec.freq_mhz,
+        spec.seed,
+        &s.dir.clone(),
+        spec.progress,
+    )
+}
+
+/// Places and routes a synthesized design on `dev` (in `pkg`, with `pins`) into `out`
+/// and packs its bitstream.
+#[allow(clippy::too_many_arguments)]
+pub fn place(
+    s: &Synthesized,
+    dev: &Device,
+    pkg: Package,
+    pins: Option<&Path>,
+    freq_mhz: f64,
+    seed: u64,
+    out: &Path,
+    progress: &dyn Fn(&str),
+) -> Result<Summary, FpgaError> {
+    std::fs::create_dir_all(out).map_err(|e| ToolError::io("create", out, e))?;
+    let out = out
+        .canonicalize()
+        .map_err(|e| ToolError::io("resolve", out, e))?;
+    let synth_json = s.dir.join("synth.json");
+    progress(&format!(
+        "placing and routing on {} {} ({} LUT4s, {} flip-flops, {} block RAMs, {} IOs), target {freq_mhz} MHz",
+        dev.part, pkg.name, s.lut4, s.flip_flops, s.brams, s.io
     ));
     let t = Instant::now();
     let report = out.join("report.json");
     let (routed, packed) = match dev.family {
         Family::Ice40 => (
-            out.join(format!("{}.asc", spec.top)),
-            out.join(format!("{}.bin", spec.top)),
+            out.join(format!("{}.asc", s.top)),
+            out.join(format!("{}.bin", s.top)),
         ),
-        Family::Ecp5 => (
-            out.join("routed.json"),
-            out.join(format!("{}.bit", spec.top)),
-        ),
+        Family::Ecp5 => (out.join("routed.json"), out.join(format!("{}.bit", s.top))),
     };
-    let config = out.join(format!("{}.config", spec.top));
+    let config = out.join(format!("{}.config", s.top));
     let pnr_tool = match dev.family {
         Family::Ice40 => Tool::NextpnrIce40,
         Family::Ecp5 => Tool::NextpnrEcp5,
@@ -228,20 +364,25 @@ pub fn run(spec: &FlowSpec) -> Result<Summary, FpgaError> {
     // File names relative to `out`, the tools' working directory: the WebAssembly
     // nextpnr-ecp5 could not open an absolute path for writing here.
     let name = |p: &Path| p.file_name().map(PathBuf::from).unwrap_or_default();
+    let local_synth = out.join("synth.json");
+    if local_synth != synth_json {
+        std::fs::copy(&synth_json, &local_synth)
+            .map_err(|e| ToolError::io("copy", &synth_json, e))?;
+    }
     tool(pnr_tool, &out, "place and route", |c| {
         c.arg(dev.pnr_flag).args(["--package", pkg.name]);
         c.arg("--json")
-            .arg(name(&synth_json))
+            .arg("synth.json")
             .arg("--report")
             .arg(name(&report));
-        c.arg("--freq").arg(spec.freq_mhz.to_string());
-        c.arg("--seed").arg(spec.seed.to_string());
+        c.arg("--freq").arg(freq_mhz.to_string());
+        c.arg("--seed").arg(seed.to_string());
         c.args(["--timing-allow-fail", "-q", "-l", "pnr.log"]);
         let (pins_flag, loose) = match dev.family {
             Family::Ice40 => ("--pcf", "--pcf-allow-unconstrained"),
             Family::Ecp5 => ("--lpf", "--lpf-allow-unconstrained"),
         };
-        match &spec.pins {
+        match pins {
             Some(p) => c.arg(pins_flag).arg(p),
             None => c.arg(loose),
         };
@@ -254,6 +395,9 @@ pub fn run(spec: &FlowSpec) -> Result<Summary, FpgaError> {
                 .arg(name(&routed)),
         };
     })?;
+    if local_synth != synth_json {
+        let _ = std::fs::remove_file(&local_synth);
+    }
     let pnr = t.elapsed().as_secs_f64();
 
     let t = Instant::now();
@@ -272,6 +416,9 @@ pub fn run(spec: &FlowSpec) -> Result<Summary, FpgaError> {
     let pack = t.elapsed().as_secs_f64();
 
     let (placed, fmax_mhz) = read_report(&report)?;
+    let critical_path = std::fs::read_to_string(out.join("pnr.log"))
+        .ok()
+        .and_then(|l| critical_path(&l));
     let lc_name = match dev.family {
         Family::Ice40 => "ICESTORM_LC",
         Family::Ecp5 => "TRELLIS_COMB",
@@ -281,28 +428,33 @@ pub fn run(spec: &FlowSpec) -> Result<Summary, FpgaError> {
         available: dev.luts,
     });
     let summary = Summary {
-        top: spec.top.clone(),
-        placed_top,
+        top: s.top.clone(),
+        placed_top: s.placed_top.clone(),
         device: dev.name.to_string(),
         part: dev.part.to_string(),
         family: dev.family,
         package: pkg.name.to_string(),
-        pins: spec.pins.clone(),
-        lut4,
-        flip_flops,
-        brams,
-        io,
+        pins: pins.map(Path::to_path_buf),
+        lut4: s.lut4,
+        flip_flops: s.flip_flops,
+        brams: s.brams,
+        io: s.io,
         io_bonded: pkg.bonded_io,
-        cells,
+        cells: s.cells.clone(),
         logic_cells,
         utilization_pct: 100.0 * logic_cells.used as f64 / logic_cells.available.max(1) as f64,
         placed,
-        target_mhz: spec.freq_mhz,
+        target_mhz: freq_mhz,
         fmax_mhz,
-        timing_met: fmax_mhz.is_some_and(|f| f >= spec.freq_mhz),
+        timing_met: fmax_mhz.is_some_and(|f| f >= freq_mhz),
         bitstream: packed,
         routed,
-        seconds: Seconds { synth, pnr, pack },
+        critical_path,
+        seconds: Seconds {
+            synth: s.seconds,
+            pnr,
+            pack,
+        },
     };
     let path = out.join("summary.json");
     let text =
@@ -417,4 +569,28 @@ fn read_report(path: &Path) -> Result<(BTreeMap<String, Use>, Option<f64>), Fpga
         .filter_map(|c| c["achieved"].as_f64())
         .reduce(f64::min);
     Ok((placed, fmax))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_critical_path_is_read_from_the_log() {
+        let log = "Info: Critical path report for clock 'clk' (posedge -> posedge):
+Info:       type curr  total name
+Info:   clk-to-q  0.52  0.52 Source cnt_TRELLIS_FF_Q_9.Q
+Info:    routing  1.35  1.87 Net cnt[22] (19,10) -> (20,12)
+Info:                          Sink rem_LUT4_A_6.D
+Info:      logic  0.24  6.79 Source rem_LUT4_Z.OFX
+Info:    routing  0.95  7.74 Net rem_DI (14,11) -> (17,12)
+Info:                          Sink rem_TRELLIS_FF_Q_8.M
+Info: 2.12 ns logic, 5.62 ns routing
+";
+        let p = critical_path(log).unwrap();
+        assert_eq!(p.from, "cnt_TRELLIS_FF_Q_9.Q");
+        assert_eq!(p.to, "rem_TRELLIS_FF_Q_8.M");
+        assert_eq!((p.nets, p.logic_ns, p.routing_ns), (2, 2.12, 5.62));
+        assert!(critical_path("Info: Program finished normally.").is_none());
+    }
 }
