@@ -234,23 +234,33 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     if tools.is_empty() {
         bail!("nothing to synthesize: give --devices or --xilinx");
     }
+    // Each family and tool family in its own job, sizes ascending, up to the first size
+    // that exceeds the largest device asked for (the next ones would too).
     let mut jobs = Vec::new();
     for &fam in &args.families {
-        for s in args.sizes.0..=args.sizes.1 {
-            if fam == Fam::Min && s > lcanet_sim::selftest::MAX_MIN_M {
-                continue;
-            }
-            for &t in &tools {
-                jobs.push((fam, s, t));
-            }
+        for &t in &tools {
+            jobs.push((fam, t));
         }
     }
     let quiet = args.json;
-    let results = parallel_map(&jobs, args.jobs, |&(fam, s, t)| {
-        let r = synth_one(&args, fam, s, t);
-        if !quiet {
+    let largest = |t: Tool| match t {
+        Tool::Fpga(f) => devices
+            .iter()
+            .filter(|d| d.family == f)
+            .map(|d| d.luts)
+            .max()
+            .unwrap_or(0),
+        Tool::Xilinx => XC7_100T_LUTS,
+    };
+    let results = parallel_map(&jobs, args.jobs, |&(fam, t)| {
+        let mut out = Vec::new();
+        for s in args.sizes.0..=args.sizes.1 {
+            if fam == Fam::Min && s > lcanet_sim::selftest::MAX_MIN_M {
+                break;
+            }
+            let r = synth_one(&args, fam, s, t);
             match &r {
-                Ok(x) => eprintln!(
+                Ok(x) if !quiet => eprintln!(
                     "{} n = {}: {} LUT4s, {} FFs, {} block RAMs ({}, {:.0} s)",
                     fam.label(),
                     x.pes,
@@ -260,13 +270,18 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
                     x.tool,
                     x.seconds
                 ),
-                Err(e) => eprintln!("{} 2^{s} ({}): {e:#}", fam.label(), t.name()),
+                _ => {}
+            }
+            let over = r.as_ref().is_ok_and(|x| x.lut4 > largest(t));
+            out.push(r);
+            if over || out.last().is_some_and(|r| r.is_err()) {
+                break;
             }
         }
-        r
+        out
     });
     let mut synth = Vec::new();
-    for r in results {
+    for r in results.into_iter().flatten() {
         synth.push(r?);
     }
     // Where the area is, for each device's largest fit (or the largest size synthesized).
@@ -321,6 +336,14 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     }
     Ok(Outcome::Success)
 }
+
+/// LUTs of the XC7A100T (Arty A7-100T).
+const XC7_100T_LUTS: u64 = 63_400;
+/// The Arty A7 parts: name, LUTs, flip-flops, BRAM18s (Xilinx DS180, Table 3).
+const ARTY: [(&str, u64, u64, u64); 2] = [
+    ("A7-35T", 20_800, 41_600, 100),
+    ("A7-100T", XC7_100T_LUTS, 126_800, 270),
+];
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Tool {
@@ -742,6 +765,30 @@ fn markdown(args: &Args, devices: &[&Device], r: &Report) -> String {
                 .map_or("—".into(), |x| s.lut4.saturating_sub(x).to_string()),
             parts.join(", ")
         ));
+    }
+    let xc7: Vec<&Synth> = r.synth.iter().filter(|s| s.tool == "xc7").collect();
+    if !xc7.is_empty() {
+        t.push_str("\nXilinx 7-series estimates (Yosys synth_xilinx -family xc7 -flatten; not placed):\n\n");
+        t.push_str("| family | n | LUTs | FFs | BRAM18 | Arty A7-35T | Arty A7-100T |\n|---|---:|---:|---:|---:|---|---|\n");
+        for s in xc7 {
+            let fit = |&(_, l, f, b): &(&str, u64, u64, u64)| {
+                if s.lut4 <= l && s.flip_flops <= f && s.brams <= b {
+                    format!("{:.0} % of LUTs", 100.0 * s.lut4 as f64 / l as f64)
+                } else {
+                    "does not fit".to_string()
+                }
+            };
+            t.push_str(&format!(
+                "| {} | {} | {} | {} | {} | {} | {} |\n",
+                s.family,
+                s.pes,
+                s.lut4,
+                s.flip_flops,
+                s.brams,
+                fit(&ARTY[0]),
+                fit(&ARTY[1])
+            ));
+        }
     }
     if !r.placed.is_empty() {
         t.push_str(&format!(
