@@ -9,7 +9,7 @@ use crate::cli::Outcome;
 use anyhow::{bail, Context};
 use lcanet_hdl::selftest::selftest_emit;
 use lcanet_testbench::fpga::device::{Board, Device, Family};
-use lcanet_testbench::fpga::flow::{self, FlowSpec, Summary};
+use lcanet_testbench::fpga::flow::{self, FlowSpec, Knobs, Router, Summary};
 use lcanet_testbench::fpga::routed::{self, RoutedReport};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -39,7 +39,7 @@ as Verilog, the bench) and the comparison in the summary (docs/selftest.md §8).
 #[derive(Debug, clap::Args)]
 #[command(after_help = AFTER_HELP)]
 pub struct Args {
-    /// A directory written by `lcanet generate …` (holding one <top>.f file list), or a .f
+    /// A directory written by `lcanet generate …` (holding one `<top>.f` file list), or a .f
     /// file.
     design: PathBuf,
     /// The top module (default: the file list's name).
@@ -70,6 +70,9 @@ pub struct Args {
     /// nextpnr's placement seed.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// nextpnr's router (default: router2 on ECP5 parts, router1 on iCE40).
+    #[arg(long, value_enum)]
+    router: Option<RouterArg>,
     /// For a self-test: simulate the placed netlist (ECP5: nextpnr's routed netlist; iCE40:
     /// the bitstream read back by icebox_vlog) from power-up for this many rounds in
     /// Icarus, and compare its UART lines, LEDs and line timing with the golden model
@@ -80,12 +83,21 @@ pub struct Args {
     /// simulates, which must then fail.
     #[arg(long = "inject-routed-fault", hide = true)]
     inject_routed_fault: bool,
-    /// Output directory (default: out/fpga/<top>/<device>).
+    /// Output directory (default: `out/fpga/<top>/<device>`).
     #[arg(short = 'o', long = "out")]
     out: Option<PathBuf>,
     /// Print the summary as JSON.
     #[arg(long)]
     json: bool,
+}
+
+/// `--router`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum RouterArg {
+    /// nextpnr's default router.
+    Router1,
+    /// The newer router (the default on ECP5 parts: faster on large designs).
+    Router2,
 }
 
 /// `--wrap`.
@@ -244,7 +256,13 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         pins,
         ioring,
         freq_mhz: freq,
-        seed: args.seed,
+        knobs: Knobs {
+            seed: args.seed,
+            router: args.router.map(|r| match r {
+                RouterArg::Router1 => Router::Router1,
+                RouterArg::Router2 => Router::Router2,
+            }),
+        },
         out: out.clone(),
         progress: &progress,
     })?;

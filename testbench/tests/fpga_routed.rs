@@ -61,7 +61,7 @@ fn placed_netlist_matches(spec: SelftestSpec, device: &str, pins: &str, fault: b
         pins: Some(workspace_root().join(pins)),
         ioring: false,
         freq_mhz: 12.0,
-        seed: 1,
+        knobs: Default::default(),
         out: out.clone(),
         progress: &|_| {},
     })

@@ -662,7 +662,10 @@ fn place_largest(
             pkg,
             pins.as_deref(),
             args.freq,
-            1,
+            lcanet_testbench::fpga::flow::Knobs {
+                seed: 1,
+                router: None,
+            },
             &dir.join(dev.name),
             &|_| {},
         ) {

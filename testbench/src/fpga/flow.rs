@@ -32,12 +32,50 @@ pub struct FlowSpec<'a> {
     pub ioring: bool,
     /// Target clock frequency, MHz.
     pub freq_mhz: f64,
-    /// nextpnr's placement seed.
-    pub seed: u64,
+    /// nextpnr's placement seed and router.
+    pub knobs: Knobs,
     /// Output directory (created).
     pub out: PathBuf,
     /// Called with a line at the start of each long step.
     pub progress: &'a dyn Fn(&str),
+}
+
+/// nextpnr's router (`--router`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Router {
+    /// nextpnr's default router.
+    Router1,
+    /// The newer one: on the LFE5U-85F self-tests (tens of thousands of cells) router1
+    /// stalled with congestion for most of an hour where router2 finished.
+    Router2,
+}
+
+impl Router {
+    /// The router the flow uses on `family` unless told otherwise: router2 on the ECP5
+    /// (large designs), nextpnr's default on the iCE40.
+    pub fn default_for(family: Family) -> Router {
+        match family {
+            Family::Ice40 => Router::Router1,
+            Family::Ecp5 => Router::Router2,
+        }
+    }
+
+    fn flag(self) -> &'static str {
+        match self {
+            Router::Router1 => "router1",
+            Router::Router2 => "router2",
+        }
+    }
+}
+
+/// nextpnr's knobs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Knobs {
+    /// Placement seed.
+    pub seed: u64,
+    /// Router (`None`: [`Router::default_for`] the family).
+    pub router: Option<Router>,
 }
 
 /// Used and available units of a resource, as nextpnr reports them after placement.
@@ -319,7 +357,7 @@ pub fn run(spec: &FlowSpec) -> Result<Summary, FpgaError> {
         spec.package,
         spec.pins.as_deref(),
         spec.freq_mhz,
-        spec.seed,
+        spec.knobs,
         &s.dir.clone(),
         spec.progress,
     )
@@ -334,10 +372,11 @@ pub fn place(
     pkg: Package,
     pins: Option<&Path>,
     freq_mhz: f64,
-    seed: u64,
+    knobs: Knobs,
     out: &Path,
     progress: &dyn Fn(&str),
 ) -> Result<Summary, FpgaError> {
+    let router = knobs.router.unwrap_or(Router::default_for(dev.family));
     std::fs::create_dir_all(out).map_err(|e| ToolError::io("create", out, e))?;
     let out = out
         .canonicalize()
@@ -376,7 +415,8 @@ pub fn place(
             .arg("--report")
             .arg(name(&report));
         c.arg("--freq").arg(freq_mhz.to_string());
-        c.arg("--seed").arg(seed.to_string());
+        c.arg("--seed").arg(knobs.seed.to_string());
+        c.args(["--router", router.flag()]);
         c.args(["--timing-allow-fail", "-q", "-l", "pnr.log"]);
         let (pins_flag, loose) = match dev.family {
             Family::Ice40 => ("--pcf", "--pcf-allow-unconstrained"),

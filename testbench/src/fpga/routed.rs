@@ -107,8 +107,8 @@ pub fn check(
     let dir = dir
         .canonicalize()
         .map_err(|e| ToolError::io("resolve", &dir, e))?;
-    let (netlist, libs) = match summary.family {
-        Family::Ecp5 => (ecp5_verilog(&summary.routed, &dir, fault)?, ecp5_libs()?),
+    let netlist = match summary.family {
+        Family::Ecp5 => ecp5_verilog(&summary.routed, &dir, fault)?,
         Family::Ice40 => {
             let pins = summary.pins.as_ref().ok_or_else(|| {
                 FpgaError::Design(
@@ -116,13 +116,10 @@ pub fn check(
                         .into(),
                 )
             })?;
-            (
-                ice40_verilog(&summary.routed, pins, &dir, fault)?,
-                Vec::new(),
-            )
+            ice40_verilog(&summary.routed, pins, &dir, fault)?
         }
     };
-    let sim = compile(&dir, &netlist, &libs, budget)?;
+    let sim = compile(&dir, &netlist, summary.family, budget)?;
     let convert_seconds = t.elapsed().as_secs_f64();
 
     let t = Instant::now();
@@ -159,22 +156,26 @@ pub fn check(
     })
 }
 
-/// Yosys's ECP5 cell library and ours.
-fn ecp5_libs() -> Result<Vec<PathBuf>, FpgaError> {
+/// Yosys's simulation library of the family (`<share>/yosys/<family>/cells_sim.v`).
+fn cell_library(family: Family) -> Result<PathBuf, FpgaError> {
+    let sub = match family {
+        Family::Ice40 => "ice40/cells_sim.v",
+        Family::Ecp5 => "ecp5/cells_sim.v",
+    };
     let yosys = locate(Tool::Yosys)?;
-    let share = yosys
+    let lib = yosys
         .parent()
         .and_then(Path::parent)
-        .map(|p| p.join("share/yosys/ecp5/cells_sim.v"))
+        .map(|p| p.join("share/yosys").join(sub))
         .filter(|p| p.is_file())
-        .unwrap_or_else(|| PathBuf::from("/usr/share/yosys/ecp5/cells_sim.v"));
-    if !share.is_file() {
+        .unwrap_or_else(|| PathBuf::from("/usr/share/yosys").join(sub));
+    if !lib.is_file() {
         return Err(FpgaError::Design(format!(
-            "Yosys's ECP5 simulation library is not at {}: run scripts/setup",
-            share.display()
+            "Yosys's simulation library is not at {}: run scripts/setup",
+            lib.display()
         )));
     }
-    Ok(vec![share])
+    Ok(lib)
 }
 
 /// The ECP5 routed netlist as Verilog (see the module's documentation).
@@ -403,13 +404,9 @@ fn checked(tool: Tool, cmd: &mut Command) -> Result<std::process::Output, FpgaEr
 }
 
 /// Writes the bench (a clock, and a line `<clock> <pins>` whenever a pin changes after a
-/// rising edge) and compiles it with the netlist and the cell libraries.
-fn compile(
-    dir: &Path,
-    netlist: &Path,
-    libs: &[PathBuf],
-    clocks: u64,
-) -> Result<PathBuf, FpgaError> {
+/// rising edge) and compiles it with the netlist and the cell libraries (Yosys's, and for
+/// the ECP5 ours).
+fn compile(dir: &Path, netlist: &Path, family: Family, clocks: u64) -> Result<PathBuf, FpgaError> {
     let pins = PINS.map(|p| format!(".{p}({p})")).join(", ");
     let cat = PINS.join(", ");
     let tb = format!(
@@ -440,18 +437,20 @@ fn compile(
     let vvp = dir.join("routed.vvp");
     let mut cmd = Command::new(locate(Tool::Iverilog)?);
     cmd.args(["-g2005", "-s", "routed_tb", "-o"]).arg(&vvp);
-    if !libs.is_empty() {
+    let lib = cell_library(family)?;
+    if let Some(d) = lib.parent() {
+        cmd.arg("-I").arg(d);
+    }
+    // Yosys's iCE40 library gives ports default values (SystemVerilog) unless told not
+    // to; icebox_vlog connects every port.
+    cmd.arg("-DNO_ICE40_DEFAULT_ASSIGNMENTS");
+    if family == Family::Ecp5 {
         let cells = dir.join("ecp5_cells.v");
         std::fs::write(&cells, include_str!("ecp5_cells.v"))
             .map_err(|e| ToolError::io("write", &cells, e))?;
-        for lib in libs {
-            if let Some(d) = lib.parent() {
-                cmd.arg("-I").arg(d);
-            }
-        }
         cmd.arg(&cells);
-        cmd.args(libs);
     }
+    cmd.arg(&lib);
     cmd.arg(&bench).arg(netlist);
     checked(Tool::Iverilog, &mut cmd)?;
     Ok(vvp)
