@@ -4,7 +4,8 @@
 //! value of its bench is wrong; a user's core that asks the `lcanet` generator for a
 //! network with its bench passes `lint` and `sim`, and a bad parameter fails with the
 //! generator's own error. The self-test's `synth` target (Yosys, nextpnr-ice40, icepack
-//! through edalize) is the ignored `selftest_core_synthesizes_for_the_hx8k_breakout`.
+//! through edalize) and its `synth_ecp5` (nextpnr-ecp5, ecppack) are the ignored
+//! `selftest_core_synthesizes_for_the_hx8k_breakout_and_the_ulx3s`.
 
 mod common;
 use common::{ok, scratch};
@@ -229,8 +230,8 @@ fn every_generate_command_writes_a_core_whose_lint_target_passes() {
 }
 
 #[test]
-#[ignore = "Yosys, nextpnr-ice40 and icepack on a self-test top (about a minute); run with -- --ignored"]
-fn selftest_core_synthesizes_for_the_hx8k_breakout() {
+#[ignore = "Yosys and nextpnr for iCE40 and ECP5 on a self-test top (minutes); run with -- --ignored"]
+fn selftest_core_synthesizes_for_the_hx8k_breakout_and_the_ulx3s() {
     let dir = scratch("synth");
     let out = dir.join("st");
     ok(&[
@@ -276,6 +277,19 @@ fn selftest_core_synthesizes_for_the_hx8k_breakout() {
     assert!(
         bin.is_some_and(|b| b.metadata().unwrap().len() > 100_000),
         "no bitstream:\n{log}"
+    );
+
+    // ECP5: the ULX3S (LFE5U-85F), through edalize's trellis flow (`scripts/setup --ecp5`).
+    assert!(text.contains("\"selftest-ulx3s.lpf\""), "{text}");
+    let (passed, log) = fusesoc_run(&dir, &[&out], "synth_ecp5", &vlnv);
+    assert!(passed, "synth_ecp5 failed:\n{log}");
+    let bit_name = format!("{}.bit", vlnv.replace(':', "_"));
+    let bit = walk(&dir.join("build"))
+        .into_iter()
+        .find(|p| p.file_name().is_some_and(|f| f == bit_name.as_str()));
+    assert!(
+        bit.is_some_and(|b| b.metadata().unwrap().len() > 100_000),
+        "no ECP5 bitstream:\n{log}"
     );
 }
 

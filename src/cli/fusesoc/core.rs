@@ -184,31 +184,56 @@ impl Core {
     /// Adds the pin file `pcf` (fileset `pins`) and a `synth` target: edalize's
     /// `icestorm` flow (Yosys `synth_ice40`, nextpnr-ice40 with `nextpnr_options`,
     /// icepack) of `top`, described as `board`.
-    pub fn with_ice40_synth(
+    pub fn with_ice40_synth(self, top: &str, pcf: &str, board: &str, nextpnr: &[&str]) -> Self {
+        let what = format!("bitstream for the {board} (Yosys, nextpnr-ice40, icepack; pins {pcf})");
+        self.with_synth(
+            ("synth", "icestorm", "pins", "PCF"),
+            top,
+            pcf,
+            what,
+            nextpnr,
+        )
+    }
+
+    /// Adds the pin file `lpf` (fileset `pins_ecp5`) and a `synth_ecp5` target: edalize's
+    /// `trellis` flow (Yosys `synth_ecp5`, nextpnr-ecp5 with `nextpnr_options`, ecppack;
+    /// the latter two the PyPI builds `scripts/setup --ecp5` puts in `.tools/bin`).
+    pub fn with_ecp5_synth(self, top: &str, lpf: &str, board: &str, nextpnr: &[&str]) -> Self {
+        let what = format!("bitstream for the {board} (Yosys, nextpnr-ecp5, ecppack; pins {lpf})");
+        self.with_synth(
+            ("synth_ecp5", "trellis", "pins_ecp5", "LPF"),
+            top,
+            lpf,
+            what,
+            nextpnr,
+        )
+    }
+
+    /// A synthesis target `(name, flow, pin fileset, pin file type)` and its pin fileset.
+    fn with_synth(
         mut self,
+        (name, flow, fileset, pin_type): (&'static str, &'static str, &'static str, &'static str),
         top: &str,
-        pcf: &str,
-        board: &str,
-        nextpnr_options: &[&str],
+        pins: &str,
+        description: String,
+        nextpnr: &[&str],
     ) -> Self {
         self.filesets.push(Fileset {
-            name: "pins",
-            file_type: "PCF",
+            name: fileset,
+            file_type: pin_type,
             files: vec![CoreFile {
-                name: pcf.to_string(),
+                name: pins.to_string(),
                 data: false,
             }],
         });
         self.targets.push(Target {
-            name: "synth",
-            description: format!(
-                "bitstream for the {board} (Yosys, nextpnr-ice40, icepack; pins {pcf})"
-            ),
-            filesets: vec!["rtl".into(), "pins".into()],
-            flow: Some("icestorm"),
+            name,
+            description,
+            filesets: vec!["rtl".into(), fileset.into()],
+            flow: Some(flow),
             options: vec![(
                 "nextpnr_options",
-                nextpnr_options.iter().map(|s| s.to_string()).collect(),
+                nextpnr.iter().map(|s| s.to_string()).collect(),
             )],
             toplevel: Some(top.to_string()),
         });

@@ -152,7 +152,18 @@ fn generate(input: &Path) -> anyhow::Result<Outcome> {
             parsed.command
         )
     })?;
-    crate::cli::run(cli)
+    match cli.command {
+        // A self-test records its command line (for `lcanet fpga`): this one, not FuseSoC's.
+        crate::cli::Command::Generate(crate::cli::generate::Command::Selftest(a)) => {
+            let after = parsed
+                .argv
+                .iter()
+                .position(|w| w == "selftest")
+                .map_or_else(Vec::new, |i| parsed.argv[i + 1..].to_vec());
+            crate::cli::generate::selftest::run(a, after)
+        }
+        _ => crate::cli::run(cli),
+    }
 }
 
 /// Reads FuseSoC's generator input into the command line it stands for.

@@ -179,6 +179,9 @@ struct RunSummary {
     report: SelftestReport,
 }
 
+/// The ECP5 board of a self-test's `synth_ecp5` target (`constraints/ecp5/`).
+const ULX3S_LPF: &str = "selftest-ulx3s.lpf";
+
 /// The board a self-test's `synth` target is for: its LEDs' polarity decides.
 struct Board {
     name: &'static str,
@@ -326,6 +329,11 @@ pub fn run(args: Args, command: Vec<String>) -> anyhow::Result<Outcome> {
     let board = Board::for_leds(spec.active_low_leds);
     write_atomic(&staged.path().join(board.pcf), board.pins.as_bytes())?;
     files.push(board.pcf.to_string());
+    write_atomic(
+        &staged.path().join(ULX3S_LPF),
+        include_bytes!("../../../constraints/ecp5/selftest-ulx3s.lpf"),
+    )?;
+    files.push(ULX3S_LPF.to_string());
     let core = Core::design(
         core_name.clone(),
         format!("{network}, on-chip self-test (lcanet generate selftest)"),
@@ -336,6 +344,11 @@ pub fn run(args: Args, command: Vec<String>) -> anyhow::Result<Outcome> {
         board.name, spec.clock_hz
     ))
     .with_ice40_synth(&emitted.top, board.pcf, board.name, board.nextpnr)
+    .comment(format!(
+        "synth_ecp5: the ULX3S (LFE5U-85F) at {} Hz; its pins assume the 25 MHz oscillator (--clock-hz 25000000).",
+        spec.clock_hz
+    ))
+    .with_ecp5_synth(&emitted.top, ULX3S_LPF, "ULX3S (LFE5U-85F, CABGA381)", &["--85k", "--package", "CABGA381"])
     .write_into(staged.path())?;
     files.push(core.clone());
     let summary_name = format!("{}.json", emitted.top);
@@ -377,7 +390,7 @@ pub fn run(args: Args, command: Vec<String>) -> anyhow::Result<Outcome> {
             summary.clock_hz
         );
         println!(
-            "FuseSoC core {} ({}): targets default, lint, synth ({})",
+            "FuseSoC core {} ({}): targets default, lint, synth ({}), synth_ecp5 (ULX3S)",
             out.join(&summary.core).display(),
             summary.core_name,
             board.name
