@@ -211,19 +211,7 @@ fn every_generate_command_writes_a_core_whose_lint_target_passes() {
         args.extend(["-o", out.to_str().unwrap()]);
         let text = ok(&args);
         assert!(text.contains("FuseSoC"), "{name}: {text}");
-        let core_file = std::fs::read_dir(&out)
-            .unwrap()
-            .flatten()
-            .map(|e| e.path())
-            .find(|p| p.extension().is_some_and(|e| e == "core"))
-            .unwrap_or_else(|| panic!("{name}: no .core written"));
-        let core = std::fs::read_to_string(&core_file).unwrap();
-        let vlnv = core
-            .lines()
-            .find_map(|l| l.strip_prefix("name: "))
-            .unwrap()
-            .trim_matches('"')
-            .to_string();
+        let (_, vlnv) = written_core(&out);
         let (passed, log) = fusesoc_run(&dir, &[&out], "lint", &vlnv);
         assert!(passed, "{name}: lint failed:\n{log}");
     }
@@ -252,20 +240,8 @@ fn selftest_core_synthesizes_for_the_hx8k_breakout_and_the_ulx3s() {
         "-o",
         out.to_str().unwrap(),
     ]);
-    let core = std::fs::read_dir(&out)
-        .unwrap()
-        .flatten()
-        .map(|e| e.path())
-        .find(|p| p.extension().is_some_and(|e| e == "core"))
-        .unwrap();
-    let text = std::fs::read_to_string(&core).unwrap();
+    let (text, vlnv) = written_core(&out);
     assert!(text.contains("\"selftest-hx8k.pcf\""), "{text}");
-    let vlnv = text
-        .lines()
-        .find_map(|l| l.strip_prefix("name: "))
-        .unwrap()
-        .trim_matches('"')
-        .to_string();
     let (passed, log) = fusesoc_run(&dir, &[&out], "synth", &vlnv);
     assert!(passed, "synth failed:\n{log}");
     // edalize names the bitstream after the core (`:` as `_`); pins from the core's PCF.
@@ -291,6 +267,24 @@ fn selftest_core_synthesizes_for_the_hx8k_breakout_and_the_ulx3s() {
         bit.is_some_and(|b| b.metadata().unwrap().len() > 100_000),
         "no ECP5 bitstream:\n{log}"
     );
+}
+
+/// The one `.core` file in `dir`: its text and its VLNV (`name:`).
+fn written_core(dir: &Path) -> (String, String) {
+    let file = std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.extension().is_some_and(|e| e == "core"))
+        .unwrap_or_else(|| panic!("no .core written in {}", dir.display()));
+    let text = std::fs::read_to_string(&file).unwrap();
+    let vlnv = text
+        .lines()
+        .find_map(|l| l.strip_prefix("name: "))
+        .expect("a name: line")
+        .trim_matches('"')
+        .to_string();
+    (text, vlnv)
 }
 
 fn walk(dir: &Path) -> Vec<PathBuf> {
