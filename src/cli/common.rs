@@ -2,8 +2,7 @@
 
 use anyhow::{bail, Context};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// `--seed`: every random choice of a run derives from it.
 #[derive(Debug, Clone, clap::Args)]
@@ -341,59 +340,19 @@ pub fn progress_bar(len: usize, what: &str, hidden: bool) -> indicatif::Progress
     b
 }
 
-/// `f` of every item, on up to `threads` scoped threads taking items from one queue (a
-/// slow item does not hold back the others), in the items' order. Every item is run: a
-/// caller that stops at the first error reports the first in that order.
-pub fn parallel_map<T: Sync, R: Send>(
-    items: &[T],
-    threads: usize,
-    f: impl Fn(&T) -> R + Sync,
-) -> Vec<R> {
-    let next = AtomicUsize::new(0);
-    let out: Mutex<Vec<Option<R>>> = Mutex::new(items.iter().map(|_| None).collect());
-    std::thread::scope(|s| {
-        for _ in 0..threads.clamp(1, items.len().max(1)) {
-            s.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(item) = items.get(i) else { break };
-                let r = f(item);
-                out.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(r);
-            });
-        }
-    });
-    out.into_inner()
-        .unwrap_or_else(|e| e.into_inner())
-        .into_iter()
-        .map(|r| r.expect("every item is taken from the queue exactly once"))
-        .collect()
+/// A rayon pool of `threads` worker threads (at least one) for a command's `--jobs`:
+/// work runs inside it with `pool.install(|| items.par_iter()…)`
+/// (`docs/decisions/libraries.md`).
+pub fn thread_pool(threads: usize) -> anyhow::Result<rayon::ThreadPool> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.max(1))
+        .build()
+        .context("starting the worker threads")
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn parallel_map_keeps_the_order_and_runs_every_item_once() {
-        let items: Vec<u64> = (0..50).collect();
-        let calls = AtomicUsize::new(0);
-        for threads in [0, 1, 2, 7, 100] {
-            calls.store(0, Ordering::Relaxed);
-            let out = parallel_map(&items, threads, |&x| {
-                calls.fetch_add(1, Ordering::Relaxed);
-                // Uneven work, so that the threads finish out of order.
-                std::thread::sleep(std::time::Duration::from_micros(50 * (x % 7)));
-                x * x
-            });
-            assert_eq!(out, items.iter().map(|x| x * x).collect::<Vec<_>>());
-            assert_eq!(
-                calls.load(Ordering::Relaxed),
-                items.len(),
-                "{threads} threads"
-            );
-        }
-        let none: Vec<u64> = parallel_map(&[] as &[u64], 2, |&x| x);
-        assert!(none.is_empty());
-    }
 
     fn listing(dir: &Path) -> Vec<String> {
         let mut v: Vec<String> = std::fs::read_dir(dir)

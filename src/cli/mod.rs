@@ -12,6 +12,7 @@ pub mod common;
 pub mod diagram;
 pub mod export_tb;
 pub mod fpga;
+pub mod fusesoc;
 pub mod generate;
 #[cfg(test)]
 mod hostile;
@@ -79,6 +80,9 @@ pub(crate) enum Command {
     /// Place and route emitted Verilog on an iCE40 or ECP5 part (Yosys, nextpnr): resources,
     /// Fmax, a bitstream; for a self-test, the placed netlist simulated against the golden model.
     Fpga(fpga::Args),
+    /// lcanet as a FuseSoC generator: the core that registers it, and its entry point.
+    #[command(subcommand)]
+    Fusesoc(fusesoc::Command),
 }
 
 /// Runs the parsed command line.
@@ -95,5 +99,6 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
         Command::Sweep(a) => sweep::run(a),
         Command::Prove(c) => prove::run(c),
         Command::Fpga(a) => fpga::run(a),
+        Command::Fusesoc(c) => fusesoc::run(c),
     }
 }

@@ -28,11 +28,13 @@ fn variant(v: &str) -> NetBuild {
     let mut how = NetBuild {
         optimize,
         trace: false,
+        fst: false,
         extra_args: Vec::new(),
     };
     for p in parts {
         match p {
             "trace" => how.trace = true,
+            "fst" => (how.trace, how.fst) = (true, true),
             "noinline" => how.extra_args.push("-fno-inline".into()),
             "share" => how
                 .extra_args

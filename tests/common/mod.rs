@@ -117,7 +117,54 @@ pub fn check_gtkw_fits_vcd(gtkw: &Path, vcd: &Path, min_traces: usize) -> String
     for f in gtkw_filters(&text) {
         assert!(f.is_file(), "filter {} is missing", f.display());
     }
+    check_view(&text, gtkw, vcd);
     text
+}
+
+/// Checks that the save file names itself (`[savefile]`, GTKWave's anchor for moved
+/// directories) and opens on the run: its zoom line (`*<zoom> <marker> …`, a 200-pixel
+/// frame spanning `2^-zoom` time units, 760 pixels of wave pane) shows the whole VCD when
+/// the run has at most 1,000 bit-times (10,000 time units), else at least 10 bit-times of
+/// it and no more than the run.
+pub fn check_view(text: &str, gtkw: &Path, vcd: &Path) {
+    let own = std::fs::canonicalize(gtkw).unwrap();
+    assert!(
+        text.contains(&format!("[savefile] \"{}\"", own.display())),
+        "no [savefile] naming {}:\n{text}",
+        own.display()
+    );
+    let zoom: f64 = text
+        .lines()
+        .find_map(|l| l.strip_prefix('*'))
+        .unwrap_or_else(|| panic!("no zoom line in\n{text}"))
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let shown = 2f64.powf(-zoom) * 760.0 / 200.0;
+    let vcd_text = std::fs::read_to_string(vcd).unwrap();
+    let last: f64 = vcd_text
+        .lines()
+        .rev()
+        .find_map(|l| l.strip_prefix('#'))
+        .and_then(|t| t.trim().parse().ok())
+        .expect("a timestamp in the VCD");
+    assert!(
+        shown <= last + 20.0,
+        "shows {shown} time units of a {last}-unit run"
+    );
+    if last <= 10_000.0 {
+        assert!(
+            shown >= last - 20.0,
+            "shows {shown} time units of a {last}-unit run"
+        );
+    } else {
+        assert!(
+            shown >= 100.0,
+            "shows {shown} time units of a {last}-unit run"
+        );
+    }
 }
 
 /// Checks that filter `file` beside `gtkw` exists, is referenced by the save file's

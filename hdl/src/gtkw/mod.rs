@@ -8,6 +8,13 @@
 //! one-hot rows, crosspoints), `@2024` a vector in decimal through translate filter `^k`,
 //! a file of `<code> <name>` lines.
 //!
+//! Every save file opens on a [`View`]: the whole run, or its first pass (or first
+//! [`LONG_RUN`] bit-times) when the run is long, zoomed to fill the wave pane of the window
+//! size it sets, with the primary marker and named marker A at the first mismatch if there
+//! is one. It names itself (`[savefile]`) and its filters by absolute path: GTKWave
+//! re-anchors both relative to where the save file is when opened, so a directory moved
+//! as a whole keeps its phase and mode names.
+//!
 //! [`Scope`] builds traces whose widths are read off the elaborated [`Module`] itself, so a
 //! save file cannot drift from the RTL it describes. The systems' save files:
 //! `lca::gtkw` (one switch), `lca_net::gtkw` (a network), `hypercube::gtkw`, `min::gtkw`.
@@ -116,6 +123,74 @@ pub fn filter_codes<'a>(file: &str, codes: impl IntoIterator<Item = (u64, &'a st
     }
 }
 
+/// Time units per bit-time in every VCD (the bridge's clock period, 1 ns units).
+pub const TIME_UNITS_PER_BIT_TIME: u64 = 10;
+
+/// A run longer than this many bit-times opens on its first pass (or first this many
+/// bit-times): at the window's width one bit-time is then still about a pixel wide.
+pub const LONG_RUN: u64 = 1_000;
+
+/// Width of the wave pane, in pixels, in the window the save file sets (`[size]` less
+/// the hierarchy and signal panes).
+const WAVE_PIXELS: f64 = 760.0;
+
+/// What a save file opens on, in bit-times.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct View {
+    /// The last bit-time shown (from bit-time 0).
+    pub end: u64,
+    /// The first mismatch, marked (primary marker and named marker A).
+    pub mismatch: Option<u64>,
+}
+
+impl View {
+    /// A run of `bit_times`: all of it when it is at most [`LONG_RUN`] bit-times, else
+    /// its first pass (`first_pass`, the bit-time at which it ends) or, without passes,
+    /// its first [`LONG_RUN`] bit-times.
+    pub fn run(bit_times: u64, first_pass: Option<u64>) -> Self {
+        let end = if bit_times <= LONG_RUN {
+            bit_times
+        } else {
+            first_pass.unwrap_or(LONG_RUN).min(bit_times)
+        };
+        View {
+            end: end.max(1),
+            mismatch: None,
+        }
+    }
+
+    /// Marks the first mismatch at `bit_time`, widening the view to show it.
+    pub fn with_mismatch(mut self, bit_time: u64) -> Self {
+        self.mismatch = Some(bit_time);
+        self.end = self.end.max(bit_time + 1);
+        self
+    }
+
+    /// GTKWave's zoom for `end` bit-times in [`WAVE_PIXELS`]: a frame of 200 pixels spans
+    /// `2^-zoom` time units (`calczoom` in GTKWave's `currenttime.c`).
+    fn zoom(&self) -> f64 {
+        let units = (self.end * TIME_UNITS_PER_BIT_TIME) as f64;
+        -(200.0 * units / WAVE_PIXELS).log2()
+    }
+
+    /// The `[markername]` and `*zoom marker A…` lines.
+    fn lines(&self) -> String {
+        let mut s = String::new();
+        let marker = self
+            .mismatch
+            .map_or(-1, |t| (t * TIME_UNITS_PER_BIT_TIME) as i64);
+        if self.mismatch.is_some() {
+            s.push_str("[markername] Afirst mismatch\n");
+        }
+        let _ = write!(s, "*{:.6} {marker} {marker}", self.zoom());
+        for _ in 1..26 {
+            s.push_str(" -1");
+        }
+        s.push('\n');
+        s
+    }
+}
+
 /// A save file and its filters.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GtkwFiles {
@@ -125,24 +200,41 @@ pub struct GtkwFiles {
     pub groups: Vec<Group>,
     /// Filter `k` is `filters[k - 1]`.
     pub filters: Vec<Filter>,
+    /// What it opens on (`None`: GTKWave's default zoom, the first few nanoseconds).
+    pub view: Option<View>,
 }
 
 impl GtkwFiles {
-    /// The save file's text; filters are referenced as `filter_dir/<file>` and the VCD as
-    /// `dumpfile` if given.
-    pub fn save_text(&self, filter_dir: &Path, dumpfile: Option<&Path>) -> String {
+    /// Opens on `view`.
+    pub fn viewing(mut self, view: View) -> Self {
+        self.view = Some(view);
+        self
+    }
+
+    /// The save file's text for a save file in `dir` (named `[savefile]` as `dir/<stem>.gtkw`);
+    /// filters are referenced as `dir/<file>` and the VCD as `dumpfile` if given.
+    pub fn save_text(&self, dir: &Path, stem: &str, dumpfile: Option<&Path>) -> String {
         let mut s = String::new();
         s.push_str("[*] GTKWave save file written by lcanet (one bit-time = 10 time units)\n");
         if let Some(f) = dumpfile {
             let _ = writeln!(s, "[dumpfile] \"{}\"", f.display());
         }
-        s.push_str("[timestart] 0\n[sst_expanded] 1\n[signals_width] 300\n");
+        let _ = writeln!(
+            s,
+            "[savefile] \"{}\"",
+            dir.join(format!("{stem}.gtkw")).display()
+        );
+        s.push_str("[timestart] 0\n[size] 1400 800\n[pos] -1 -1\n");
+        if let Some(v) = &self.view {
+            s.push_str(&v.lines());
+        }
+        s.push_str("[sst_width] 220\n[sst_expanded] 1\n[signals_width] 300\n");
         for g in &self.groups {
             let _ = writeln!(s, "@800200\n-{}", g.name);
             for t in &g.traces {
                 match t.show {
                     Show::Named(k) => {
-                        let path = filter_dir.join(&self.filters[k - 1].file);
+                        let path = dir.join(&self.filters[k - 1].file);
                         let _ = writeln!(s, "^{k} {}\n@2024", path.display());
                     }
                     Show::Hex if t.width > 1 => s.push_str("@22\n"),
@@ -198,8 +290,8 @@ impl GtkwFiles {
     }
 
     /// Writes `<stem>.gtkw` and the filter files into `dir` (created if missing; filters
-    /// referenced by absolute path, so GTKWave can be started anywhere); returns the save
-    /// file's path. Each file goes to a temporary name first and is renamed once all were
+    /// referenced by absolute path, so GTKWave can be started anywhere, and re-anchored by
+    /// GTKWave through `[savefile]` when the directory moves); returns the save file's path. Each file goes to a temporary name first and is renamed once all were
     /// written, so a failure leaves no half-written file.
     pub fn write_to(
         &self,
@@ -215,7 +307,7 @@ impl GtkwFiles {
             .iter()
             .map(|f| (abs.join(&f.file), f.text.as_bytes()))
             .collect();
-        let save = self.save_text(&abs, dumpfile);
+        let save = self.save_text(&abs, stem, dumpfile);
         files.push((path.clone(), save.as_bytes()));
         let tmp = |p: &Path| {
             let name = p.file_name().unwrap_or_default().to_string_lossy();

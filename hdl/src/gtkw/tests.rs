@@ -5,6 +5,7 @@ use crate::netlist::ModuleBuilder;
 
 fn files() -> GtkwFiles {
     GtkwFiles {
+        view: None,
         top: "top_m".into(),
         groups: vec![
             Group::new(
@@ -23,11 +24,15 @@ fn files() -> GtkwFiles {
 
 #[test]
 fn save_text_groups_vectors_and_references_filters() {
-    let text = files().save_text(Path::new("/f"), Some(Path::new("/w/run.vcd")));
+    let text = files().save_text(Path::new("/f"), "run", Some(Path::new("/w/run.vcd")));
     let want = "\
 [*] GTKWave save file written by lcanet (one bit-time = 10 time units)
 [dumpfile] \"/w/run.vcd\"
+[savefile] \"/f/run.gtkw\"
 [timestart] 0
+[size] 1400 800
+[pos] -1 -1
+[sst_width] 220
 [sst_expanded] 1
 [signals_width] 300
 @800200
@@ -49,8 +54,49 @@ TOP.top_m.u0.xp[15:0]
 -state
 ";
     assert_eq!(text, want);
-    let no_dump = files().save_text(Path::new("/f"), None);
+    let no_dump = files().save_text(Path::new("/f"), "run", None);
     assert!(!no_dump.contains("[dumpfile]"), "{no_dump}");
+}
+
+/// The zoom line GTKWave reads: `*<zoom> <primary marker> <named markers A..Z>`, a frame
+/// of 200 pixels spanning `2^-zoom` time units.
+fn zoom_line(text: &str) -> Vec<f64> {
+    let line = text
+        .lines()
+        .find(|l| l.starts_with('*'))
+        .expect("a zoom line");
+    line[1..].split(' ').map(|x| x.parse().unwrap()).collect()
+}
+
+#[test]
+fn a_save_file_opens_on_the_whole_run_or_its_first_pass_with_the_mismatch_marked() {
+    let shown = |v: View| {
+        let text = files().viewing(v).save_text(Path::new("/f"), "run", None);
+        let z = zoom_line(&text);
+        assert_eq!(z.len(), 28, "{text}");
+        // Time units across the 760-pixel wave pane.
+        (2f64.powf(-z[0]) * 760.0 / 200.0, z[1], z[2], text)
+    };
+    // 260 bit-times (2,600 time units) fill the pane; no marker.
+    let (units, marker, a, text) = shown(View::run(260, Some(100)));
+    assert!((units - 2600.0).abs() < 1.0, "{units}");
+    assert_eq!((marker, a), (-1.0, -1.0));
+    assert!(!text.contains("[markername]"));
+    // A long run opens on its first pass, or on its first LONG_RUN bit-times.
+    assert_eq!(View::run(5_000, Some(700)).end, 700);
+    assert_eq!(View::run(5_000, None).end, LONG_RUN);
+    assert_eq!(View::run(LONG_RUN, Some(10)).end, LONG_RUN);
+    // A mismatch after the first pass widens the view and is marked.
+    let v = View::run(5_000, Some(700)).with_mismatch(1_234);
+    assert_eq!(v.end, 1_235);
+    let (units, marker, a, text) = shown(v);
+    assert!((units - 12_350.0).abs() < 1.0, "{units}");
+    assert_eq!((marker, a), (12_340.0, 12_340.0));
+    assert!(text.contains("[markername] Afirst mismatch\n"), "{text}");
+    // No view: no zoom line (GTKWave's default).
+    assert!(!files()
+        .save_text(Path::new("/f"), "run", None)
+        .contains("\n*"));
 }
 
 #[test]
@@ -76,6 +122,7 @@ fn write_beside_puts_save_file_and_filters_next_to_the_vcd() {
     let text = std::fs::read_to_string(&path).unwrap();
     assert!(text.contains(&format!("[dumpfile] \"{}\"", vcd.display())));
     assert!(text.contains(&format!("^1 {}", abs.join("phase.txt").display())));
+    assert!(text.contains(&format!("[savefile] \"{}\"", path.display())));
     assert!(std::fs::read_to_string(abs.join("phase.txt"))
         .unwrap()
         .contains("1 RUN"));
@@ -150,6 +197,7 @@ fn mismatches_name_missing_instances_signals_widths_and_filters() {
     design.add_module(blk).unwrap();
     design.add_module(t.build()).unwrap();
     let mut f = GtkwFiles {
+        view: None,
         top: "top_m".into(),
         groups: vec![Group::new(
             "g",

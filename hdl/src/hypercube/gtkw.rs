@@ -128,6 +128,7 @@ pub fn router_gtkw(
         groups.push(Group::new(format!("node {x}"), t));
     }
     Ok(GtkwFiles {
+        view: None,
         top: design.top().to_string(),
         groups,
         filters: vec![filter],
@@ -172,6 +173,7 @@ fn qsort_gtkw(design: &Design, p: CubeParams) -> Result<GtkwFiles, MissingSignal
         groups.push(Group::new(format!("node {x}"), t));
     }
     Ok(GtkwFiles {
+        view: None,
         top: design.top().to_string(),
         groups,
         filters: Vec::new(),
@@ -211,7 +213,7 @@ mod tests {
     fn the_state_is_shown_by_name() {
         let (design, p) = router_design(Router::Sequential, 3, 8).unwrap();
         let files = router_gtkw(Router::Sequential, &design, p).unwrap();
-        let text = files.save_text(std::path::Path::new("/f"), None);
+        let text = files.save_text(std::path::Path::new("/f"), "t", None);
         assert!(
             text.contains("^1 /f/hc_phase.txt\n@2024\nTOP.hypercube_seq_k3_l8.ctrl.phase[2:0]\n"),
             "{text}"
@@ -220,7 +222,7 @@ mod tests {
         assert!(f.contains("\n0 idle\n") && f.contains("\n7 rdv\n"), "{f}");
         let (design, p) = router_design(Router::Overlapped, 3, 8).unwrap();
         let files = router_gtkw(Router::Overlapped, &design, p).unwrap();
-        let text = files.save_text(std::path::Path::new("/f"), None);
+        let text = files.save_text(std::path::Path::new("/f"), "t", None);
         assert!(
             text.contains("^1 /f/hc_mode.txt\n@2024\nTOP.hypercube_k3_l8.ctrl.mode[1:0]\n"),
             "{text}"

@@ -85,6 +85,7 @@ pub fn switch_gtkw(module: &Module) -> Result<GtkwFiles, MissingSignal> {
         Group::new("DOWN arbiter: requests, outcome, policy", dn),
     ];
     Ok(GtkwFiles {
+        view: None,
         top: module.name.clone(),
         groups,
         filters: vec![filter("lca_mode.txt", &MODES)],
@@ -153,7 +154,7 @@ mod tests {
         let p = SwitchParams::new(4, 2, 1, 3, SwitchTopology::Tree, ArbiterPolicy::Fixed).unwrap();
         let design = switch_design(p).unwrap();
         let files = switch_gtkw(design.module(design.top()).unwrap()).unwrap();
-        let text = files.save_text(std::path::Path::new("/f"), None);
+        let text = files.save_text(std::path::Path::new("/f"), "t", None);
         let top = design.top();
         assert!(
             text.contains(&format!(

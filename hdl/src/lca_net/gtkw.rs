@@ -167,6 +167,7 @@ pub fn network_gtkw(spec: &NetSpec) -> GtkwFiles {
         });
     }
     GtkwFiles {
+        view: None,
         top: spec.network_name(),
         groups,
         filters: if r3 {

@@ -49,6 +49,7 @@ pub fn min_gtkw(design: &Design, min: &Min) -> Result<GtkwFiles, MissingSignal> 
         groups.push(Group::new(format!("stage {s} switches"), t));
     }
     Ok(GtkwFiles {
+        view: None,
         top: design.top().to_string(),
         groups,
         filters: Vec::new(),
@@ -80,9 +81,10 @@ mod tests {
     fn switch_states_are_shown_in_binary() {
         let min = Min::new(Network::Omega, 3).unwrap();
         let rtl = build(&min, 8).unwrap();
-        let text = min_gtkw(&rtl.design, &min)
-            .unwrap()
-            .save_text(std::path::Path::new("/f"), None);
+        let text =
+            min_gtkw(&rtl.design, &min)
+                .unwrap()
+                .save_text(std::path::Path::new("/f"), "t", None);
         assert!(
             text.contains("@28\nTOP.omega_atape_m3_b8.sw_crossed[11:0]\n"),
             "{text}"

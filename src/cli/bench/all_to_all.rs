@@ -17,10 +17,11 @@ pub mod plot;
 pub mod table;
 
 use crate::cli::common::{
-    first_missing, parallel_map, print_json, progress_bar, write_atomic, SeedArg,
+    first_missing, print_json, progress_bar, thread_pool, write_atomic, SeedArg,
 };
 use crate::cli::Outcome;
 use anyhow::{bail, Context};
+use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -379,24 +380,31 @@ pub fn run(a: Args) -> anyhow::Result<Outcome> {
         .filter(|&j| jobs_list[j].1 <= a.cosim_max_n)
         .collect();
     let pb = progress_bar(small.len(), "co-simulations", false);
-    let runs = parallel_map(&small, jobs, |&j| {
-        let (i, n) = jobs_list[j];
-        let e = &entries[i];
-        pb.set_message(format!("{} {} n = {n}", e.network(), e.algorithm()));
-        let dir = work.path().join(format!(
-            "cosim_{}_{}_n{n}",
-            slug(&e.network()),
-            e.algorithm()
-        ));
-        let c = e.cosim(n, &p, &dir).with_context(|| {
-            format!(
-                "co-simulation of {} {} at n = {n}",
-                e.network(),
-                e.algorithm()
-            )
-        });
-        pb.inc(1);
-        c
+    let pool = thread_pool(jobs)?;
+    let runs: Vec<anyhow::Result<Cosim>> = pool.install(|| {
+        small
+            .par_iter()
+            .with_max_len(1)
+            .map(|&j| {
+                let (i, n) = jobs_list[j];
+                let e = &entries[i];
+                pb.set_message(format!("{} {} n = {n}", e.network(), e.algorithm()));
+                let dir = work.path().join(format!(
+                    "cosim_{}_{}_n{n}",
+                    slug(&e.network()),
+                    e.algorithm()
+                ));
+                let c = e.cosim(n, &p, &dir).with_context(|| {
+                    format!(
+                        "co-simulation of {} {} at n = {n}",
+                        e.network(),
+                        e.algorithm()
+                    )
+                });
+                pb.inc(1);
+                c
+            })
+            .collect()
     });
     let mut cosims: BTreeMap<usize, Cosim> = BTreeMap::new();
     for (&j, c) in small.iter().zip(runs) {
@@ -423,11 +431,17 @@ pub fn run(a: Args) -> anyhow::Result<Outcome> {
         }
     }
     let pb = progress_bar(distinct.len(), "syntheses", false);
-    let synthesized = parallel_map(&distinct, jobs, |(hw, n)| {
-        pb.set_message(hw.top.clone());
-        let c = cost::synthesize(hw, *n).map_err(|err| format!("{err:#}"));
-        pb.inc(1);
-        c
+    let synthesized: Vec<Result<cost::Cost, String>> = pool.install(|| {
+        distinct
+            .par_iter()
+            .with_max_len(1)
+            .map(|(hw, n)| {
+                pb.set_message(hw.top.clone());
+                let c = cost::synthesize(hw, *n).map_err(|err| format!("{err:#}"));
+                pb.inc(1);
+                c
+            })
+            .collect()
     });
     let by_top: BTreeMap<&str, Result<cost::Cost, String>> = distinct
         .iter()

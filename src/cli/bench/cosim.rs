@@ -50,6 +50,10 @@ pub struct Args {
     /// directory), as `sim … --vcd` does.
     #[arg(long)]
     vcd: bool,
+    /// Networks: also co-simulate writing a VCD and writing an FST (each traced model
+    /// built cold), and report the files' bytes and speeds beside the untraced run.
+    #[arg(long, conflicts_with = "k")]
+    waves: bool,
     /// Where the Verilog and the cold cache go (default: a new temporary directory,
     /// removed afterwards).
     #[arg(long)]
@@ -111,6 +115,8 @@ struct Report {
     /// Share of the co-simulation loop spent outside Verilator (golden model and
     /// comparison), from the loop's own split when there is one.
     golden_and_compare_share: f64,
+    /// With `--waves`: the co-simulation writing a VCD, then an FST.
+    waves: Vec<super::cosim_waves::WaveRate>,
 }
 
 /// Runs `lcanet bench cosim`.
@@ -153,7 +159,9 @@ const MAX_REPEATS: u32 = 10_000;
 
 /// `f` repeated until the runs take [`MIN_SECONDS`] together: the last run's result and the
 /// average of the timings.
-fn repeated<T>(mut f: impl FnMut() -> anyhow::Result<(T, Timed)>) -> anyhow::Result<(T, Timed)> {
+pub(super) fn repeated<T>(
+    mut f: impl FnMut() -> anyhow::Result<(T, Timed)>,
+) -> anyhow::Result<(T, Timed)> {
     let (mut last, first) = f()?;
     let (mut seconds, mut runs) = (first.seconds, 1u32);
     while seconds < MIN_SECONDS && runs < MAX_REPEATS {
@@ -211,6 +219,11 @@ fn network(
     let (_, bare) = repeated(|| Ok(((), bench.verilator_alone(&stim, r.simulated)?)))?;
     let loop_total = (r.timing.rtl + r.timing.golden + r.timing.compare).max(1e-12);
     let manifest = &bench.info.manifest;
+    let waves = if args.waves {
+        super::cosim_waves::measure(&bench.spec, &stim, work, optimize, cosim.rate())?
+    } else {
+        Vec::new()
+    };
     Ok(Report {
         design: format!(
             "{} ({} switches as {})",
@@ -232,6 +245,7 @@ fn network(
         cosim_over_verilator: cosim.rate() / bare.rate(),
         golden_and_compare_share: (r.timing.golden + r.timing.compare) / loop_total,
         cosim_split: Some([r.timing.rtl, r.timing.golden, r.timing.compare]),
+        waves,
         cosim: cosim.into(),
         golden_alone: golden.into(),
         verilator_alone: bare.into(),
@@ -331,6 +345,7 @@ fn cube(
         // adds over bare Verilator is the comparison.
         golden_and_compare_share: (1.0 - bare.rate().recip() / cosim_rate.recip()).max(0.0),
         cosim_split: None,
+        waves: Vec::new(),
         cosim: cosim.into(),
         golden_alone: golden.into(),
         verilator_alone: bare.into(),
@@ -394,5 +409,6 @@ fn print_text(r: &Report) {
         r.cosim_over_verilator,
         100.0 * r.golden_and_compare_share
     );
+    super::cosim_waves::print(&r.waves);
     println!("  match           {}", if r.matched { "yes" } else { "NO" });
 }

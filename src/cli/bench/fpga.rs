@@ -7,7 +7,7 @@
 //! what its area is: the network (switches or routers, PE interfaces, controller) against
 //! the self-test logic. Syntheses are cached in `--out` by the Verilog's digest.
 
-use crate::cli::common::{parallel_map, print_json, write_atomic};
+use crate::cli::common::{print_json, thread_pool, write_atomic};
 use crate::cli::Outcome;
 use anyhow::{bail, Context};
 use lcanet_hdl::selftest::{selftest_emit, SelftestSpec};
@@ -16,6 +16,7 @@ use lcanet_testbench::fpga::device::{Board, Device, Family};
 use lcanet_testbench::fpga::flow::{self, Summary, Synthesized};
 use lcanet_testbench::fpga::FpgaError;
 use lcanet_testbench::paths::workspace_root;
+use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -252,33 +253,38 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
             .unwrap_or(0),
         Tool::Xilinx => XC7_100T_LUTS,
     };
-    let results = parallel_map(&jobs, args.jobs, |&(fam, t)| {
-        let mut out = Vec::new();
-        for s in args.sizes.0..=args.sizes.1 {
-            if fam == Fam::Min && s > lcanet_sim::selftest::MAX_MIN_M {
-                break;
-            }
-            let r = synth_one(&args, fam, s, t);
-            match &r {
-                Ok(x) if !quiet => eprintln!(
-                    "{} n = {}: {} LUT4s, {} FFs, {} block RAMs ({}, {:.0} s)",
-                    fam.label(),
-                    x.pes,
-                    x.lut4,
-                    x.flip_flops,
-                    x.brams,
-                    x.tool,
-                    x.seconds
-                ),
-                _ => {}
-            }
-            let over = r.as_ref().is_ok_and(|x| x.lut4 > largest(t));
-            out.push(r);
-            if over || out.last().is_some_and(|r| r.is_err()) {
-                break;
-            }
-        }
-        out
+    let results: Vec<Vec<_>> = thread_pool(args.jobs)?.install(|| {
+        jobs.par_iter()
+            .with_max_len(1)
+            .map(|&(fam, t)| {
+                let mut out = Vec::new();
+                for s in args.sizes.0..=args.sizes.1 {
+                    if fam == Fam::Min && s > lcanet_sim::selftest::MAX_MIN_M {
+                        break;
+                    }
+                    let r = synth_one(&args, fam, s, t);
+                    match &r {
+                        Ok(x) if !quiet => eprintln!(
+                            "{} n = {}: {} LUT4s, {} FFs, {} block RAMs ({}, {:.0} s)",
+                            fam.label(),
+                            x.pes,
+                            x.lut4,
+                            x.flip_flops,
+                            x.brams,
+                            x.tool,
+                            x.seconds
+                        ),
+                        _ => {}
+                    }
+                    let over = r.as_ref().is_ok_and(|x| x.lut4 > largest(t));
+                    out.push(r);
+                    if over || out.last().is_some_and(|r| r.is_err()) {
+                        break;
+                    }
+                }
+                out
+            })
+            .collect()
     });
     let mut synth = Vec::new();
     for r in results.into_iter().flatten() {

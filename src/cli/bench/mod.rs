@@ -4,6 +4,7 @@
 
 pub mod all_to_all;
 pub mod cosim;
+pub mod cosim_waves;
 pub mod fpga;
 pub mod hypercube;
 pub mod routing;

@@ -10,7 +10,7 @@
 
 use super::routing_sweep::{Plan, Record};
 use super::svg::{Dash, Marker, Plot, Point, Scale, Series};
-use crate::cli::common::parallel_map;
+use crate::cli::common::thread_pool;
 use anyhow::Context;
 use lcanet_hdl::lca::generate::{emit_switch, switch_module_name};
 use lcanet_hdl::lca::r3::{add_r3_switch, r3_switch_module_name};
@@ -20,6 +20,7 @@ use lcanet_sim::lcan::cycle::src_mode::route_field_bits;
 use lcanet_sim::lcan::cycle::SwitchParams;
 use lcanet_sim::lcan::routing::Algorithm;
 use lcanet_testbench::tools::yosys;
+use rayon::prelude::*;
 use serde::Serialize;
 
 /// One configuration's cost and speed.
@@ -120,20 +121,24 @@ fn synthesize(
     threads: usize,
     tick: &(dyn Fn() + Sync),
 ) -> anyhow::Result<Vec<(u64, u64)>> {
-    parallel_map(switches, threads, |p| {
-        let r = (|| {
-            let emitted = p.emit()?;
-            let dir = tempfile::tempdir().context("creating a temporary directory")?;
-            let files = emitted.write_to(dir.path())?;
-            let s = yosys::synth_ice40(&files, &emitted.top)
-                .with_context(|| format!("synthesizing {} with Yosys", emitted.top))?;
-            anyhow::Ok((s.luts, s.ffs))
-        })();
-        tick();
-        r
+    thread_pool(threads)?.install(|| {
+        switches
+            .par_iter()
+            .with_max_len(1)
+            .map(|p| {
+                let r = (|| {
+                    let emitted = p.emit()?;
+                    let dir = tempfile::tempdir().context("creating a temporary directory")?;
+                    let files = emitted.write_to(dir.path())?;
+                    let s = yosys::synth_ice40(&files, &emitted.top)
+                        .with_context(|| format!("synthesizing {} with Yosys", emitted.top))?;
+                    anyhow::Ok((s.luts, s.ffs))
+                })();
+                tick();
+                r
+            })
+            .collect()
     })
-    .into_iter()
-    .collect()
 }
 
 /// The distinct switches of the plan (in first-use order).

@@ -12,6 +12,7 @@
 //! sample order: the output does not depend on the number of threads.
 
 use super::routing_bits::{bit_time_bound, bit_times};
+use crate::cli::common::thread_pool;
 use anyhow::Context;
 use lcanet_sim::lcan::arbiter::Policy;
 use lcanet_sim::lcan::cycle::network::NetParams;
@@ -24,9 +25,8 @@ use lcanet_sim::lcan::workload::{generate, Generator};
 use lcanet_sim::lcan::{Kind, Size, Topology};
 use lcanet_sim::perm::Permutation;
 use lcanet_sim::rng::derive;
+use rayon::prelude::*;
 use serde::Serialize;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::Mutex;
 
 /// Every algorithm the sweep runs, in plot order. Adding an algorithm is one line here
 /// (its name comes from `Algorithm::name`, its bit-times from `NetParams::pass_len`; an
@@ -366,55 +366,34 @@ fn run_with(
     // Largest networks first, so that no thread is left with a long job at the end.
     let mut order: Vec<usize> = (0..jobs.len()).collect();
     order.sort_by_key(|&j| std::cmp::Reverse(plan.nets[jobs[j].net].topo.n()));
-    let next = AtomicUsize::new(0);
-    let stop = AtomicBool::new(false);
-    let failure: Mutex<Option<anyhow::Error>> = Mutex::new(None);
-    let mut results: Vec<Option<Sample>> = vec![None; jobs.len()];
-    let parts: Vec<Vec<(usize, Sample)>> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..threads.max(1))
-            .map(|_| {
-                s.spawn(|| {
-                    let mut done = Vec::new();
-                    while !stop.load(Ordering::Relaxed) {
-                        let k = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(&j) = order.get(k) else { break };
-                        let job = &jobs[j];
-                        match run_one(plan, &nps[job.net][job.alg], job) {
-                            Ok(r) => done.push((j, r)),
-                            Err(e) => {
-                                let net = &plan.nets[job.net];
-                                let (w, _) = plan.workloads[job.workload];
-                                let e = e.context(format!(
-                                    "{} n = {}, {}, {} sample {} (--seed {})",
-                                    net.short,
-                                    net.topo.n(),
-                                    plan.algorithms[job.alg].name(),
-                                    w.name(),
-                                    job.sample,
-                                    sample_seed(plan.seed, w, job.sample)
-                                ));
-                                failure
-                                    .lock()
-                                    .unwrap_or_else(|p| p.into_inner())
-                                    .get_or_insert(e);
-                                stop.store(true, Ordering::Relaxed);
-                            }
-                        }
-                        tick();
-                    }
-                    done
-                })
+    // Each sample a task of its own (`with_max_len(1)`): idle threads steal single
+    // samples, as from one queue; the first error stops the rest.
+    let done: Vec<(usize, Sample)> = thread_pool(threads)?.install(|| {
+        order
+            .par_iter()
+            .with_max_len(1)
+            .map(|&j| {
+                let job = &jobs[j];
+                let r = run_one(plan, &nps[job.net][job.alg], job).map_err(|e| {
+                    let net = &plan.nets[job.net];
+                    let (w, _) = plan.workloads[job.workload];
+                    e.context(format!(
+                        "{} n = {}, {}, {} sample {} (--seed {})",
+                        net.short,
+                        net.topo.n(),
+                        plan.algorithms[job.alg].name(),
+                        w.name(),
+                        job.sample,
+                        sample_seed(plan.seed, w, job.sample)
+                    ))
+                });
+                tick();
+                r.map(|r| (j, r))
             })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().unwrap_or_default())
-            .collect()
-    });
-    if let Some(e) = failure.into_inner().unwrap_or_else(|p| p.into_inner()) {
-        return Err(e);
-    }
-    for (j, r) in parts.into_iter().flatten() {
+            .collect::<anyhow::Result<_>>()
+    })?;
+    let mut results: Vec<Option<Sample>> = vec![None; jobs.len()];
+    for (j, r) in done {
         results[j] = Some(r);
     }
     let mut records = Vec::new();
@@ -501,6 +480,7 @@ fn run_with(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
 
     #[test]
     fn sizes_in_range_and_bad_families() {

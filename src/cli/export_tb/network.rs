@@ -3,7 +3,9 @@
 //! bit-time (`docs/interface.md`), which runs in Icarus Verilog with no Rust.
 
 use crate::cli::common::{print_json, SeedArg, Staged};
+use crate::cli::fusesoc::core::{Core, CoreArgs};
 use crate::cli::generate::network::NetArgs;
+use crate::cli::topology_args::describe;
 use crate::cli::Outcome;
 use anyhow::{bail, Context};
 use lcanet_sim::lcan::workload::{generate, Generator};
@@ -42,6 +44,8 @@ pub struct Args {
     /// Also run the test bench in Icarus Verilog (exit status 1 on FAIL).
     #[arg(long)]
     run: bool,
+    #[command(flatten)]
+    core: CoreArgs,
     /// Print the summary as JSON.
     #[arg(long)]
     json: bool,
@@ -56,6 +60,10 @@ pub struct Summary {
     pub dir: PathBuf,
     /// The test bench file.
     pub testbench: PathBuf,
+    /// The FuseSoC core file (docs/fusesoc.md): targets default, lint, sim.
+    pub core: PathBuf,
+    /// Its name (VLNV).
+    pub core_name: String,
     /// Seed of the run (permutation, messages, arbiters).
     pub seed: u64,
     /// `--perm`.
@@ -128,6 +136,25 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     )?;
     let (bench, tb, top) = (&ex.bench, &ex.testbench, ex.top.clone());
     let dir = args.out.clone();
+    let name = |p: &PathBuf| {
+        p.file_name()
+            .map_or_else(String::new, |f| f.to_string_lossy().into_owned())
+    };
+    let core_name = args.core.vlnv("tb", &top)?;
+    let rtl: Vec<String> = tb.design_files.iter().map(name).collect();
+    let data: Vec<String> = tb.data_files.iter().map(name).collect();
+    let core = Core::of_files(
+        core_name.clone(),
+        format!(
+            "{}, its self-checking bench (seed {seed}, --perm {}) (lcanet export-tb network)",
+            describe(&spec.topo),
+            args.perm
+        ),
+        &top,
+        &rtl,
+    )
+    .with_bench(&tb.module, &name(&tb.testbench), &data)
+    .write_into(staged.path())?;
     let icarus = if args.run {
         let outcome = run_testbench(tb).context("running the test bench in Icarus Verilog")?;
         Some(if outcome.passed() {
@@ -146,6 +173,8 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
             .testbench
             .file_name()
             .map_or_else(|| tb.testbench.clone(), |f| args.out.join(f)),
+        core: args.out.join(core),
+        core_name,
         seed,
         perm: args.perm.clone(),
         destinations: perm.as_slice().to_vec(),
@@ -167,6 +196,12 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
             summary.bit_times
         );
         println!("run it: sh {}", dir.join("run.sh").display());
+        println!(
+            "or with FuseSoC: fusesoc --cores-root {} run --target sim {} (core {})",
+            dir.display(),
+            summary.core_name,
+            summary.core.display()
+        );
         if let Some(v) = &icarus {
             println!("icarus: {v}");
         }

@@ -4,6 +4,7 @@
 //! the node's iCE40 resources from Yosys. `--router` chooses the node router.
 
 use crate::cli::common::{print_json, Staged};
+use crate::cli::fusesoc::core::{Core, CoreArgs};
 use anyhow::Context;
 use lcanet_hdl::hypercube::cube::router_design;
 use lcanet_hdl::hypercube::gtkw::router_gtkw;
@@ -78,6 +79,8 @@ pub struct Args {
     /// and LUTs.
     #[arg(long)]
     pub yosys: bool,
+    #[command(flatten)]
+    pub core: CoreArgs,
     /// Print one JSON document instead of text.
     #[arg(long)]
     pub json: bool,
@@ -91,6 +94,9 @@ struct Report {
     files: Vec<String>,
     /// The GTKWave save file (its translate filter is beside it).
     gtkw: String,
+    /// The FuseSoC core file (docs/fusesoc.md) and its name (VLNV).
+    core: String,
+    core_name: String,
     k: usize,
     payload_bits: usize,
     nodes: usize,
@@ -129,12 +135,31 @@ pub fn run(args: Args) -> anyhow::Result<crate::cli::Outcome> {
     let written = emitted
         .write_to(staged.path())
         .with_context(|| format!("writing into {}", args.out.display()))?;
+    let run = match router {
+        Router::Quadratic => quad::total(p, 1),
+        Router::QuadSort => qsort::total(p, 1),
+        _ => total_bit_times(p, router.algorithm()),
+    };
     let gtkw_path = gtkw_files
+        .clone()
+        .viewing(lcanet_hdl::gtkw::View::run(run, None))
         .write_to(staged.path(), &emitted.top, None)
         .with_context(|| format!("writing the GTKWave files into {}", args.out.display()))?;
     let gtkw = gtkw_path
         .file_name()
         .map_or_else(String::new, |f| f.to_string_lossy().into_owned());
+    let core_name = args.core.vlnv("cube", &emitted.top)?;
+    let core = Core::design(
+        core_name.clone(),
+        format!(
+            "{}-cube of {} routers, {} payload bits (lcanet generate hypercube)",
+            p.k(),
+            router.name(),
+            p.payload_bits()
+        ),
+        &emitted,
+    )
+    .write_into(staged.path())?;
     let node_module = router.node_name(p);
     let yosys_node = if args.yosys {
         let files: Vec<PathBuf> = emitted
@@ -167,19 +192,18 @@ pub fn run(args: Args) -> anyhow::Result<crate::cli::Outcome> {
             })
             .chain([emitted.file_list.name.clone(), gtkw.clone()])
             .chain(gtkw_files.filters.iter().map(|f| f.file.clone()))
+            .chain([core.clone()])
             .collect(),
         gtkw,
+        core,
+        core_name,
         k: p.k(),
         payload_bits: p.payload_bits(),
         nodes: p.n(),
         buffer_bits_per_node: router.buffer_bits_per_node(p),
         flip_flops_per_node: router.flip_flops_per_node(p),
         bit_times_semi: (!router.is_batched()).then(|| total_bit_times(p, Algorithm::Semi)),
-        bit_times_full: match router {
-            Router::Quadratic => quad::total(p, 1),
-            Router::QuadSort => qsort::total(p, 1),
-            _ => total_bit_times(p, router.algorithm()),
-        },
+        bit_times_full: run,
         period: match router {
             Router::Quadratic => Some(quad::period(p)),
             Router::QuadSort => Some(qsort::period(p)),
@@ -223,6 +247,11 @@ pub fn run(args: Args) -> anyhow::Result<crate::cli::Outcome> {
         println!(
             "waveforms: gtkwave <run.vcd> {}",
             report.dir.join(&report.gtkw).display()
+        );
+        println!(
+            "FuseSoC core {} ({}): targets default, lint",
+            report.dir.join(&report.core).display(),
+            report.core_name
         );
         if let Some(y) = &report.yosys_node {
             println!(

@@ -4,6 +4,7 @@
 //! `summary.json` (docs/min.md §6).
 
 use crate::cli::common::{print_json, write_atomic, Staged};
+use crate::cli::fusesoc::core::{Core, CoreArgs};
 use crate::cli::latin::MinArgs;
 use anyhow::Context;
 use lcanet_hdl::min::gtkw::min_gtkw;
@@ -30,6 +31,8 @@ pub struct Args {
     /// Output directory (created; files are replaced).
     #[arg(short = 'o', long = "out", value_name = "DIR")]
     out: PathBuf,
+    #[command(flatten)]
+    core: CoreArgs,
     /// Print the summary as JSON instead of text.
     #[arg(long)]
     json: bool,
@@ -47,6 +50,9 @@ struct Summary {
     files: Vec<PathBuf>,
     /// The GTKWave save file (no translate filter: the controller has no phase code).
     gtkw: PathBuf,
+    /// The FuseSoC core file (docs/fusesoc.md) and its name (VLNV).
+    core: PathBuf,
+    core_name: String,
     modules: usize,
     verilog_bytes: usize,
     switches: usize,
@@ -81,10 +87,26 @@ pub fn run(args: Args) -> anyhow::Result<crate::cli::Outcome> {
         .filter_map(|f| f.file_name().map(|name| args.out.join(name)))
         .collect();
     let file_list = args.out.join(&emitted.file_list.name);
+    // ATAPE's run: n frames plus m stage latencies.
+    let run = (min.n() * format.len()) as u64 + u64::from(min.m());
     gtkw_files
+        .clone()
+        .viewing(lcanet_hdl::gtkw::View::run(run, None))
         .write_to(staged.path(), &rtl.top, None)
         .with_context(|| format!("writing the GTKWave file into {}", args.out.display()))?;
     let gtkw = args.out.join(format!("{}.gtkw", rtl.top));
+    let core_name = args.core.vlnv("min", &rtl.top)?;
+    let core = args.out.join(
+        Core::design(
+            core_name.clone(),
+            format!(
+                "{min}, {} payload bits, ATAPE (lcanet generate min)",
+                args.message_bits
+            ),
+            &emitted,
+        )
+        .write_into(staged.path())?,
+    );
     let (modules, bytes) = (emitted.modules.len(), emitted.module_bytes());
     let summary = Summary {
         network: min.network().to_string(),
@@ -96,6 +118,8 @@ pub fn run(args: Args) -> anyhow::Result<crate::cli::Outcome> {
         file_list: file_list.clone(),
         files,
         gtkw,
+        core,
+        core_name,
         modules,
         verilog_bytes: bytes,
         switches: min.m() as usize * min.switches_per_stage(),
@@ -127,6 +151,11 @@ pub fn run(args: Args) -> anyhow::Result<crate::cli::Outcome> {
         println!("file list  {}", file_list.display());
         println!("summary    {}", args.out.join("summary.json").display());
         println!("waveforms  gtkwave <run.vcd> {}", summary.gtkw.display());
+        println!(
+            "FuseSoC    {} ({}): targets default, lint",
+            summary.core.display(),
+            summary.core_name
+        );
         println!(
             "ATAPE: n·F + m = {} bit-times (stage latency 1)",
             summary.atape_bit_times

@@ -2,11 +2,13 @@
 //! controller) as Verilog-2005, a GTKWave save file and a JSON summary.
 
 use crate::cli::common::{print_json, write_atomic, Staged};
+use crate::cli::fusesoc::core::{Core, CoreArgs};
 use crate::cli::generate::switch::PolicyArg;
 use crate::cli::generate::switch::{setup_mode, SetupArg};
 use crate::cli::topology_args::{describe, TopologyArgs};
 use crate::cli::Outcome;
 use anyhow::Context;
+use lcanet_hdl::gtkw::View;
 use lcanet_hdl::lca_net::{network_artifacts, NetSpec, Structure};
 use lcanet_sim::lcan::cycle::network::params::NetParams;
 use lcanet_sim::lcan::routing::Algorithm;
@@ -110,6 +112,8 @@ pub struct Args {
     /// Output directory (created if missing).
     #[arg(short = 'o', long = "out")]
     out: PathBuf,
+    #[command(flatten)]
+    core: CoreArgs,
     /// Print the summary as JSON.
     #[arg(long)]
     json: bool,
@@ -128,6 +132,10 @@ pub struct Summary {
     pub files: Vec<String>,
     /// The GTKWave save file (its translate filter files are beside it).
     pub gtkw: String,
+    /// The FuseSoC core file (docs/fusesoc.md).
+    pub core: String,
+    /// Its name (VLNV).
+    pub core_name: String,
     /// The parameters (with packet format and derived lengths).
     pub params: NetParams,
     /// Switches per level (level 0 first) and in all.
@@ -164,14 +172,27 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let written = emitted
         .write_to(staged.path())
         .context("writing the Verilog files")?;
+    // No run yet: the save file opens on the longest first pass (at the top level).
+    let top_level = spec.topo.levels().saturating_sub(1);
+    let first_pass = spec.net.total_bit_times(&[top_level]) as u64;
     let gtkw_path = art
         .gtkw
+        .clone()
+        .viewing(View::run(u64::MAX, Some(first_pass)))
         .write_to(staged.path(), &emitted.top, None)
         .with_context(|| format!("writing the GTKWave files into {}", args.out.display()))?;
     let gtkw = gtkw_path
         .file_name()
         .map_or_else(String::new, |f| f.to_string_lossy().into_owned());
     let summary_name = format!("{}.json", emitted.top);
+    let network = describe(&spec.topo);
+    let core_name = args.core.vlnv("net", &emitted.top)?;
+    let core = Core::design(
+        core_name.clone(),
+        format!("{network} (lcanet generate network)"),
+        emitted,
+    )
+    .write_into(staged.path())?;
     let mut files: Vec<String> = written
         .iter()
         .filter_map(|p| p.file_name().map(|f| f.to_string_lossy().into_owned()))
@@ -179,15 +200,18 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     files.push(emitted.file_list.name.clone());
     files.push(gtkw.clone());
     files.extend(art.gtkw.filters.iter().map(|f| f.file.clone()));
+    files.push(core.clone());
     files.push(summary_name.clone());
     let top_bytes = emitted.modules.last().map_or(0, |m| m.contents.len());
     let switches = spec.topo.total_switches();
     let summary = Summary {
         top: emitted.top.clone(),
-        network: describe(&spec.topo),
+        network,
         dir: args.out.clone(),
         files,
         gtkw,
+        core,
+        core_name,
         params: spec.net.clone(),
         switches_per_level: spec.topo.switches_per_level().to_vec(),
         switches,
@@ -224,6 +248,11 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         println!(
             "waveforms: gtkwave <run.vcd> {}",
             args.out.join(&summary.gtkw).display()
+        );
+        println!(
+            "FuseSoC core {} ({}): targets default, lint",
+            args.out.join(&summary.core).display(),
+            summary.core_name
         );
     }
     Ok(Outcome::Success)

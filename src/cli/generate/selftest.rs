@@ -6,6 +6,7 @@
 //! take those of `generate hypercube` and `generate min`.
 
 use crate::cli::common::{print_json, write_atomic, Staged};
+use crate::cli::fusesoc::core::{Core, CoreArgs};
 use crate::cli::generate::hypercube::RouterArg;
 use crate::cli::generate::network::NetArgs;
 use crate::cli::latin::MinArgs;
@@ -137,6 +138,8 @@ struct Common {
     /// Output directory (created if missing).
     #[arg(short = 'o', long = "out", required = true)]
     out: Option<PathBuf>,
+    #[command(flatten)]
+    core: CoreArgs,
     /// Print the summary as JSON.
     #[arg(long)]
     json: bool,
@@ -150,6 +153,9 @@ struct Summary {
     network: String,
     dir: PathBuf,
     files: Vec<String>,
+    /// The FuseSoC core file (docs/fusesoc.md) and its name (VLNV).
+    core: String,
+    core_name: String,
     lfsr_seed: u32,
     report_every: u32,
     clock_hz: u64,
@@ -171,6 +177,37 @@ struct RunSummary {
     build_seconds: f64,
     #[serde(flatten)]
     report: SelftestReport,
+}
+
+/// The ECP5 board of a self-test's `synth_ecp5` target (`constraints/ecp5/`).
+const ULX3S_LPF: &str = "selftest-ulx3s.lpf";
+
+/// The board a self-test's `synth` target is for: its LEDs' polarity decides.
+struct Board {
+    name: &'static str,
+    pcf: &'static str,
+    pins: &'static str,
+    nextpnr: &'static [&'static str],
+}
+
+impl Board {
+    fn for_leds(active_low: bool) -> Self {
+        if active_low {
+            Board {
+                name: "iCEBreaker (iCE40UP5K-SG48)",
+                pcf: "selftest-icebreaker.pcf",
+                pins: include_str!("../../../constraints/ice40/selftest-icebreaker.pcf"),
+                nextpnr: &["--up5k", "--package", "sg48", "--freq", "12"],
+            }
+        } else {
+            Board {
+                name: "iCE40-HX8K breakout board (CT256)",
+                pcf: "selftest-hx8k.pcf",
+                pins: include_str!("../../../constraints/ice40/selftest-hx8k.pcf"),
+                nextpnr: &["--hx8k", "--package", "ct256", "--freq", "12"],
+            }
+        }
+    }
 }
 
 /// The self-test `args` describe, its network's name, and its own flags.
@@ -288,6 +325,32 @@ pub fn run(args: Args, command: Vec<String>) -> anyhow::Result<Outcome> {
         .filter_map(|p| p.file_name().map(|f| f.to_string_lossy().into_owned()))
         .collect();
     files.push(emitted.file_list.name.clone());
+    let core_name = common.core.vlnv("selftest", &emitted.top)?;
+    let board = Board::for_leds(spec.active_low_leds);
+    write_atomic(&staged.path().join(board.pcf), board.pins.as_bytes())?;
+    files.push(board.pcf.to_string());
+    write_atomic(
+        &staged.path().join(ULX3S_LPF),
+        include_bytes!("../../../constraints/ecp5/selftest-ulx3s.lpf"),
+    )?;
+    files.push(ULX3S_LPF.to_string());
+    let core = Core::design(
+        core_name.clone(),
+        format!("{network}, on-chip self-test (lcanet generate selftest)"),
+        &emitted,
+    )
+    .comment(format!(
+        "synth: the {} at {} Hz; the pins assume its 12 MHz oscillator.",
+        board.name, spec.clock_hz
+    ))
+    .with_ice40_synth(&emitted.top, board.pcf, board.name, board.nextpnr)
+    .comment(format!(
+        "synth_ecp5: the ULX3S (LFE5U-85F) at {} Hz; its pins assume the 25 MHz oscillator (--clock-hz 25000000).",
+        spec.clock_hz
+    ))
+    .with_ecp5_synth(&emitted.top, ULX3S_LPF, "ULX3S (LFE5U-85F, CABGA381)", &["--85k", "--package", "CABGA381"])
+    .write_into(staged.path())?;
+    files.push(core.clone());
     let summary_name = format!("{}.json", emitted.top);
     files.push(summary_name.clone());
     let mut summary = Summary {
@@ -296,6 +359,8 @@ pub fn run(args: Args, command: Vec<String>) -> anyhow::Result<Outcome> {
         network,
         dir: out.clone(),
         files,
+        core,
+        core_name,
         lfsr_seed: spec.params.seed,
         report_every: spec.params.report_every,
         clock_hz: spec.clock_hz,
@@ -323,6 +388,12 @@ pub fn run(args: Args, command: Vec<String>) -> anyhow::Result<Outcome> {
             summary.baud,
             summary.uart_divisor,
             summary.clock_hz
+        );
+        println!(
+            "FuseSoC core {} ({}): targets default, lint, synth ({}), synth_ecp5 (ULX3S)",
+            out.join(&summary.core).display(),
+            summary.core_name,
+            board.name
         );
     }
     let mut outcome = Outcome::Success;

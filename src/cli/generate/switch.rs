@@ -2,8 +2,10 @@
 //! (with its translate filter) and a JSON summary.
 
 use crate::cli::common::{print_json, write_atomic, Staged};
+use crate::cli::fusesoc::core::{Core, CoreArgs};
 use crate::cli::Outcome;
 use anyhow::Context;
+use lcanet_hdl::gtkw::View;
 use lcanet_hdl::lca::gtkw::switch_gtkw;
 use lcanet_hdl::lca::switch_design;
 use lcanet_sim::lcan::cycle::{ArbiterPolicy, SetupMode, SwitchParams, SwitchTopology};
@@ -135,6 +137,8 @@ pub struct Args {
     /// Output directory (created if missing).
     #[arg(short = 'o', long = "out")]
     out: PathBuf,
+    #[command(flatten)]
+    core: CoreArgs,
     /// Print the summary as JSON.
     #[arg(long)]
     json: bool,
@@ -151,6 +155,10 @@ pub struct Summary {
     pub files: Vec<String>,
     /// The GTKWave save file (its translate filter is beside it).
     pub gtkw: String,
+    /// The FuseSoC core file (docs/fusesoc.md).
+    pub core: String,
+    /// Its name (VLNV).
+    pub core_name: String,
     /// The parameters.
     pub params: SwitchParams,
     /// Field widths, packet sizes and step lengths in bit-times (`docs/protocol.md`).
@@ -179,13 +187,26 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let written = emitted
         .write_to(staged.path())
         .context("writing the Verilog files")?;
+    // No run yet: the save file opens on the first LONG_RUN bit-times.
     let gtkw_path = gtkw_files
+        .clone()
+        .viewing(View::run(u64::MAX, None))
         .write_to(staged.path(), &emitted.top, None)
         .with_context(|| format!("writing the GTKWave files into {}", args.out.display()))?;
     let gtkw = gtkw_path
         .file_name()
         .map_or_else(String::new, |f| f.to_string_lossy().into_owned());
     let summary_name = format!("{}.json", emitted.top);
+    let core_name = args.core.vlnv("switch", &emitted.top)?;
+    let core = Core::design(
+        core_name.clone(),
+        format!(
+            "LCA switch, d = {}, u = {}, W = {} (lcanet generate switch)",
+            params.d, params.u, params.width
+        ),
+        &emitted,
+    )
+    .write_into(staged.path())?;
     let mut files: Vec<String> = written
         .iter()
         .filter_map(|p| p.file_name().map(|f| f.to_string_lossy().into_owned()))
@@ -193,12 +214,15 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     files.push(emitted.file_list.name.clone());
     files.push(gtkw.clone());
     files.extend(gtkw_files.filters.iter().map(|f| f.file.clone()));
+    files.push(core.clone());
     files.push(summary_name.clone());
     let summary = Summary {
         top: emitted.top.clone(),
         dir: args.out.clone(),
         files,
         gtkw,
+        core,
+        core_name,
         params,
         format: params.format(),
         ports,
@@ -223,6 +247,11 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         println!(
             "waveforms: gtkwave <run.vcd> {}",
             args.out.join(&summary.gtkw).display()
+        );
+        println!(
+            "FuseSoC core {} ({}): targets default, lint",
+            args.out.join(&summary.core).display(),
+            summary.core_name
         );
     }
     Ok(Outcome::Success)

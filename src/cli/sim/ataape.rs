@@ -85,9 +85,11 @@ pub(crate) fn execute(cfg: &RunConfig, args: &RunArgs, name: &str) -> anyhow::Re
     // is written); for a failing run's VCD, after it.
     let prepared = args.out.vcd.as_ref().map(|_| gtkw_files(cfg)).transpose()?;
     let report = cosim(cfg, &opts).context("co-simulation could not run")?;
+    // The run is n frames; a mismatch is reported in words only (no bit-time to mark).
+    let view = lcanet_hdl::gtkw::View::run(report.simulated_bit_times, None);
     let gtkw = match (&report.vcd, prepared) {
-        (Some(vcd), Some(files)) => Some(super::write_gtkw(&files, vcd)?),
-        (Some(vcd), None) => Some(super::write_gtkw(&gtkw_files(cfg)?, vcd)?),
+        (Some(vcd), Some(files)) => Some(super::write_gtkw(&files, vcd, view)?),
+        (Some(vcd), None) => Some(super::write_gtkw(&gtkw_files(cfg)?, vcd, view)?),
         (None, _) => None,
     };
     Ok(Run { report, gtkw })

@@ -212,8 +212,12 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         }
     }
     let rep = result?;
+    let mut view = lcanet_hdl::gtkw::View::run(rep.stats.bit_times, None);
+    if let Some(m) = &rep.mismatch {
+        view = view.with_mismatch(m.bit_time);
+    }
     let gtkw = match (&gtkw_files, &args.out.vcd) {
-        (Some(files), Some(vcd)) => Some(super::write_gtkw(files, vcd)?),
+        (Some(files), Some(vcd)) => Some(super::write_gtkw(files, vcd, view)?),
         _ => None,
     };
     let first_collision = rep.trace.collisions().next().map(|c| c.to_string());

@@ -34,13 +34,16 @@ pub fn run(command: Command) -> anyhow::Result<super::Outcome> {
 }
 
 /// Writes the GTKWave save file `files` (and its translate filters) beside `vcd`
-/// (`run.vcd` → `run.gtkw`) and returns its path.
+/// (`run.vcd` → `run.gtkw`), opening on `view`, and returns its path.
 pub(crate) fn write_gtkw(
     files: &lcanet_hdl::gtkw::GtkwFiles,
     vcd: &std::path::Path,
+    view: lcanet_hdl::gtkw::View,
 ) -> anyhow::Result<std::path::PathBuf> {
     use anyhow::Context;
     files
+        .clone()
+        .viewing(view)
         .write_beside(vcd)
         .with_context(|| format!("writing the GTKWave files beside {}", vcd.display()))
 }

@@ -39,6 +39,10 @@ pub struct Args {
     seed: SeedArg,
     #[command(flatten)]
     out: CosimArgs,
+    /// Write an FST waveform here instead of a VCD (Verilator's FST tracing: a fraction of
+    /// the VCD's size for large runs; GTKWave reads it natively; docs/testbench.md).
+    #[arg(long, value_name = "FILE", conflicts_with = "vcd")]
+    fst: Option<PathBuf>,
 }
 
 /// The first difference, for JSON.
@@ -145,7 +149,9 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     }
     // Tracing costs build time: only when a VCD is asked for; a mismatch rebuilds the traced
     // variant itself to write its VCD.
-    let mut how = NetBuild::auto(args.out.vcd.is_some());
+    let waves = args.out.vcd.as_ref().or(args.fst.as_ref());
+    let mut how = NetBuild::auto(waves.is_some());
+    how.fst = args.fst.is_some();
     if args.out.optimize {
         how.optimize = args.out.speed();
     }
@@ -172,17 +178,32 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     bench.set_progress(Box::new(move |t, passes| {
         progress_bar.set_message(format!("co-simulating: bit-time {t}, {passes} passes done"));
     }));
-    // Beside the VCD like every other `sim … --vcd`; without one, in the work directory.
     let files = lcanet_hdl::lca_net::network_gtkw(&bench.spec);
-    let gtkw = match &args.out.vcd {
+    let failure_vcd = dir.file("failure.vcd");
+    let r = bench.run(&stim, waves.map(PathBuf::as_path), Some(&failure_vcd), None);
+    bar.finish_and_clear();
+    let r = r?;
+    // Opens on the whole run, or its first pass when it is long, the first mismatch
+    // marked; beside the VCD like every other `sim … --vcd` (or the failure's VCD), else
+    // in the work directory.
+    let first_pass = r
+        .top_levels
+        .first()
+        .map(|&h| bench.spec.net.total_bit_times(&[h]) as u64);
+    let mut view = lcanet_hdl::gtkw::View::run(r.simulated, first_pass);
+    if let NetVerdict::Mismatch(m) = &r.verdict {
+        view = view.with_mismatch(m.bit_time);
+    }
+    let files = files.viewing(view);
+    let kept_vcd = match &r.verdict {
+        NetVerdict::Mismatch(m) => m.vcd.clone(),
+        _ => None,
+    };
+    let gtkw = match waves.or(kept_vcd.as_ref()) {
         Some(vcd) => files.write_beside(vcd),
         None => files.write_to(&rtl_dir, &top, None),
     }
     .context("writing the GTKWave files")?;
-    let failure_vcd = dir.file("failure.vcd");
-    let r = bench.run(&stim, args.out.vcd.as_deref(), Some(&failure_vcd), None);
-    bar.finish_and_clear();
-    let r = r?;
     let failure = match &r.verdict {
         NetVerdict::Match => None,
         NetVerdict::Mismatch(m) => Some(Failure {

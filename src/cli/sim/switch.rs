@@ -5,6 +5,7 @@ use crate::cli::common::{print_json, CosimArgs, SeedArg};
 use crate::cli::generate::switch::SwitchArgs;
 use crate::cli::Outcome;
 use anyhow::Context;
+use lcanet_hdl::gtkw::View;
 use lcanet_hdl::lca::gtkw::switch_gtkw;
 use lcanet_hdl::lca::switch_design;
 use lcanet_sim::lcan::cycle::SwitchParams;
@@ -110,8 +111,14 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         .context("creating the work directory")?;
     let rtl_dir = dir.file("rtl");
     let r = run_switch_cosim(&cfg, &rtl_dir)?;
+    let mut view = View::run(r.bit_times, None);
+    match &r.verdict {
+        Verdict::Match => {}
+        Verdict::Mismatch(m) => view = view.with_mismatch(m.bit_time),
+        Verdict::Invariant(v) => view = view.with_mismatch(v.bit_time),
+    }
     let gtkw = match (&gtkw_files, &args.out.vcd) {
-        (Some(files), Some(vcd)) => Some(super::write_gtkw(files, vcd)?),
+        (Some(files), Some(vcd)) => Some(super::write_gtkw(files, vcd, view)?),
         _ => None,
     };
     let failure = match &r.verdict {

@@ -357,7 +357,11 @@ fn build_into(
         top,
     ]);
     if options.trace {
-        cmd.arg("--trace");
+        cmd.arg(if options.fst {
+            "--trace-fst"
+        } else {
+            "--trace"
+        });
     }
     if opt_vars.fast == "-O0" {
         // Unoptimized code compiles so fast that a model split into files for a parallel
@@ -433,7 +437,13 @@ fn build_into(
     };
     log.run(Tool::Make, &mut build)?;
 
-    link_library(tmp, &objects, &runtime, &mut log)?;
+    // Verilator's FST writer compresses with lz4 and zlib (`verilated.mk`'s LDLIBS).
+    let libs: &[&str] = if options.trace && options.fst {
+        &["-llz4", "-lz"]
+    } else {
+        &[]
+    };
+    link_library(tmp, &objects, &runtime, libs, &mut log)?;
     fs::remove_dir_all(&obj).map_err(|e| BridgeError::io("remove", &obj, e))?;
 
     let mut manifest = Manifest::new(top, key, ports, options, design, banner, start);
@@ -456,12 +466,13 @@ for a in "$@"; do
 done
 "#;
 
-/// Links `objects` and the Verilator runtime into the entry's [`LIBRARY_FILE`], exporting
-/// only the shim's `lcanet_*` symbols.
+/// Links `objects` and the Verilator runtime (and `libs`) into the entry's
+/// [`LIBRARY_FILE`], exporting only the shim's `lcanet_*` symbols.
 pub(super) fn link_library(
     tmp: &Path,
     objects: &[PathBuf],
     runtime: &Path,
+    libs: &[&str],
     log: &mut Log,
 ) -> Result<(), BridgeError> {
     let map = tmp.join("exports.map");
@@ -473,6 +484,7 @@ pub(super) fn link_library(
         .args(objects)
         .arg(runtime)
         .arg(format!("-Wl,--version-script={}", map.display()))
+        .args(libs)
         .arg("-lpthread");
     log.run(Tool::Cxx, &mut link)
 }

@@ -145,6 +145,10 @@ fn quick_flag(v: Result<String, std::env::VarError>) -> Result<&'static str, Bri
 pub struct ModelOptions {
     /// Build with VCD tracing (`--trace`), so that a model can write a VCD.
     pub trace: bool,
+    /// With `trace`: FST instead of VCD (`--trace-fst`; the model's waveform file is then
+    /// an FST, which GTKWave reads natively; linked with lz4 and zlib).
+    #[serde(default)]
+    pub fst: bool,
     /// Internal signals to make readable by hierarchical name (empty: none).
     pub public: Vec<PublicSignals>,
     /// C++ optimization.

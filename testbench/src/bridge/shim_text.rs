@@ -9,8 +9,12 @@ pub(super) const PRELUDE: &str = r#"#include "@CLASS@.h"
 #include "verilated.h"
 #include "verilated_sym_props.h"
 #include "verilated_syms.h"
-#if VM_TRACE
+#if VM_TRACE_FST
+#include "verilated_fst_c.h"
+typedef VerilatedFstC LcanetTrace;
+#elif VM_TRACE
 #include "verilated_vcd_c.h"
+typedef VerilatedVcdC LcanetTrace;
 #endif
 #include <cstdint>
 #include <cstdio>
@@ -25,7 +29,7 @@ struct Model {
     VerilatedContext* ctx = nullptr;
     @CLASS@* top = nullptr;
 #if VM_TRACE
-    VerilatedVcdC* tfp = nullptr;
+    LcanetTrace* tfp = nullptr;
 #endif
     std::vector<Signal> signals;
 };
@@ -130,11 +134,11 @@ void* lcanet_create(const char* vcd_path, char* err, size_t errlen) {
     m->top = new @CLASS@{m->ctx, "TOP"};
 #if VM_TRACE
     if (vcd_path) {
-        m->tfp = new VerilatedVcdC;
+        m->tfp = new LcanetTrace;
         m->top->trace(m->tfp, 99);
         m->tfp->open(vcd_path);
         if (!m->tfp->isOpen()) {
-            set_err(err, errlen, std::string("cannot open VCD file ") + vcd_path);
+            set_err(err, errlen, std::string(VM_TRACE_FST ? "cannot open FST file " : "cannot open VCD file ") + vcd_path);
             delete m->tfp;
             Verilated::threadContextp(m->ctx);
             delete m->top;

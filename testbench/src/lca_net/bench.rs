@@ -50,6 +50,8 @@ pub struct NetBuild {
     /// With VCD tracing (otherwise [`NetBench::traced`] builds the traced variant on
     /// demand, e.g. for a failing run).
     pub trace: bool,
+    /// Traced builds write FST instead of VCD.
+    pub fst: bool,
     /// Extra Verilator arguments (measured choices for large networks,
     /// `docs/network-rtl.md`).
     pub extra_args: Vec<String>,
@@ -101,6 +103,7 @@ impl NetBuild {
         NetBuild {
             optimize: Optimize::Quick,
             trace,
+            fst: false,
             extra_args: Self::SHARE_ARGS.map(String::from).to_vec(),
         }
     }
@@ -110,6 +113,7 @@ impl NetBuild {
         NetBuild {
             optimize: Optimize::Quick,
             trace: false,
+            fst: false,
             extra_args: Self::SHARE_ARGS.map(String::from).to_vec(),
         }
     }
@@ -126,6 +130,7 @@ pub fn model_options(how: &NetBuild, spec: &NetSpec) -> ModelOptions {
     if spec.topo.total_switches() < NetBuild::PES_OUT_OF_LINE_BELOW {
         o = o.with_no_inline(&spec.pe_module_name());
     }
+    o.fst = how.fst;
     o.optimize = how.optimize;
     o.extra_args = how.extra_args.clone();
     o
@@ -202,7 +207,8 @@ impl NetBench {
         })
     }
 
-    /// The same network with VCD tracing (built, or found in the cache, if needed).
+    /// The same network with tracing (VCD, or FST with [`NetBuild::fst`]; built, or found
+    /// in the cache, if needed).
     pub fn traced(&self) -> Result<Arc<ModelLibrary>, NetCosimError> {
         if self.lib.has_trace() {
             return Ok(self.lib.clone());

@@ -1,7 +1,8 @@
 //! Self-checking Verilog-2005 test benches from a recorded run, runnable in Icarus Verilog
 //! with no Rust: the stimulus and expectations go to `$readmemh` files beside the bench,
 //! which applies the inputs every bit-time, compares every output and prints `PASS` or
-//! `FAIL bit-time N signal S expected E got G` for the first difference, then finishes.
+//! `FAIL bit-time N signal S expected E got G` for the first difference and ends with
+//! `$fatal` (exit status 1: FuseSoC's `sim` target and scripts see the failure).
 
 mod recording;
 mod run;
@@ -54,6 +55,8 @@ pub struct TestbenchFiles {
     pub module: String,
     /// The design files (given to the writer; listed in `run.sh`).
     pub design_files: Vec<PathBuf>,
+    /// The `$readmemh` files the bench reads from its working directory.
+    pub data_files: Vec<PathBuf>,
 }
 
 const STIM: &str = "lcanet_stim.hex";
@@ -99,11 +102,15 @@ pub fn write_testbench(
         let _ = writeln!(expect, "{}", words_to_hex(&line, ow));
         let _ = writeln!(care, "{}", words_to_hex(&cares, no));
     }
+    let mut data_files = Vec::new();
     if iw > 0 {
+        data_files.push(dir.join(STIM));
         write(&dir.join(STIM), &stim)?;
     }
-    write(&dir.join(EXPECT), &expect)?;
-    write(&dir.join(CARE), &care)?;
+    for (file, text) in [(EXPECT, &expect), (CARE, &care)] {
+        data_files.push(dir.join(file));
+        write(&dir.join(file), text)?;
+    }
 
     let testbench = dir.join(format!("{module}.v"));
     let mut text = String::new();
@@ -126,6 +133,7 @@ pub fn write_testbench(
         testbench,
         module,
         design_files: design_files.to_vec(),
+        data_files,
     })
 }
 
@@ -181,8 +189,9 @@ fn bench_text(
     );
     let _ = writeln!(
         s,
-        "// Prints PASS, or FAIL bit-time N signal S expected E got G for the first difference."
+        "// Prints PASS, or FAIL bit-time N signal S expected E got G for the first difference"
     );
+    let _ = writeln!(s, "// and ends with $fatal (exit status 1).");
     let _ = writeln!(s, "// Run from this directory: sh run.sh");
     let _ = writeln!(
         s,
@@ -266,8 +275,9 @@ fn bench_text(
     let _ = writeln!(s, "            #2;\n        end");
     let _ = writeln!(
         s,
-        "        if (!lcanet_failed) $display(\"PASS %0d bit-times\", LCANET_N);"
+        "        if (lcanet_failed) $fatal(1, \"the design differs from the expected outputs (FAIL above)\");"
     );
+    let _ = writeln!(s, "        $display(\"PASS %0d bit-times\", LCANET_N);");
     let _ = writeln!(s, "        $finish;\n    end\nendmodule");
     s
 }

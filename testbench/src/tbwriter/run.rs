@@ -34,7 +34,9 @@ impl TbOutcome {
 }
 
 /// Compiles (`iverilog -g2005 -Wall`, warnings fail) and runs (`vvp`) the bench with its
-/// design files, in the bench's directory.
+/// design files, in the bench's directory. A bench that printed `FAIL …` ends with
+/// `$fatal` (exit status 1, so that FuseSoC and scripts see it); any other non-zero exit
+/// is an error.
 pub fn run_testbench(tb: &TestbenchFiles) -> Result<TbOutcome, TbError> {
     let mut files = vec![tb.testbench.clone()];
     files.extend(tb.design_files.iter().cloned());
@@ -43,11 +45,17 @@ pub fn run_testbench(tb: &TestbenchFiles) -> Result<TbOutcome, TbError> {
         &tb.module,
         &tb.dir.join(format!("{}.vvp", tb.module)),
     )?;
-    let out = icarus::run(&compiled, &tb.dir)?;
-    parse_verdict(&out.stdout).ok_or_else(|| TbError::NoVerdict {
-        testbench: tb.testbench.clone(),
-        stdout: out.stdout.clone(),
-    })
+    let (out, exit_error) = icarus::run_any_status(&compiled, &tb.dir, icarus::vvp_timeout()?)?;
+    let verdict = parse_verdict(&out.stdout);
+    match (verdict, exit_error) {
+        (Some(v), None) if v.passed() => Ok(v),
+        (Some(v), Some(_)) if !v.passed() => Ok(v),
+        (_, Some(e)) => Err(e.into()),
+        (_, None) => Err(TbError::NoVerdict {
+            testbench: tb.testbench.clone(),
+            stdout: out.stdout.clone(),
+        }),
+    }
 }
 
 /// Reads the verdict from a bench's output.

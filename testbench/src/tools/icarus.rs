@@ -85,6 +85,20 @@ pub fn run_limited(
     cwd: &Path,
     limit: Duration,
 ) -> Result<RunOutput, ToolError> {
+    let (out, failure) = run_any_status(compiled, cwd, limit)?;
+    match failure {
+        None => Ok(out),
+        Some(e) => Err(e),
+    }
+}
+
+/// As [`run_limited`], but a non-zero exit (a bench that ends a failed run with `$fatal`)
+/// still returns what was printed, beside the error it would be.
+pub fn run_any_status(
+    compiled: &Compiled,
+    cwd: &Path,
+    limit: Duration,
+) -> Result<(RunOutput, Option<ToolError>), ToolError> {
     let vvp = locate(Tool::Vvp)?;
     let mut cmd = Command::new(vvp);
     cmd.arg("-n").arg(&compiled.vvp_file).current_dir(cwd);
@@ -94,11 +108,13 @@ pub fn run_limited(
         limit,
         "set LCANET_VVP_TIMEOUT=<seconds> for a longer limit",
     )?;
-    if !out.status.success() {
-        return Err(failed(Tool::Vvp, &cmd, &out, out.status.to_string()));
-    }
-    Ok(RunOutput {
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    })
+    let failure =
+        (!out.status.success()).then(|| failed(Tool::Vvp, &cmd, &out, out.status.to_string()));
+    Ok((
+        RunOutput {
+            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        },
+        failure,
+    ))
 }

@@ -63,6 +63,7 @@ pub fn quad_gtkw(design: &Design, p: CubeParams) -> Result<GtkwFiles, MissingSig
         groups.push(Group::new(format!("node {x}"), t));
     }
     Ok(GtkwFiles {
+        view: None,
         top: design.top().to_string(),
         groups,
         filters: Vec::new(),

@@ -20,9 +20,8 @@ use lcanet_sim::lcan::routing::{Algorithm, Config, Conflict};
 use lcanet_sim::lcan::{Size, Topology};
 use lcanet_sim::rng::derive;
 use lcanet_testbench::lca_net::{NetBench, NetBuild, PermKind, Stimulus};
+use rayon::prelude::*;
 use std::path::Path;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
 use std::time::Instant;
 
 /// An LCA network family member: its name and how to build it on `n` PEs.
@@ -115,16 +114,12 @@ impl Exchange for Lcan {
         let topo = self.topo(n)?;
         let np = NetParams::new(&topo, self.alg, HW_POLICY, 1, p.message_bits)
             .with_context(|| format!("the hardware parameters of {} n = {n}", self.shape.short))?;
-        let next = AtomicUsize::new(1);
-        let totals: Mutex<(u64, u64, u64)> = Mutex::new((0, 0, 0));
-        let failure: Mutex<Option<anyhow::Error>> = Mutex::new(None);
-        std::thread::scope(|s| {
-            for _ in 0..jobs.clamp(1, n.max(2) - 1) {
-                s.spawn(|| loop {
-                    let c = next.fetch_add(1, Ordering::Relaxed);
-                    if c >= n || failure.lock().map_or(true, |f| f.is_some()) {
-                        break;
-                    }
+        // Every permutation j ⊕ c a task of its own; the first error stops the rest.
+        let (bits, passes, lb) = crate::cli::common::thread_pool(jobs)?.install(|| {
+            (1..n)
+                .into_par_iter()
+                .with_max_len(1)
+                .map(|c| {
                     let cfg = Config {
                         algorithm: self.alg,
                         policy: POLICY,
@@ -132,30 +127,15 @@ impl Exchange for Lcan {
                         seed: Self::seed(p, c),
                     };
                     let perm = xor_permutation(n, c).to_partial();
-                    match evaluate(&topo, &perm, &cfg, None) {
-                        Ok(ev) => {
-                            let tops: Vec<usize> =
-                                ev.schedule.passes.iter().map(|x| x.top_level).collect();
-                            let bt = bit_times(&np, &tops).total;
-                            let mut t = totals.lock().unwrap_or_else(|e| e.into_inner());
-                            t.0 += bt;
-                            t.1 += tops.len() as u64;
-                            t.2 += ev.lower_bound.value as u64;
-                        }
-                        Err(e) => {
-                            *failure.lock().unwrap_or_else(|e| e.into_inner()) = Some(
-                                anyhow::Error::from(e)
-                                    .context(format!("routing permutation j ⊕ {c}")),
-                            )
-                        }
-                    }
-                });
-            }
-        });
-        if let Some(e) = failure.into_inner().unwrap_or_else(|e| e.into_inner()) {
-            return Err(e);
-        }
-        let (bits, passes, lb) = totals.into_inner().unwrap_or_else(|e| e.into_inner());
+                    let ev = evaluate(&topo, &perm, &cfg, None).map_err(|e| {
+                        anyhow::Error::from(e).context(format!("routing permutation j ⊕ {c}"))
+                    })?;
+                    let tops: Vec<usize> = ev.schedule.passes.iter().map(|x| x.top_level).collect();
+                    let bt = bit_times(&np, &tops).total;
+                    anyhow::Ok((bt, tops.len() as u64, ev.lower_bound.value as u64))
+                })
+                .try_reduce(|| (0, 0, 0), |a, b| Ok((a.0 + b.0, a.1 + b.1, a.2 + b.2)))
+        })?;
         Ok(Golden {
             runs: n - 1,
             bit_times: bits,
