@@ -7,6 +7,7 @@ mod common;
 
 use common::tools::{scratch_dir, verilator_lint};
 use lcanet_hdl::lca::{add_switch, Layout};
+use lcanet_hdl::lca_net::fabric::OBSERVED;
 use lcanet_hdl::netlist::{replicate, Design, ModuleBuilder};
 use lcanet_sim::lcan::cycle::{ArbiterPolicy, SwitchParams, SwitchTopology};
 
@@ -40,7 +41,7 @@ fn switch(policy: ArbiterPolicy) -> lcanet_hdl::netlist::Module {
 fn the_switch_as_rows_validates_lints_and_reads_like_the_switch() {
     for policy in [ArbiterPolicy::RoundRobin, ArbiterPolicy::Random] {
         let sw = switch(policy);
-        let rows = replicate(&sw, 5, &SHARED, "sw_rows").expect("replicates");
+        let rows = replicate(&sw, 5, &SHARED, &OBSERVED, "sw_rows").expect("replicates");
         let ports: Vec<(&str, usize)> = rows
             .ports
             .iter()
@@ -65,6 +66,24 @@ fn the_switch_as_rows_validates_lints_and_reads_like_the_switch() {
         );
         assert!(text.contains("xp_ac[j*4 +: 4] <= "), "{text}");
         assert!(text.contains("assign c[9:8] = {tx_c["), "{text}");
+        // The step counter and the windows move with the broadcast control only: one
+        // copy, loaded before the loop; the crosspoints stay rows even where never set.
+        let (before, inside) = text.split_once("for (j = 0;").expect("a loop");
+        assert!(text.contains("reg [9:0] bt;"), "{text}");
+        assert!(before.contains("bt <= bt + 10'd1;"), "{text}");
+        assert!(before.contains("up_window <= "), "{text}");
+        assert!(text.contains("reg [19:0] xp_bd;"), "{text}");
+        // The arbiters' wires are computed in their windows only.
+        let window = inside
+            .split_once("end else if (up_window) begin")
+            .expect("gated")
+            .1;
+        assert!(window.trim_start().starts_with("_up_free = "), "{text}");
+        assert!(!inside
+            .split_once("end else if (up_window)")
+            .unwrap()
+            .0
+            .contains("up_pend = "));
         let issues = lcanet_hdl::style::check_files(
             e.modules
                 .iter()
@@ -86,6 +105,6 @@ fn blocks_with_instances_or_logic_outputs_are_refused() {
     let r = m.reg("r", 2);
     m.assign(&y, &r ^ &a);
     m.always(|p| p.load(&r, &a));
-    let e = replicate(&m.build(), 3, &[], "x").unwrap_err();
+    let e = replicate(&m.build(), 3, &[], &[], "x").unwrap_err();
     assert!(e.to_string().contains("registered outputs"), "{e}");
 }

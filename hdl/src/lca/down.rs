@@ -222,7 +222,9 @@ pub(super) fn build(
     ]);
     let (init, commit) = (&p.init, &ctl.commit);
     m.always(|s| {
-        s.comment("DOWN arbiter: one request per bit-time; the commit clears the outcome");
+        s.comment(
+            "DOWN arbiter: one request per bit-time in its window; the commit clears the outcome",
+        );
         s.if_(init | commit, |s| {
             s.load(&gnt, zero(n));
             s.load(&rej, zero(n));
@@ -231,7 +233,8 @@ pub(super) fn build(
             s.load(&used0, zero(d));
             s.load(&used1, zero(d));
         })
-        .else_(|s| {
+        // Outside the window every slot is masked (`dn_pend` is 0): updates in the window only.
+        .elif(&ctl.dn_window, |s| {
             s.load(&gnt, &gnt | &won);
             s.load(&rej, &rej | (&sel & !&ok));
             s.load(&ch0, &ch0 | rows_of(&pick0, won0.clone()));

@@ -81,13 +81,17 @@ pub(super) fn build(
     let won = m.def("_up_won", &sel & &ok);
     let (init, commit) = (&p.init, &ctl.commit);
     m.always(|s| {
-        s.comment("UP arbiter: one request per bit-time; the commit clears the outcome");
+        s.comment(
+            "UP arbiter: one request per bit-time in its window; the commit clears the outcome",
+        );
         s.if_(init | commit, |s| {
             s.load(&gnt, zero(d));
             s.load(&rej, zero(d));
             s.load(&ch, zero(d * u));
         })
-        .else_(|s| {
+        // Outside the window every request is masked (`up_pend` is 0), so nothing would
+        // change: the updates are evaluated in the window only (docs/protocol.md §7).
+        .elif(&ctl.up_window, |s| {
             s.load(&gnt, &gnt | &won);
             s.load(&rej, &rej | (&sel & !&ok));
             s.load(&ch, &ch | cat((0..d).rev().map(|x| pick.when(&won.bit(x)))));

@@ -63,6 +63,11 @@ pub const SHARED_PORTS: [&str; 7] = [
     "seed16",
 ];
 
+/// The switch registers read by name from outside (the co-simulation compares them after
+/// every set-up, the save files show them): rows in a rows module even where a network
+/// never sets them (`xp_bd` of a CB-LCAN switch is 0 in every row).
+pub const OBSERVED: [&str; 4] = ["xp_ac", "xp_ad", "xp_bc", "xp_bd"];
+
 /// The instance name of level `i` written as rows: `lvl<i>`.
 pub fn level_instance(level: usize) -> String {
     format!("lvl{level}")
@@ -248,7 +253,8 @@ pub fn add_fabric(
                     .copied()
                     .filter(|&p| !(merged && p == "level"))
                     .collect();
-                let module = replicate(switch, count, &shared, &name).map_err(|e| e.to_string())?;
+                let module = replicate(switch, count, &shared, &OBSERVED, &name)
+                    .map_err(|e| e.to_string())?;
                 design
                     .add_module(module.clone())
                     .map_err(|e| e.to_string())?;

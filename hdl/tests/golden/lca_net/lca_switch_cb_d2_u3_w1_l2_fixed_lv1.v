@@ -154,17 +154,17 @@ module lca_switch_cb_d2_u3_w1_l2_fixed_lv1 (
             dn_window <= (m_down & (dn_window | (bt == 10'd12))) | (m_probe & (dn_window | (bt == 10'd4)));
             serve_win <= m_down & (ctl_level == level);
         end
-        // UP arbiter: one request per bit-time; the commit clears the outcome
+        // UP arbiter: one request per bit-time in its window; the commit clears the outcome
         if (ctl_init | commit) begin
             up_gnt <= 2'd0;
             up_rej <= 2'd0;
             up_ch <= 6'd0;
-        end else begin
+        end else if (up_window) begin
             up_gnt <= up_gnt | _up_won;
             up_rej <= up_rej | (up_sel & ~up_ok);
             up_ch <= up_ch | {_up_won[1] ? up_pick : 3'd0, _up_won[0] ? up_pick : 3'd0};
         end
-        // DOWN arbiter: one request per bit-time; the commit clears the outcome
+        // DOWN arbiter: one request per bit-time in its window; the commit clears the outcome
         if (ctl_init | commit) begin
             dn_gnt <= 8'd0;
             dn_rej <= 8'd0;
@@ -172,7 +172,7 @@ module lca_switch_cb_d2_u3_w1_l2_fixed_lv1 (
             dn_ch1 <= 10'd0;
             dn_used_a <= 2'd0;
             dn_used_c <= 2'd0;
-        end else begin
+        end else if (dn_window) begin
             dn_gnt <= dn_gnt | _dn_won;
             dn_rej <= dn_rej | (dn_sel & ~dn_ok);
             dn_ch0 <= dn_ch0 | {_dn_won[4] ? dn_pick_a : 2'd0, _dn_won[3] ? dn_pick_a : 2'd0, _dn_won[2] ? dn_pick_a : 2'd0, _dn_won[1] ? dn_pick_a : 2'd0, _dn_won[0] ? dn_pick_a : 2'd0};

@@ -19,6 +19,15 @@
 //!   every register and row port read or loaded at row `j`;
 //! - each output port, which must be wiring of registers and inputs (registered outputs, as
 //!   every block of ours has), is assigned row by row with static slices.
+//!
+//! Two refinements keep the loop from doing work the instances' values do not need:
+//! - registers and wires computed only from the shared ports ([`uniform`]: the same in every
+//!   row) are kept once, not as rows, and computed once per clock edge before the loop;
+//! - each remaining wire is computed in the innermost branch that reads it ([`sink`]), so a
+//!   branch not taken costs none of its wires.
+
+mod sink;
+mod uniform;
 
 use super::expr::Expr;
 use super::module::{Assign, Body, Direction, Item, Module, Net, Port, Reg, Stmt};
@@ -45,6 +54,8 @@ enum Kind {
     Row(usize),
     /// A wire, now a temporary.
     Temp,
+    /// A register the same in every row ([`uniform`]): kept once.
+    Uniform,
 }
 
 struct Rows<'a> {
@@ -55,11 +66,14 @@ struct Rows<'a> {
 }
 
 /// `module` replicated as `count` rows in a module named `name`; the ports in `shared`
-/// are common to every row (`clock` always is).
+/// are common to every row (`clock` always is). The registers in `observed` stay rows even
+/// when they are the same in every row (signals read by name from outside, such as the
+/// crosspoints a co-simulation compares).
 pub fn replicate(
     module: &Module,
     count: usize,
     shared: &[&str],
+    observed: &[&str],
     name: &str,
 ) -> Result<Module, RowsError> {
     let err = |what: String| RowsError {
@@ -88,6 +102,16 @@ pub fn replicate(
                 ..p.clone()
             });
         }
+    }
+    let shared_set: BTreeSet<&str> = module
+        .ports
+        .iter()
+        .filter(|p| r.kinds.get(&p.name) == Some(&Kind::Shared))
+        .map(|p| p.name.as_str())
+        .collect();
+    let mut uni = uniform::uniform(module, &shared_set);
+    for o in observed {
+        uni.remove(*o);
     }
     let mut body = Body {
         allow_unread: module.body.allow_unread.clone(),
@@ -118,6 +142,10 @@ pub fn replicate(
         }
         match item {
             Item::Comment(_) => unreachable!("handled above"),
+            Item::Reg(reg) if uni.contains(&reg.name) => {
+                r.kinds.insert(reg.name.clone(), Kind::Uniform);
+                body.items.push(Item::Reg(reg.clone()));
+            }
             Item::Reg(reg) => {
                 r.kinds.insert(reg.name.clone(), Kind::Row(reg.width));
                 body.items.push(Item::Reg(Reg {
@@ -179,27 +207,41 @@ pub fn replicate(
         }
     }
     let order = dependency_order(&wire_order, &wire_drivers).map_err(err)?;
-    let mut pass = Vec::new();
-    pass.push(Stmt::Comment(format!(
-        "Row {ROW} is instance {ROW} of {}: its wires, then its registers",
-        module.name
-    )));
+    // Once per clock edge: the uniform wires, then the loads of uniform registers.
+    let mut once = Vec::new();
+    // Per row: each other wire's statements (placed by `sink`), then the process.
+    let mut lets: Vec<(String, Vec<Stmt>)> = Vec::new();
     for w in order {
+        let mut stmts = Vec::new();
         if let Some(t) = titles.get(w) {
-            pass.push(Stmt::Comment(t.clone()));
+            stmts.push(Stmt::Comment(t.clone()));
         }
         for (target, value) in wire_drivers.get(w).into_iter().flatten() {
-            let value = r.expr(value, &mut pass).map_err(err)?;
-            pass.push(Stmt::Let {
+            let value = r.expr(value, &mut stmts).map_err(err)?;
+            stmts.push(Stmt::Let {
                 target: target.clone(),
                 value,
             });
         }
+        if uni.contains(w) {
+            once.extend(stmts);
+        } else {
+            lets.push((w.to_owned(), stmts));
+        }
     }
-    for s in &module.body.process {
-        let s = r.stmt(s).map_err(err)?;
-        pass.extend(s);
+    let is_uniform = |name: &str| uni.contains(name);
+    for s in uniform::filter(&module.body.process, &is_uniform) {
+        once.extend(r.stmt(&s).map_err(err)?);
     }
+    let mut rest = Vec::new();
+    for s in uniform::filter(&module.body.process, &|name| !is_uniform(name)) {
+        rest.extend(r.stmt(&s).map_err(err)?);
+    }
+    let mut pass = vec![Stmt::Comment(format!(
+        "Row {ROW} is instance {ROW} of {}: its wires where they are read, its registers",
+        module.name
+    ))];
+    pass.extend(sink::place_all(rest, lets));
     for a in out_assigns {
         for j in 0..count {
             let lhs = r.static_row(&a.lhs, j).map_err(err)?;
@@ -207,11 +249,18 @@ pub fn replicate(
             body.items.push(Item::Assign(Assign { lhs, rhs }));
         }
     }
-    body.process = vec![Stmt::For {
+    if !once.is_empty() {
+        once.insert(
+            0,
+            Stmt::Comment("The same in every row: computed once".into()),
+        );
+    }
+    once.push(Stmt::For {
         var: ROW.into(),
         count,
         body: pass,
-    }];
+    });
+    body.process = once;
     body.temps = r.temps;
     Ok(Module {
         name: name.to_owned(),
@@ -438,12 +487,12 @@ impl Rows<'_> {
         Ok(match e {
             Expr::Signal(s) => match self.kind(s)? {
                 Kind::Row(w) => Expr::slice(s.as_str(), j * w + w - 1, j * w),
-                Kind::Shared => e.clone(),
+                Kind::Shared | Kind::Uniform => e.clone(),
                 Kind::Temp => return Err(output_from_logic(s)),
             },
             Expr::Slice { signal, msb, lsb } => match self.kind(signal)? {
                 Kind::Row(w) => Expr::slice(signal.as_str(), j * w + msb, j * w + lsb),
-                Kind::Shared => e.clone(),
+                Kind::Shared | Kind::Uniform => e.clone(),
                 Kind::Temp => return Err(output_from_logic(signal)),
             },
             Expr::Const { .. } => e.clone(),
