@@ -165,6 +165,19 @@ pub struct CriticalPath {
     pub routing_ns: f64,
 }
 
+/// `lpf` with every `FREQUENCY PORT "p" … ;` constraint set to `mhz`.
+fn lpf_at_frequency(lpf: &str, mhz: f64) -> String {
+    lpf.lines()
+        .map(|l| match l.trim_start().strip_prefix("FREQUENCY PORT ") {
+            Some(rest) => {
+                let port = rest.split_whitespace().next().unwrap_or_default();
+                format!("FREQUENCY PORT {port} {mhz} MHZ;\n")
+            }
+            None => format!("{l}\n"),
+        })
+        .collect()
+}
+
 /// The first clock's critical path in a nextpnr log (`Critical path report for clock …`
 /// up to `… ns logic, … ns routing`).
 pub fn critical_path(log: &str) -> Option<CriticalPath> {
@@ -205,7 +218,9 @@ pub struct Synthesized {
     pub family: Family,
     /// The directory holding `synth.json` and `synth.log`.
     pub dir: PathBuf,
-    /// LUT4s (on the ECP5 a `CCU2C` carry cell counts as its two LUT4s).
+    /// LUT4s (on the ECP5 a `CCU2C` carry cell counts as its two LUT4s, a
+    /// `TRELLIS_DPR16X4` distributed RAM as the six LUT sites nextpnr packs it into: four
+    /// RAM LUTs and the two its write port blocks).
     pub lut4: u64,
     /// Flip-flops.
     pub flip_flops: u64,
@@ -281,7 +296,9 @@ pub fn synthesize(
             count(&|k| k.starts_with("SB_RAM40_4K")),
         ),
         Family::Ecp5 => (
-            count(&|k| k == "LUT4") + 2 * count(&|k| k == "CCU2C"),
+            count(&|k| k == "LUT4")
+                + 2 * count(&|k| k == "CCU2C")
+                + 6 * count(&|k| k == "TRELLIS_DPR16X4"),
             count(&|k| k == "TRELLIS_FF"),
             count(&|k| k == "DP16KD"),
         ),
@@ -396,6 +413,19 @@ pub fn place(
         Family::Ecp5 => (out.join("routed.json"), out.join(format!("{}.bit", s.top))),
     };
     let config = out.join(format!("{}.config", s.top));
+    // An LPF's `FREQUENCY` overrides nextpnr's `--freq`: the board's oscillator would
+    // become the timing target. Constrain the clock at `freq_mhz` through a copy.
+    let pins = match (dev.family, pins) {
+        (Family::Ecp5, Some(p)) => {
+            let text = std::fs::read_to_string(p).map_err(|e| ToolError::io("read", p, e))?;
+            let local = out.join("pins.lpf");
+            std::fs::write(&local, lpf_at_frequency(&text, freq_mhz))
+                .map_err(|e| ToolError::io("write", &local, e))?;
+            Some(local)
+        }
+        (_, p) => p.map(Path::to_path_buf),
+    };
+    let pins = pins.as_deref();
     let pnr_tool = match dev.family {
         Family::Ice40 => Tool::NextpnrIce40,
         Family::Ecp5 => Tool::NextpnrEcp5,
@@ -632,5 +662,14 @@ Info: 2.12 ns logic, 5.62 ns routing
         assert_eq!(p.to, "rem_TRELLIS_FF_Q_8.M");
         assert_eq!((p.nets, p.logic_ns, p.routing_ns), (2, 2.12, 5.62));
         assert!(critical_path("Info: Program finished normally.").is_none());
+    }
+
+    #[test]
+    fn an_lpf_clock_is_constrained_at_the_target() {
+        let lpf = "LOCATE COMP \"clock\" SITE \"G2\";\nFREQUENCY PORT \"clock\" 25 MHZ;\n";
+        assert_eq!(
+            lpf_at_frequency(lpf, 50.0),
+            "LOCATE COMP \"clock\" SITE \"G2\";\nFREQUENCY PORT \"clock\" 50 MHZ;\n"
+        );
     }
 }
