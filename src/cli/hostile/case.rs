@@ -470,6 +470,7 @@ pub(super) const COMMANDS: &[&str] = &[
     "sweep",
     "sweep --report",
     "sweep --resume",
+    "sweep --submit",
     "prove switch",
     "prove matrix",
 ];
@@ -481,6 +482,7 @@ pub(super) fn builds(cmd: &str) -> bool {
         || cmd.starts_with("bench")
         || cmd == "sweep"
         || cmd == "sweep --resume"
+        || cmd == "sweep --submit"
         || cmd.starts_with("prove")
 }
 
@@ -696,6 +698,7 @@ pub(super) fn cli_case(g: &mut Gen, s: &Scratch, case_dir: &Path, seeds: &[Strin
         "sweep" => sweep_args(&mut b, s, case_dir, &mut out),
         "sweep --report" => report_args(&mut b, s),
         "sweep --resume" => resume_args(&mut b, s),
+        "sweep --submit" => submit_args(&mut b, s),
         "prove switch" | "prove matrix" => prove_args(&mut b, s, cmd, case_dir, &mut out),
         "generate hypercube" | "sim hypercube" => {
             b.number("--k", "2", |v| (1..=12).contains(&v), &["k", "--k"]);
@@ -1363,6 +1366,65 @@ fn resume_args(b: &mut Builder, s: &Scratch) {
     b.arg("--perms", "2");
     records.seed_flag(b);
     b.arg("--out", out);
+    if b.g.chance(50) {
+        b.flag("--json");
+    }
+}
+
+/// `sweep --submit slurm --results DIR`, DIR holding generated records as the one shard of
+/// `--shards 1`, with the scheduler's flags each at and past its limit: a command that
+/// submits jobs, so only ever refused inputs (the records' defects, a flag's, or a
+/// records file that is not a shard's), refused before any Slurm command runs.
+fn submit_args(b: &mut Builder, s: &Scratch) {
+    // The command line so far ends in `--submit`.
+    b.argv.push("slurm".into());
+    let records = Records::generate(b);
+    let dir = s.root.join("inputs").join("results");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("the scratch directory is writable");
+    std::fs::write(dir.join("shard-000.jsonl"), records.bytes())
+        .expect("the scratch directory is writable");
+    if b.hit(b.rate / 5) {
+        std::fs::write(dir.join("shard-7.jsonl"), b"").expect("the scratch directory is writable");
+        b.defect(&["shard-7.jsonl", "not a shard file"]);
+    }
+    b.arg("--max-n", "4");
+    b.arg("--perms", "2");
+    records.seed_flag(b);
+    if b.hit(b.rate / 6) {
+        b.arg("--results", dir.join("shard-000.jsonl"));
+        b.defect(&["--results", "not a directory"]);
+    } else {
+        b.arg("--results", &dir);
+    }
+    // 483 configurations with n ≤ 4: so many shards at most; the records are all shard 0
+    // of 1.
+    b.number("--shards", "1", |v| (1..=483).contains(&v), &["--shards"]);
+    let any = |v: u128| (1..=u128::from(u64::MAX)).contains(&v);
+    b.number("--cpus", "1", |v| (1..=1024).contains(&v), &["--cpus"]);
+    b.number(
+        "--mem",
+        "1024",
+        |v| (64..=u128::from(u64::MAX)).contains(&v),
+        &["--mem"],
+    );
+    b.number("--time", "30", any, &["--time"]);
+    b.number("--max-running", "4", any, &["--max-running"]);
+    if b.hit(b.rate / 5) {
+        let (flag, v, hint) = *b.g.pick(&[
+            ("--partition", "a b", "--partition"),
+            ("--partition", "x;rm", "--partition"),
+            ("--scratch", "relative/dir", "absolute"),
+            ("--cache-dir", "cache", "absolute"),
+            // clap's own refusal: "a value is required for '--cache-dir <DIR>'".
+            ("--cache-dir", "", "--cache-dir"),
+        ]);
+        b.arg(flag, v);
+        b.defect(&[hint]);
+    }
+    if b.g.chance(50) {
+        b.flag("--dry-run");
+    }
     if b.g.chance(50) {
         b.flag("--json");
     }

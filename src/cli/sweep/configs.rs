@@ -212,6 +212,26 @@ pub fn parse_shard(s: &str) -> Result<Shard, String> {
     Ok(Shard { index, count })
 }
 
+/// Shard numbers (ascending) as ranges, `0-3,7,9-10`: sbatch's `--array` syntax, and how
+/// reports name shards.
+pub fn ranges(shards: &[usize]) -> String {
+    let mut out: Vec<String> = Vec::new();
+    let mut k = 0;
+    while k < shards.len() {
+        let mut j = k;
+        while j + 1 < shards.len() && shards[j + 1] == shards[j] + 1 {
+            j += 1;
+        }
+        out.push(if j == k {
+            shards[k].to_string()
+        } else {
+            format!("{}-{}", shards[k], shards[j])
+        });
+        k = j + 1;
+    }
+    out.join(",")
+}
+
 /// Refuses a PE bound outside `1 ..= max`.
 pub fn check_max_n(max_n: usize, max: usize) -> anyhow::Result<()> {
     if max_n < 2 || max_n > max {
@@ -236,6 +256,13 @@ mod tests {
         assert!(parse_shard("0/0").unwrap_err().contains("at least 1"));
         assert!(parse_shard("a/2").unwrap_err().contains("not a shard"));
         assert!(parse_shard("1").unwrap_err().contains("not a shard"));
+    }
+
+    #[test]
+    fn shard_lists_are_ranges() {
+        assert_eq!(ranges(&[0, 1, 2, 3, 7, 9, 10]), "0-3,7,9-10");
+        assert_eq!(ranges(&[5]), "5");
+        assert_eq!(ranges(&[]), "");
     }
 
     #[test]

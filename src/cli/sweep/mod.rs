@@ -5,11 +5,15 @@
 //! line per configuration; `--shard i/N` splits the list for a batch scheduler.
 
 pub(crate) mod configs;
+mod cost;
 mod out;
+mod records;
+mod render;
 mod report;
+mod slurm;
 
 use crate::cli::bench::routing::parse_algorithm;
-use crate::cli::common::{cpu_seconds, print_json, progress_bar, SeedArg};
+use crate::cli::common::{cpu_seconds, print_json, progress_bar, rusage, SeedArg};
 use crate::cli::Outcome;
 use anyhow::{bail, Context};
 use configs::{check_max_n, configs, hardware_algorithms, parse_shard, shapes, Config, Shard};
@@ -17,8 +21,9 @@ use lcanet_hdl::lca_net::NetSpec;
 use lcanet_sim::lcan::cycle::network::Mutation;
 use lcanet_sim::lcan::cycle::ArbiterPolicy;
 use lcanet_sim::lcan::routing::Algorithm;
+use lcanet_sim::lcan::Kind;
 use lcanet_sim::rng::derive;
-use lcanet_testbench::bridge::CacheOutcome;
+use lcanet_testbench::bridge::{CacheOutcome, Optimize};
 use lcanet_testbench::lca_net::{NetBench, NetBuild, PermKind, Stimulus};
 use lcanet_testbench::ArtifactDir;
 use out::RecordsFile;
@@ -31,6 +36,12 @@ use std::time::Instant;
 const MAX_SWEEP_PES: usize = 1024;
 /// Most random permutations per configuration.
 const MAX_PERMS: usize = 100_000;
+/// Why the networks above `--max-switches` are not swept.
+const OUT_OF_SCOPE: &str = "no FPGA prototype or co-simulation a user runs has that many switches";
+/// `--max-switches`: the sweep's scope is every network of at most this many switches
+/// (`docs/sweep/README.md`, "The 48 networks above 4,096 switches": no FPGA prototype or
+/// co-simulation a user runs has more).
+const DEFAULT_MAX_SWITCHES: usize = 4096;
 
 /// Arguments of `lcanet sweep`.
 #[derive(Debug, clap::Args)]
@@ -40,14 +51,16 @@ Examples:
   lcanet sweep --max-n 16 --perms 10 --out sweep.jsonl  # the small networks, all of them
   lcanet sweep --shard 3/40 --seed 7 --out s3.jsonl     # shard 3 of 40 (a batch job)
   lcanet sweep --shard 3/40 --seed 7 --out s3.jsonl --resume   # … continued after a stop
-  lcanet sweep --report results/                        # what the shards' records cover
+  lcanet sweep --report results/ --shards 100 --report-out results/   # + report.json, report.md
+  lcanet sweep --submit slurm --results /shared/sweep   # Slurm: one array task per shard,
+                                                        # then a report job; again: the rest
 
 Configurations (in a fixed order, numbered across shards): T-LCAN(d,u) with u | d, u < d
-and CB-LCAN(d,u), 2 ≤ d ≤ 16, 1 ≤ u ≤ 16, every level count l ≤ 16 with n ≤ --max-n that
-the generator accepts; networks with more than --max-switches switches are listed as
-skipped. Each is crossed with every algorithm the hardware runs (--algorithms) and every
-arbiter policy (--arbiters; R3's hardware has no arbiter: one configuration, arbiter
-\"none\"). Shard I/N takes configurations I, I+N, I+2N, …
+and CB-LCAN(d,u) (--topologies), 2 ≤ d ≤ 16, 1 ≤ u ≤ 16, every level count l ≤ 16 with
+n ≤ --max-n that the generator accepts; networks with more than --max-switches switches
+are out of scope and listed as such. Each is crossed with every algorithm the hardware
+runs (--algorithms) and every arbiter policy (--arbiters; R3's hardware has no arbiter:
+one configuration, arbiter \"none\"). Shard I/N takes configurations I, I+N, I+2N, …
 
 Each configuration is built once (cached by content, or with --discard-builds deleted
 after its run; the Verilator build runs -Wall with warnings fatal, so it is also the
@@ -65,8 +78,18 @@ shards of several machines or days) and checks them against the configurations t
 flags select (--max-n, --perms, --shard, …): a record of another configuration, permutation
 count or seed is refused naming its file and line; a record whose rtl digest is not what
 today's generator writes is stale and does not count. It prints what is covered, matched,
-mismatched and missing, and the time spent: wall clock, and CPU where the records carry it
-(--json: every one listed).
+mismatched, stale and missing (by topology, algorithm and policy in --report-out's
+report.md; by shard with --shards), the CPU-hours spent and the build's share, the slowest
+configurations, and for each mismatch a command that runs it alone (--json: every one
+listed).
+
+--submit slurm --results DIR submits the shards of --shards N (default 100) that DIR lacks
+— no shard-NNN.jsonl, or one without a current record of each configuration — as one
+Slurm job array (task I runs --shard I/N --resume --discard-builds in node-local scratch,
+its records going to DIR/shard-NNN.jsonl), and a job that runs after it and writes
+DIR/report.json and DIR/report.md. CPUs, memory and time per task come from the records'
+measured costs unless given. Submitting again runs only what is still missing or stale:
+a task cancelled, preempted or out of time resumes from its journal (docs/sweep/README.md).
 
 Exit code 2 if any configuration mismatched.")]
 pub struct Args {
@@ -78,7 +101,7 @@ pub struct Args {
     perms: usize,
     /// Networks with more switches are skipped (and counted): CB-LCAN(2,u) with large u
     /// grows by u/2 switches per level.
-    #[arg(long, default_value_t = 4096)]
+    #[arg(long, default_value_t = DEFAULT_MAX_SWITCHES)]
     max_switches: usize,
     /// Algorithms, comma-separated (default: every one the hardware runs).
     #[arg(long, value_delimiter = ',', value_parser = parse_algorithm)]
@@ -86,6 +109,9 @@ pub struct Args {
     /// Arbiter policies, comma-separated (default: all three).
     #[arg(long, value_delimiter = ',', value_enum)]
     arbiters: Vec<PolicyArg>,
+    /// Network kinds, comma-separated: tree (T-LCAN), cb (CB-LCAN) (default: both).
+    #[arg(long, value_delimiter = ',', value_enum)]
+    topologies: Vec<KindArg>,
     /// Link width W of every network.
     #[arg(long, default_value_t = 1)]
     width: usize,
@@ -102,6 +128,15 @@ pub struct Args {
     /// means its *.jsonl files) against the configurations the other flags select.
     #[arg(long, num_args = 1.., value_name = "FILE|DIR", conflicts_with_all = ["list", "out", "resume", "inject_fault", "discard_builds"])]
     report: Vec<PathBuf>,
+    /// With --report: also write the report as report.json and report.md (Markdown
+    /// tables) into DIR, each file atomically.
+    #[arg(long, value_name = "DIR", requires = "report")]
+    report_out: Option<PathBuf>,
+    /// The list split into N shards, as --submit runs it (files shard-NNN.jsonl): with
+    /// --report, which shards are incomplete; with --submit, one array task per shard
+    /// (default 100).
+    #[arg(long, value_name = "N", conflicts_with = "shard")]
+    shards: Option<usize>,
     #[command(flatten)]
     seed: SeedArg,
     /// Write one JSON line per configuration here.
@@ -127,6 +162,16 @@ pub struct Args {
     /// destinations of PEs 0 and 1, so every configuration must be reported mismatched.
     #[arg(long, hide = true)]
     inject_fault: bool,
+    #[command(flatten)]
+    submit: slurm::SubmitArgs,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum KindArg {
+    /// T-LCAN(d,u)
+    Tree,
+    /// CB-LCAN(d,u)
+    Cb,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -137,6 +182,15 @@ enum PolicyArg {
     RoundRobin,
     /// Pointers from a 16-bit LFSR per arbiter
     Random,
+}
+
+impl From<KindArg> for Kind {
+    fn from(k: KindArg) -> Self {
+        match k {
+            KindArg::Tree => Kind::Tree,
+            KindArg::Cb => Kind::CompleteBipartite,
+        }
+    }
 }
 
 impl From<PolicyArg> for ArbiterPolicy {
@@ -185,6 +239,8 @@ struct Record {
     bit_times_mean: f64,
     bit_times_max: u64,
     build: &'static str,
+    /// The g++ level of the model ([`optimize_for`]).
+    cxx_opt: String,
     build_seconds: f64,
     run_seconds: f64,
     /// CPU seconds (user + system) of the build: this process (generation) and its
@@ -193,8 +249,19 @@ struct Record {
     build_cpu_seconds: f64,
     /// CPU seconds of this process during the runs.
     run_cpu_seconds: f64,
+    /// Peak resident memory so far of this process plus that of its largest child so far
+    /// (Verilator or g++), MB: a bound of what the process needed up to this record, from
+    /// which `--submit` asks the scheduler for memory.
+    peak_rss_mb: f64,
     failure: Option<Failure>,
+    /// The fault `--inject-fault` put into the golden model (absent in real runs).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fault: Option<&'static str>,
 }
+
+/// What `--inject-fault` does, as its records name it.
+const INJECTED_FAULT: &str =
+    "permutation 0: the golden model swaps the destinations of PEs 0 and 1";
 
 /// The JSON summary on stdout.
 #[derive(Debug, Serialize)]
@@ -216,6 +283,7 @@ struct Summary {
 }
 
 #[derive(Debug, Clone, Serialize)]
+/// A network above `--max-switches`, out of the sweep's scope.
 struct SkippedNet {
     network: String,
     switches: usize,
@@ -301,9 +369,15 @@ impl Plan {
         )
         .context("--width / --message-bits")?;
         let configs::Shapes {
-            keep: nets,
-            skipped,
+            mut keep,
+            mut skipped,
         } = shapes(a.max_n, a.max_switches, a.width, a.message_bits);
+        if !a.topologies.is_empty() {
+            let kinds: Vec<Kind> = a.topologies.iter().map(|&k| k.into()).collect();
+            keep.retain(|(s, _)| kinds.contains(&s.kind));
+            skipped.retain(|(s, _)| kinds.contains(&s.kind));
+        }
+        let nets = keep;
         let all = configs(&nets, &algorithms, &policies);
         let total = all.len();
         let mine: Vec<Config> = all
@@ -325,6 +399,21 @@ impl Plan {
             total,
             mine,
         })
+    }
+
+    /// Configurations per network: one per algorithm and policy (one for an algorithm
+    /// without arbiters).
+    fn configs_per_network(&self) -> usize {
+        self.algorithms
+            .iter()
+            .map(|&alg| {
+                if configs::arbitrated(alg) {
+                    self.policies.len()
+                } else {
+                    1
+                }
+            })
+            .sum()
     }
 
     /// The topology of a configuration of this plan.
@@ -351,9 +440,57 @@ impl Plan {
     }
 }
 
+impl Args {
+    /// The flags that define the numbered list (besides defaults), as a command line gives
+    /// them: what a record's index means, for the commands `--submit` and `--report`
+    /// write.
+    fn list_flags(&self, plan: &Plan) -> Vec<String> {
+        let mut f = vec!["--max-n".to_string(), self.max_n.to_string()];
+        let mut flag = |name: &str, value: String| {
+            f.push(name.to_string());
+            f.push(value);
+        };
+        if self.max_switches != DEFAULT_MAX_SWITCHES {
+            flag("--max-switches", self.max_switches.to_string());
+        }
+        if !self.topologies.is_empty() {
+            let kinds: Vec<&str> = self
+                .topologies
+                .iter()
+                .map(|k| match k {
+                    KindArg::Tree => "tree",
+                    KindArg::Cb => "cb",
+                })
+                .collect();
+            flag("--topologies", kinds.join(","));
+        }
+        if !self.algorithms.is_empty() {
+            let names: Vec<&str> = plan.algorithms.iter().map(|a| a.name()).collect();
+            flag("--algorithms", names.join(","));
+        }
+        if !self.arbiters.is_empty() {
+            let names: Vec<String> = plan.policies.iter().map(|p| p.to_string()).collect();
+            flag("--arbiters", names.join(","));
+        }
+        if self.width != 1 {
+            flag("--width", self.width.to_string());
+        }
+        if self.message_bits != 8 {
+            flag("--message-bits", self.message_bits.to_string());
+        }
+        f
+    }
+}
+
 /// Runs `lcanet sweep`.
 pub fn run(a: Args) -> anyhow::Result<Outcome> {
     let plan = Plan::new(&a)?;
+    if a.submit.submit.is_some() {
+        return slurm::run(&a, &plan);
+    }
+    if a.shards.is_some() && a.report.is_empty() {
+        bail!("--shards: only with --report or --submit (a single run takes --shard I/N)");
+    }
     if !a.report.is_empty() {
         return report::run(&a, &plan);
     }
@@ -405,8 +542,14 @@ pub fn run(a: Args) -> anyhow::Result<Outcome> {
                     l.index, l.network, l.n, l.switches, l.algorithm, l.arbiter
                 );
             }
+            for n in skipped_nets {
+                println!(
+                    "  out  {:<16} {:>7} switches: above --max-switches {}",
+                    n.network, n.switches, a.max_switches
+                );
+            }
             println!(
-                "{} configurations{} of {total} ({} networks with n ≤ {} × {}); {} networks above --max-switches {} skipped",
+                "{} configurations{} of {total} ({} networks with n ≤ {} × {}); {} networks above --max-switches {} are out of scope ({} configurations: {OUT_OF_SCOPE})",
                 listed.len(),
                 shard_text.as_deref().map(|s| format!(" in shard {s}")).unwrap_or_default(),
                 plan.nets.len(),
@@ -421,7 +564,8 @@ pub fn run(a: Args) -> anyhow::Result<Outcome> {
                     .collect::<Vec<_>>()
                     .join(", "),
                 skipped_nets.len(),
-                a.max_switches
+                a.max_switches,
+                skipped_nets.len() * plan.configs_per_network()
             );
         }
         return Ok(Outcome::Success);
@@ -545,7 +689,7 @@ pub fn run(a: Args) -> anyhow::Result<Outcome> {
         );
         if !skipped_nets.is_empty() {
             println!(
-                "skipped (more than --max-switches {}): {}",
+                "out of scope (more than --max-switches {}): {}",
                 a.max_switches,
                 skipped_nets
                     .iter()
@@ -597,7 +741,7 @@ impl Journal {
         } else {
             out.is_file().then(|| (out.to_path_buf(), "the records of"))
         };
-        let mut reader = report::Reader::new(a, plan);
+        let mut reader = records::Reader::new(a, plan);
         let mut j = Journal::default();
         if let Some((path, what)) = source {
             j.from = Some(path.clone());
@@ -606,7 +750,7 @@ impl Journal {
                 .with_context(|| format!("--resume: {what} --out {}", out.display()))?
             {
                 let c = r.config;
-                let today = report::digest(c, plan, a)
+                let today = records::digest(c, plan, a)
                     .with_context(|| format!("generating configuration #{}", c.index))?;
                 if r.seen.rtl.as_deref() != Some(today.as_str()) || j.kept.contains_key(&c.index) {
                     j.dropped += 1;
@@ -636,13 +780,12 @@ fn run_config(c: &Config, spec: NetSpec, a: &Args, seed: u64) -> anyhow::Result<
     };
     let cpu0 = cpu();
     let t0 = Instant::now();
-    let bench = NetBench::build_at(
-        spec,
-        &dir.file("rtl"),
-        NetBuild::auto(false),
-        models.as_deref(),
-    )
-    .with_context(|| format!("building configuration #{} ({top})", c.index))?;
+    let how = NetBuild {
+        optimize: optimize_for(topo.total_switches()),
+        ..NetBuild::auto(false)
+    };
+    let bench = NetBench::build_at(spec, &dir.file("rtl"), how, models.as_deref())
+        .with_context(|| format!("building configuration #{} ({top})", c.index))?;
     let build_seconds = t0.elapsed().as_secs_f64();
     let cpu1 = cpu();
     let t1 = Instant::now();
@@ -697,11 +840,14 @@ fn run_config(c: &Config, spec: NetSpec, a: &Args, seed: u64) -> anyhow::Result<
             CacheOutcome::Hit => "cached",
             CacheOutcome::Built => "built",
         },
+        cxx_opt: bench.info.manifest.cxx_opt.clone(),
         build_seconds,
         run_seconds: t1.elapsed().as_secs_f64(),
         build_cpu_seconds: (cpu1.0 - cpu0.0) + (cpu1.1 - cpu0.1),
         run_cpu_seconds: cpu().0 - cpu1.0,
+        peak_rss_mb: peak_rss_mb(),
         failure,
+        fault: a.inject_fault.then_some(INJECTED_FAULT),
     };
     if let Some(models) = models {
         // The model is unloaded with the bench before its directory goes.
@@ -710,4 +856,27 @@ fn run_config(c: &Config, spec: NetSpec, a: &Args, seed: u64) -> anyhow::Result<
             .with_context(|| format!("removing the model directory {}", models.display()))?;
     }
     Ok(record)
+}
+
+/// Networks with fewer switches are compiled at g++ `-O0`: their builds are nearly all
+/// g++ on the switch and take about half the CPU at `-O0`, while their runs of 100
+/// permutations take well under a second at `-O1` and a few times that at `-O0`
+/// (`docs/sweep/README.md`, "Cheaper configurations"). Larger networks run long enough for
+/// `-O1` to pay.
+pub const UNOPTIMIZED_BELOW_SWITCHES: usize = 10;
+
+/// The g++ level of a sweep model of `switches` switches
+/// ([`UNOPTIMIZED_BELOW_SWITCHES`]).
+fn optimize_for(switches: usize) -> Optimize {
+    if switches < UNOPTIMIZED_BELOW_SWITCHES {
+        Optimize::Unoptimized
+    } else {
+        Optimize::Quick
+    }
+}
+
+/// This process's peak resident memory plus its largest child's (`getrusage`), MB.
+fn peak_rss_mb() -> f64 {
+    let kb = |who| rusage(who).ru_maxrss.max(0) as f64;
+    (kb(libc::RUSAGE_SELF) + kb(libc::RUSAGE_CHILDREN)) / 1024.0
 }

@@ -1,333 +1,171 @@
 //! `lcanet sweep --report FILE|DIR…`: the records of earlier sweep runs (any shards, any
-//! machines, any number of files) checked against the configurations the flags select.
-//!
-//! Every record must be a configuration of today's list (same index, network, algorithm,
-//! arbiter, width, message bits), run with `--perms` permutations and one seed (`--seed`
-//! if given); anything else is refused naming the file and line. A record counts only if
-//! its Verilog digest equals the one today's generator writes for that configuration
-//! (otherwise it is *stale*: it tested other RTL). The report says which configurations
-//! are covered, which matched, which are missing, and the wall-clock and CPU time spent.
+//! machines, any number of files), checked as [`super::records`] checks them, summed up:
+//! which configurations are covered, matched, mismatched, stale and missing — in all, by
+//! topology, algorithm and policy, and by shard with `--shards` — what the records cost
+//! (CPU-hours, the build's share, the slowest configurations), the networks out of scope,
+//! and for each mismatch the command that reproduces it alone. `--report-out DIR` writes it
+//! as `report.json` and `report.md` ([`super::render`]).
 
+use super::cost::Spent;
+use super::records::{digests, record_files, Checked, Named, Reader, Seen};
+use super::render::{markdown, print_text};
 use super::{Args, Config, Plan};
-use crate::cli::common::{print_json, progress_bar};
+use crate::cli::common::{print_json, write_atomic};
 use crate::cli::Outcome;
-use anyhow::{bail, Context};
-use lcanet_hdl::lca_net::network_design;
-use serde::{Deserialize, Serialize};
+use anyhow::Context;
+use serde::Serialize;
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-/// The fields of a record line the report reads.
-#[derive(Debug, Deserialize)]
-pub(super) struct Seen {
-    pub index: usize,
-    topology: String,
-    d: usize,
-    u: usize,
-    levels: usize,
-    algorithm: String,
-    arbiter: String,
-    width: usize,
-    message_bits: usize,
-    seed: u64,
-    perms: usize,
-    matched: usize,
-    pub r#match: bool,
-    /// Absent in records written before digests existed: such a record is stale.
-    #[serde(default)]
-    pub rtl: Option<String>,
-    build_seconds: f64,
-    run_seconds: f64,
-    /// Absent in records written before CPU times were recorded (2026-11-27).
-    #[serde(default)]
-    build_cpu_seconds: Option<f64>,
-    #[serde(default)]
-    run_cpu_seconds: Option<f64>,
-}
-
-/// Where a record came from, for messages.
-#[derive(Debug, Clone)]
-struct At {
-    file: PathBuf,
-    line: usize,
-}
-
-impl std::fmt::Display for At {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}:{}", self.file.display(), self.line)
-    }
-}
-
-/// One configuration named in a report.
+/// A mismatched configuration: its first failing permutation and how to run it alone.
 #[derive(Debug, Serialize)]
-struct Named {
-    index: usize,
-    network: String,
-    algorithm: &'static str,
-    arbiter: String,
-}
-
-impl Named {
-    fn of(c: &Config) -> Self {
-        Named {
-            index: c.index,
-            network: c.shape.label(),
-            algorithm: c.algorithm.name(),
-            arbiter: c.policy_name(),
-        }
-    }
-}
-
-impl std::fmt::Display for Named {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "#{} {} {} {}",
-            self.index, self.network, self.algorithm, self.arbiter
-        )
-    }
+pub(super) struct Mismatch {
+    #[serde(flatten)]
+    pub(super) config: Named,
+    /// The first failing permutation (0-based) and its seed, as the record says.
+    pub(super) perm: Option<usize>,
+    pub(super) perm_seed: Option<u64>,
+    pub(super) what: Option<String>,
+    /// The fault `--inject-fault` put in (test runs only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) fault: Option<String>,
+    /// A command that runs this configuration alone, up to that permutation.
+    pub(super) reproduce: String,
 }
 
 /// The JSON report.
 #[derive(Debug, Serialize)]
-struct Report {
-    files: Vec<PathBuf>,
-    records: usize,
-    duplicates: usize,
-    seed: Option<u64>,
-    perms: usize,
-    configurations: usize,
-    covered: usize,
-    complete: bool,
-    matched: usize,
-    mismatched: Vec<Named>,
-    stale: Vec<Named>,
-    missing: Vec<Named>,
-    permutations: u64,
+pub(super) struct Report {
+    pub(super) files: Vec<PathBuf>,
+    pub(super) records: usize,
+    pub(super) duplicates: usize,
+    pub(super) seed: Option<u64>,
+    pub(super) perms: usize,
+    /// The flags that define the list (`--max-n`, …), as a command line gives them.
+    pub(super) list_flags: Vec<String>,
+    pub(super) configurations: usize,
+    pub(super) covered: usize,
+    pub(super) complete: bool,
+    pub(super) matched: usize,
+    pub(super) mismatched: Vec<Mismatch>,
+    pub(super) stale: Vec<Named>,
+    pub(super) missing: Vec<Named>,
+    pub(super) permutations: u64,
     /// Wall-clock seconds of every record (machines shared with other work included).
-    build_seconds: f64,
-    run_seconds: f64,
+    pub(super) build_seconds: f64,
+    pub(super) run_seconds: f64,
     /// CPU seconds of the records that carry them.
-    cpu: Cpu,
+    pub(super) cpu: Cpu,
+    /// What the records cost: CPU seconds where they carry them, else wall clock.
+    pub(super) cost: Cost,
+    /// By topology, algorithm and policy, in the list's order.
+    pub(super) groups: Vec<Group>,
+    /// The costliest configurations (their most expensive record).
+    pub(super) slowest: Vec<Slow>,
+    /// The networks above `--max-switches`, which the list leaves out.
+    pub(super) out_of_scope: OutOfScope,
+    /// With `--shards N`: each shard's state.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) shards: Option<Shards>,
 }
 
 /// The CPU time of the records that carry it.
 #[derive(Debug, Default, Serialize)]
-struct Cpu {
-    records: usize,
-    build_seconds: f64,
-    run_seconds: f64,
+pub(super) struct Cpu {
+    pub(super) records: usize,
+    pub(super) build_seconds: f64,
+    pub(super) run_seconds: f64,
 }
 
-/// The record files named on the command line: files as given, directories as their
-/// `*.jsonl` files in name order.
-fn record_files(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
-    let mut files = Vec::new();
-    for p in paths {
-        if p.is_dir() {
-            let mut found: Vec<PathBuf> = std::fs::read_dir(p)
-                .with_context(|| format!("--report {}: reading the directory", p.display()))?
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|f| f.is_file() && f.extension().is_some_and(|x| x == "jsonl"))
-                .collect();
-            if found.is_empty() {
-                bail!(
-                    "--report {}: the directory has no *.jsonl files",
-                    p.display()
-                );
-            }
-            found.sort();
-            files.extend(found);
-        } else if p.is_file() {
-            files.push(p.clone());
-        } else {
-            bail!("--report {}: no such file or directory", p.display());
-        }
-    }
-    Ok(files)
+/// The cost of every record read.
+#[derive(Debug, Default, Serialize)]
+pub(super) struct Cost {
+    /// CPU-hours (wall-clock hours for the records without CPU seconds).
+    pub(super) hours: f64,
+    /// Records counted in CPU seconds and in wall-clock seconds.
+    pub(super) cpu_records: usize,
+    pub(super) wall_records: usize,
+    /// Building's share of the hours.
+    pub(super) build_share: f64,
 }
 
-/// Checks that `r` (read at `at`) is configuration `c` as the flags describe it.
-fn check_identity(r: &Seen, c: &Config, a: &Args, at: &At) -> anyhow::Result<()> {
-    let want = (
-        c.shape.kind_name(),
-        c.shape.d,
-        c.shape.u,
-        c.shape.levels,
-        c.algorithm.name(),
-        c.policy_name(),
-        a.width,
-        a.message_bits,
-    );
-    let got = (
-        r.topology.as_str(),
-        r.d,
-        r.u,
-        r.levels,
-        r.algorithm.as_str(),
-        r.arbiter.clone(),
-        r.width,
-        r.message_bits,
-    );
-    if want != got {
-        bail!(
-            "{at}: record #{} is {} (d, u, l) = ({}, {}, {}) {} {} W = {} M = {}, but \
-             configuration #{} of this list is {}: the records come from a sweep with other \
-             flags (--max-n, --max-switches, --algorithms, --arbiters, --width, --message-bits)",
-            r.index,
-            r.topology,
-            r.d,
-            r.u,
-            r.levels,
-            r.algorithm,
-            r.arbiter,
-            r.width,
-            r.message_bits,
-            c.index,
-            Named::of(c),
-        );
-    }
-    Ok(())
+/// The configurations of one (topology, algorithm, policy).
+#[derive(Debug, Serialize)]
+pub(super) struct Group {
+    pub(super) topology: &'static str,
+    pub(super) algorithm: &'static str,
+    pub(super) arbiter: String,
+    pub(super) configurations: usize,
+    pub(super) matched: usize,
+    pub(super) mismatched: usize,
+    pub(super) stale: usize,
+    pub(super) missing: usize,
+    /// Cost of the group's records, hours ([`Cost`]).
+    pub(super) hours: f64,
 }
 
-/// Today's Verilog digest of configuration `c`.
-pub(super) fn digest(c: &Config, plan: &Plan, a: &Args) -> anyhow::Result<String> {
-    Ok(network_design(&plan.spec(c, a)?)?.emit()?.digest())
+/// A costly configuration.
+#[derive(Debug, Serialize)]
+pub(super) struct Slow {
+    #[serde(flatten)]
+    pub(super) config: Named,
+    pub(super) switches: usize,
+    pub(super) build_seconds: f64,
+    pub(super) run_seconds: f64,
+    /// CPU seconds (true) or wall clock (false).
+    pub(super) cpu: bool,
 }
 
-/// Reads record lines and checks each against the plan's configurations (the checks of
-/// the module header); remembers the one seed they may use.
-pub(super) struct Reader<'p> {
-    a: &'p Args,
-    plan: &'p Plan,
-    expected: BTreeMap<usize, &'p Config>,
-    /// The seed and where it was first seen, for the message if another one turns up.
-    seed: Option<(u64, String)>,
+/// The networks the list leaves out for their size.
+#[derive(Debug, Serialize)]
+pub(super) struct OutOfScope {
+    pub(super) max_switches: usize,
+    pub(super) networks: Vec<super::SkippedNet>,
+    pub(super) configurations: usize,
+    pub(super) why: &'static str,
 }
 
-/// A record line that passed the checks.
-pub(super) struct Checked<'p> {
-    pub seen: Seen,
-    /// The configuration it is a record of.
-    pub config: &'p Config,
-    /// The line as read (without its newline).
-    pub line: String,
+/// The shards of `--shards N`.
+#[derive(Debug, Serialize)]
+pub(super) struct Shards {
+    pub(super) count: usize,
+    pub(super) complete: usize,
+    /// Shards with a missing or stale configuration.
+    pub(super) incomplete: Vec<ShardState>,
 }
 
-impl<'p> Reader<'p> {
-    pub(super) fn new(a: &'p Args, plan: &'p Plan) -> Self {
-        Reader {
-            a,
-            plan,
-            expected: plan.mine.iter().map(|c| (c.index, c)).collect(),
-            seed: a.seed.seed.map(|s| (s, format!("--seed says {s}"))),
-        }
-    }
+/// A shard that is not complete.
+#[derive(Debug, Serialize)]
+pub(super) struct ShardState {
+    pub(super) shard: usize,
+    pub(super) configurations: usize,
+    pub(super) missing: usize,
+    pub(super) stale: usize,
+}
 
-    /// The seed of the records read so far (or `--seed`).
-    pub(super) fn seed(&self) -> Option<u64> {
-        self.seed.as_ref().map(|(s, _)| *s)
-    }
+/// How many of the slowest configurations a report lists.
+const SLOWEST: usize = 10;
 
-    /// Reads `file`: every non-blank line must be a record of this plan. With
-    /// `torn_tail`, a last line without its newline that does not parse (a sweep killed
-    /// while writing it) is left out instead of refused.
-    pub(super) fn file(
-        &mut self,
-        file: &Path,
-        torn_tail: bool,
-    ) -> anyhow::Result<Vec<Checked<'p>>> {
-        let text = std::fs::read_to_string(file)
-            .with_context(|| format!("{}: reading it", file.display()))?;
-        let torn = !text.is_empty() && !text.ends_with('\n');
-        let lines: Vec<&str> = text.lines().collect();
-        let mut out = Vec::new();
-        for (i, line) in lines.iter().enumerate() {
-            let at = At {
-                file: file.to_path_buf(),
-                line: i + 1,
-            };
-            if line.trim().is_empty() {
-                continue;
-            }
-            if torn_tail
-                && torn
-                && i + 1 == lines.len()
-                && serde_json::from_str::<Seen>(line).is_err()
-            {
-                break;
-            }
-            let (seen, config) = self.line(line, &at)?;
-            out.push(Checked {
-                seen,
-                config,
-                line: line.to_string(),
-            });
-        }
-        Ok(out)
-    }
-
-    fn line(&mut self, line: &str, at: &At) -> anyhow::Result<(Seen, &'p Config)> {
-        let (a, plan) = (self.a, self.plan);
-        let r: Seen =
-            serde_json::from_str(line).with_context(|| format!("{at}: not a sweep record"))?;
-        let Some(&c) = self.expected.get(&r.index) else {
-            if r.index < plan.total {
-                bail!(
-                    "{at}: configuration #{} is not in shard {} (the records and --shard \
-                     disagree)",
-                    r.index,
-                    a.shard
-                        .map_or(String::new(), |s| format!("{}/{}", s.index, s.count))
-                );
-            }
-            bail!(
-                "{at}: configuration #{} does not exist: this list has {} (other \
-                 --max-n, --max-switches, --algorithms or --arbiters?)",
-                r.index,
-                plan.total
-            );
-        };
-        check_identity(&r, c, a, at)?;
-        if r.perms != a.perms {
-            bail!(
-                "{at}: record #{} co-simulated {} permutations, --perms says {}",
-                r.index,
-                r.perms,
-                a.perms
-            );
-        }
-        if r.matched > r.perms || r.r#match != (r.matched == r.perms) {
-            bail!(
-                "{at}: record #{} is inconsistent: matched {} of {} but match = {}",
-                r.index,
-                r.matched,
-                r.perms,
-                r.r#match
-            );
-        }
-        match &self.seed {
-            Some((s, first)) if *s != r.seed => bail!(
-                "{at}: record #{} used seed {}, but {first}: the records of one sweep share one seed",
-                r.index,
-                r.seed
-            ),
-            Some(_) => {}
-            None => self.seed = Some((r.seed, format!("{at} used seed {}", r.seed))),
-        }
-        Ok((r, c))
-    }
+/// Where each configuration of the plan stands in a set of records.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum State {
+    Matched,
+    Mismatched,
+    Stale,
+    Missing,
 }
 
 /// Runs the report.
 pub fn run(a: &Args, plan: &Plan) -> anyhow::Result<Outcome> {
     let files = record_files(&a.report)?;
     let mut reader = Reader::new(a, plan);
-    // Per configuration: (matched, rtl digest) of each record.
-    let mut seen: BTreeMap<usize, Vec<(bool, Option<String>)>> = BTreeMap::new();
+    // Every record read, per configuration.
+    let mut seen: BTreeMap<usize, Vec<Seen>> = BTreeMap::new();
     let (mut records, mut permutations) = (0usize, 0u64);
     let (mut build_seconds, mut run_seconds) = (0.0, 0.0);
     let mut cpu = Cpu::default();
+    let mut cost = Cost::default();
+    let mut build_hours = 0.0;
     for file in &files {
         for Checked { seen: r, .. } in reader.file(file, false)? {
             records += 1;
@@ -339,42 +177,66 @@ pub fn run(a: &Args, plan: &Plan) -> anyhow::Result<Outcome> {
                 cpu.build_seconds += b;
                 cpu.run_seconds += s;
             }
-            seen.entry(r.index).or_default().push((r.r#match, r.rtl));
-        }
-    }
-    let expected = &reader.expected;
-    let seed = reader.seed();
-    let bar = progress_bar(seen.len(), "digests of today's Verilog", a.json);
-    let (mut covered, mut matched) = (0, 0);
-    let (mut mismatched, mut stale) = (Vec::new(), Vec::new());
-    for (index, recs) in &seen {
-        let c = expected[index];
-        let today = digest(c, plan, a)
-            .with_context(|| format!("generating configuration {}", Named::of(c)))?;
-        let current: Vec<bool> = recs
-            .iter()
-            .filter(|(_, rtl)| rtl.as_deref() == Some(today.as_str()))
-            .map(|(m, _)| *m)
-            .collect();
-        if current.is_empty() {
-            stale.push(Named::of(c));
-        } else {
-            covered += 1;
-            if current.iter().all(|&m| m) {
-                matched += 1;
+            let spent = r.spent();
+            if spent.cpu {
+                cost.cpu_records += 1;
             } else {
-                mismatched.push(Named::of(c));
+                cost.wall_records += 1;
             }
+            cost.hours += spent.total() / 3600.0;
+            build_hours += spent.build / 3600.0;
+            seen.entry(r.index).or_default().push(r);
         }
-        bar.inc(1);
     }
-    bar.finish_and_clear();
-    let missing: Vec<Named> = plan
+    cost.build_share = if cost.hours > 0.0 {
+        build_hours / cost.hours
+    } else {
+        0.0
+    };
+    let seed = reader.seed();
+    let indices: Vec<usize> = seen.keys().copied().collect();
+    let today = digests(plan, a, &indices)?;
+    // Each configuration's state, and the current record it rests on (a mismatching one
+    // first).
+    let mut state: BTreeMap<usize, (State, Option<&Seen>)> = BTreeMap::new();
+    for c in &plan.mine {
+        let recs = seen.get(&c.index).map(Vec::as_slice).unwrap_or_default();
+        let current: Vec<&Seen> = recs
+            .iter()
+            .filter(|r| r.rtl.as_deref() == today.get(&c.index).map(String::as_str))
+            .collect();
+        let s = if recs.is_empty() {
+            (State::Missing, None)
+        } else if current.is_empty() {
+            (State::Stale, None)
+        } else if let Some(bad) = current.iter().find(|r| !r.r#match) {
+            (State::Mismatched, Some(*bad))
+        } else {
+            (State::Matched, current.last().copied())
+        };
+        state.insert(c.index, s);
+    }
+    let list_flags = a.list_flags(plan);
+    let named = |want: State| -> Vec<Named> {
+        plan.mine
+            .iter()
+            .filter(|c| state[&c.index].0 == want)
+            .map(Named::of)
+            .collect()
+    };
+    let mismatched: Vec<Mismatch> = plan
         .mine
         .iter()
-        .filter(|c| !seen.contains_key(&c.index))
-        .map(Named::of)
+        .filter_map(|c| match state[&c.index] {
+            (State::Mismatched, Some(r)) => Some(mismatch(c, r, plan, &list_flags)),
+            _ => None,
+        })
         .collect();
+    let covered = plan
+        .mine
+        .iter()
+        .filter(|c| matches!(state[&c.index].0, State::Matched | State::Mismatched))
+        .count();
     let report = Report {
         files: files.clone(),
         records,
@@ -384,15 +246,31 @@ pub fn run(a: &Args, plan: &Plan) -> anyhow::Result<Outcome> {
         configurations: plan.mine.len(),
         covered,
         complete: covered == plan.mine.len(),
-        matched,
+        matched: named(State::Matched).len(),
         mismatched,
-        stale,
-        missing,
+        stale: named(State::Stale),
+        missing: named(State::Missing),
         permutations,
         build_seconds,
         run_seconds,
         cpu,
+        cost,
+        groups: groups(plan, &state, &seen),
+        slowest: slowest(plan, &seen),
+        shards: a.shards.map(|n| shards(plan, &state, n)),
+        out_of_scope: OutOfScope {
+            max_switches: a.max_switches,
+            networks: plan.skipped.clone(),
+            configurations: plan.skipped.len() * plan.configs_per_network(),
+            why: super::OUT_OF_SCOPE,
+        },
+        list_flags,
     };
+    if let Some(dir) = &a.report_out {
+        let json = serde_json::to_string_pretty(&report).context("serializing the report")?;
+        write_atomic(&dir.join("report.json"), format!("{json}\n").as_bytes())?;
+        write_atomic(&dir.join("report.md"), markdown(&report).as_bytes())?;
+    }
     if a.json {
         print_json(&report)?;
     } else {
@@ -405,74 +283,140 @@ pub fn run(a: &Args, plan: &Plan) -> anyhow::Result<Outcome> {
     })
 }
 
-fn print_text(r: &Report, a: &Args) {
-    let list = |v: &[Named]| {
-        const SHOWN: usize = 10;
-        let mut s: Vec<String> = v.iter().take(SHOWN).map(|n| n.to_string()).collect();
-        if v.len() > SHOWN {
-            s.push(format!(
-                "… {} more (--json lists them all)",
-                v.len() - SHOWN
-            ));
+/// The mismatch of configuration `c` that record `r` reports.
+fn mismatch(c: &Config, r: &Seen, plan: &Plan, list_flags: &[String]) -> Mismatch {
+    let f = r.failure.as_ref();
+    Mismatch {
+        config: Named::of(c),
+        perm: f.map(|f| f.perm),
+        perm_seed: f.map(|f| f.seed),
+        what: f.map(|f| f.what.clone()),
+        fault: r.fault.clone(),
+        reproduce: reproduce(c, r, plan, list_flags),
+    }
+}
+
+/// The command that runs configuration `c` alone (the shard of one configuration), with
+/// the permutations up to the record's first failing one: permutation `j` comes from the
+/// seed and `j` only, so the same failure recurs, and the VCD of the failing run is kept.
+fn reproduce(c: &Config, r: &Seen, plan: &Plan, list_flags: &[String]) -> String {
+    let perms = r.failure.as_ref().map_or(r.perms, |f| f.perm + 1);
+    let mut cmd = vec!["lcanet".to_string(), "sweep".to_string()];
+    cmd.extend(list_flags.iter().cloned());
+    cmd.extend([
+        "--perms".to_string(),
+        perms.to_string(),
+        "--seed".to_string(),
+        r.seed.to_string(),
+        "--shard".to_string(),
+        format!("{}/{}", c.index, plan.total),
+        "--out".to_string(),
+        format!("repro-{}.jsonl", c.index),
+    ]);
+    if r.fault.is_some() {
+        cmd.push("--inject-fault".to_string());
+    }
+    cmd.join(" ")
+}
+
+/// The configurations by (topology, algorithm, policy), in the list's order.
+fn groups(
+    plan: &Plan,
+    state: &BTreeMap<usize, (State, Option<&Seen>)>,
+    seen: &BTreeMap<usize, Vec<Seen>>,
+) -> Vec<Group> {
+    let mut out: Vec<Group> = Vec::new();
+    for c in &plan.mine {
+        let (topology, algorithm, arbiter) =
+            (c.shape.kind_name(), c.algorithm.name(), c.policy_name());
+        let at = match out.iter().position(|g| {
+            (g.topology, g.algorithm, g.arbiter.as_str()) == (topology, algorithm, &arbiter)
+        }) {
+            Some(k) => k,
+            None => {
+                out.push(Group {
+                    topology,
+                    algorithm,
+                    arbiter,
+                    configurations: 0,
+                    matched: 0,
+                    mismatched: 0,
+                    stale: 0,
+                    missing: 0,
+                    hours: 0.0,
+                });
+                out.len() - 1
+            }
+        };
+        let g = &mut out[at];
+        g.configurations += 1;
+        match state[&c.index].0 {
+            State::Matched => g.matched += 1,
+            State::Mismatched => g.mismatched += 1,
+            State::Stale => g.stale += 1,
+            State::Missing => g.missing += 1,
         }
-        s.join(", ")
-    };
-    println!(
-        "sweep report: {} records in {} files{} (seed {}, {} permutations each, --max-n {})",
-        r.records,
-        r.files.len(),
-        if r.duplicates > 0 {
-            format!(", {} of them repeats", r.duplicates)
-        } else {
-            String::new()
-        },
-        r.seed.map_or("-".to_string(), |s| s.to_string()),
-        r.perms,
-        a.max_n
-    );
-    println!(
-        "covered: {}/{} configurations{}; matched {}, mismatched {}",
-        r.covered,
-        r.configurations,
-        if r.complete {
-            " (complete)"
-        } else {
-            " (INCOMPLETE)"
-        },
-        r.matched,
-        r.mismatched.len()
-    );
-    let time = |s: f64| {
-        if s < 3600.0 {
-            format!("{:.1} min", s / 60.0)
-        } else {
-            format!("{:.2} h", s / 3600.0)
+        g.hours += seen
+            .get(&c.index)
+            .map_or(0.0, |rs| rs.iter().map(|r| r.spent().total()).sum::<f64>())
+            / 3600.0;
+    }
+    out
+}
+
+/// The [`SLOWEST`] costliest configurations, by their costliest record.
+fn slowest(plan: &Plan, seen: &BTreeMap<usize, Vec<Seen>>) -> Vec<Slow> {
+    let mut all: Vec<(Spent, &Config)> = plan
+        .mine
+        .iter()
+        .filter_map(|c| {
+            let rs = seen.get(&c.index)?;
+            let worst = rs
+                .iter()
+                .map(Seen::spent)
+                .max_by(|x, y| x.total().total_cmp(&y.total()))?;
+            Some((worst, c))
+        })
+        .collect();
+    all.sort_by(|x, y| y.0.total().total_cmp(&x.0.total()));
+    all.into_iter()
+        .take(SLOWEST)
+        .map(|(s, c)| Slow {
+            config: Named::of(c),
+            switches: plan.topology(c).total_switches(),
+            build_seconds: s.build,
+            run_seconds: s.run,
+            cpu: s.cpu,
+        })
+        .collect()
+}
+
+/// The shards of `--shards count` that are not complete.
+fn shards(plan: &Plan, state: &BTreeMap<usize, (State, Option<&Seen>)>, count: usize) -> Shards {
+    let mut each: Vec<ShardState> = (0..count)
+        .map(|shard| ShardState {
+            shard,
+            configurations: 0,
+            missing: 0,
+            stale: 0,
+        })
+        .collect();
+    for c in &plan.mine {
+        let s = &mut each[c.index % count];
+        s.configurations += 1;
+        match state[&c.index].0 {
+            State::Missing => s.missing += 1,
+            State::Stale => s.stale += 1,
+            _ => {}
         }
-    };
-    println!(
-        "co-simulated {} permutations; wall-clock time {} building, {} simulating",
-        r.permutations,
-        time(r.build_seconds),
-        time(r.run_seconds)
-    );
-    if r.cpu.records > 0 {
-        println!(
-            "CPU time of the {} records that carry it: {} building, {} simulating",
-            r.cpu.records,
-            time(r.cpu.build_seconds),
-            time(r.cpu.run_seconds)
-        );
     }
-    if !r.mismatched.is_empty() {
-        println!("MISMATCHED: {}", list(&r.mismatched));
-    }
-    if !r.stale.is_empty() {
-        println!(
-            "stale (their Verilog is not what today's generator writes; not counted): {}",
-            list(&r.stale)
-        );
-    }
-    if !r.missing.is_empty() {
-        println!("missing: {}", list(&r.missing));
+    let incomplete: Vec<ShardState> = each
+        .into_iter()
+        .filter(|s| s.missing + s.stale > 0)
+        .collect();
+    Shards {
+        count,
+        complete: count - incomplete.len(),
+        incomplete,
     }
 }

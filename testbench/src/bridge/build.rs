@@ -312,7 +312,7 @@ impl OptVars {
     fn of(optimize: Optimize) -> Result<Self, BridgeError> {
         let fast = optimize.cxx_flag()?;
         let (slow, global) = match optimize {
-            Optimize::Quick => ("-O0", fast),
+            Optimize::Quick | Optimize::Unoptimized => ("-O0", fast),
             Optimize::Fast => ("-O1", "-O2"),
         };
         Ok(OptVars {

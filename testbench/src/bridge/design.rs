@@ -96,6 +96,9 @@ pub enum Optimize {
     Quick,
     /// `-O3`: longer to compile, fastest to run (large networks, benchmarks).
     Fast,
+    /// `-O0` whatever `$LCANET_QUICK_OPT` says: quickest to compile, several times slower
+    /// to run (models that run briefly: the sweep's smallest networks).
+    Unoptimized,
 }
 
 /// The environment variable that sets the g++ level of [`Optimize::Quick`] builds: `0`,
@@ -111,6 +114,7 @@ impl Optimize {
     pub fn cxx_flag(self) -> Result<&'static str, BridgeError> {
         match self {
             Optimize::Fast => Ok("-O3"),
+            Optimize::Unoptimized => Ok("-O0"),
             Optimize::Quick => quick_flag(std::env::var(QUICK_OPT_ENV)),
         }
     }
