@@ -580,8 +580,8 @@ impl Cluster {
                 return;
             }
             assert!(
-                t0.elapsed().as_secs() < 180,
-                "jobs {jobs:?} still queued after 3 minutes: {listed}"
+                t0.elapsed().as_secs() < 900,
+                "jobs {jobs:?} still queued after 15 minutes: {listed}"
             );
             std::thread::sleep(std::time::Duration::from_millis(200));
         }
@@ -727,8 +727,8 @@ fn slurm_job_arrays_on_a_live_cluster() {
     let t0 = std::time::Instant::now();
     while !std::fs::read_to_string(&journal).is_ok_and(|t| t.ends_with('\n')) {
         assert!(
-            t0.elapsed().as_secs() < 120,
-            "task 0 wrote no record in 2 minutes"
+            t0.elapsed().as_secs() < 600,
+            "task 0 wrote no record in 10 minutes"
         );
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
