@@ -187,19 +187,19 @@ module lca_switch_cb_d2_u2_w1_l3_random (
             dn_window <= (m_down & (dn_window | (bt == 10'd14))) | (m_probe & (dn_window | (bt == 10'd5)));
             serve_win <= m_down & (ctl_level == level);
         end
-        // UP arbiter: one request per bit-time; the commit clears the outcome
+        // UP arbiter: one request per bit-time in its window; the commit clears the outcome
         if (ctl_init | commit) begin
             up_gnt <= 2'd0;
             up_rej <= 2'd0;
             up_ch <= 4'd0;
-        end else begin
+        end else if (up_window) begin
             up_gnt <= up_gnt | _up_won;
             up_rej <= up_rej | (up_sel & ~up_ok);
             up_ch <= up_ch | {_up_won[1] ? up_pick : 2'd0, _up_won[0] ? up_pick : 2'd0};
         end
         if (ctl_init) up_lfsr <= (_up_lfsr_seed == 16'd0) ? 16'd1 : _up_lfsr_seed;
         else if (commit & |(up_gnt | up_rej)) up_lfsr <= (up_lfsr >> 1) ^ (up_lfsr[0] ? 16'd46080 : 16'd0);
-        // DOWN arbiter: one request per bit-time; the commit clears the outcome
+        // DOWN arbiter: one request per bit-time in its window; the commit clears the outcome
         if (ctl_init | commit) begin
             dn_gnt <= 6'd0;
             dn_rej <= 6'd0;
@@ -207,7 +207,7 @@ module lca_switch_cb_d2_u2_w1_l3_random (
             dn_ch1 <= 8'd0;
             dn_used_a <= 2'd0;
             dn_used_c <= 2'd0;
-        end else begin
+        end else if (dn_window) begin
             dn_gnt <= dn_gnt | _dn_won;
             dn_rej <= dn_rej | (dn_sel & ~dn_ok);
             dn_ch0 <= dn_ch0 | {_dn_won[3] ? dn_pick_a : 2'd0, _dn_won[2] ? dn_pick_a : 2'd0, _dn_won[1] ? dn_pick_a : 2'd0, _dn_won[0] ? dn_pick_a : 2'd0};

@@ -148,17 +148,17 @@ module lca_switch_tree_d2_u1_w1_l1_fixed (
             dn_window <= (m_down & (dn_window | (bt == 10'd6))) | (m_probe & (dn_window | (bt == 10'd2)));
             serve_win <= m_down & (ctl_level == level);
         end
-        // UP arbiter: one request per bit-time; the commit clears the outcome
+        // UP arbiter: one request per bit-time in its window; the commit clears the outcome
         if (ctl_init | commit) begin
             up_gnt <= 2'd0;
             up_rej <= 2'd0;
             up_ch <= 2'd0;
-        end else begin
+        end else if (up_window) begin
             up_gnt <= up_gnt | _up_won;
             up_rej <= up_rej | (up_sel & ~up_ok);
             up_ch <= up_ch | {_up_won[1] ? up_pick : 1'b0, _up_won[0] ? up_pick : 1'b0};
         end
-        // DOWN arbiter: one request per bit-time; the commit clears the outcome
+        // DOWN arbiter: one request per bit-time in its window; the commit clears the outcome
         if (ctl_init | commit) begin
             dn_gnt <= 4'd0;
             dn_rej <= 4'd0;
@@ -166,7 +166,7 @@ module lca_switch_tree_d2_u1_w1_l1_fixed (
             dn_ch1 <= 6'd0;
             dn_used_a <= 2'd0;
             dn_used_c <= 2'd0;
-        end else begin
+        end else if (dn_window) begin
             dn_gnt <= dn_gnt | _dn_won;
             dn_rej <= dn_rej | (dn_sel & ~dn_ok);
             dn_ch0 <= dn_ch0 | {_dn_won[2] ? dn_pick_a : 2'd0, _dn_won[1] ? dn_pick_a : 2'd0, _dn_won[0] ? dn_pick_a : 2'd0};
