@@ -584,33 +584,8 @@ fn module_luts(text: &str, family: Family, top: &str) -> BTreeMap<String, u64> {
 /// (a RAMB36E1 is two).
 fn xilinx(files: &[PathBuf], top: &str, dir: &Path) -> anyhow::Result<Synthesized> {
     std::fs::create_dir_all(dir)?;
-    let stat = dir.join("stat.json");
-    let mut script = String::new();
-    for f in files {
-        script.push_str(&format!("read_verilog -noautowire \"{}\"\n", f.display()));
-    }
-    script.push_str(&format!(
-        "synth_xilinx -family xc7 -flatten -top {top}\ntee -q -o {} stat -json -top {top}\n",
-        stat.display()
-    ));
     let t = std::time::Instant::now();
-    let out = Command::new(lcanet_testbench::tools::locate(
-        lcanet_testbench::tools::Tool::Yosys,
-    )?)
-    .arg("-q")
-    .arg("-l")
-    .arg(dir.join("synth.log"))
-    .arg("-p")
-    .arg(&script)
-    .output()?;
-    if !out.status.success() {
-        bail!(
-            "yosys synth_xilinx on {top}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-    }
-    let cells =
-        lcanet_testbench::tools::yosys::parse_stat_json(&std::fs::read_to_string(&stat)?)?.by_type;
+    let cells = flow::yosys_cells(files, top, "synth_xilinx -family xc7 -flatten", dir)?;
     let count = |f: &dyn Fn(&str) -> bool| {
         cells
             .iter()

@@ -263,25 +263,17 @@ pub fn synthesize(
     ));
     let t = Instant::now();
     let synth_json = out.join("synth.json");
-    let stat_json = out.join("stat.json");
-    let mut script = String::new();
-    for f in &files {
-        script.push_str(&format!("read_verilog -noautowire \"{}\"\n", f.display()));
-    }
-    script.push_str(&format!(
-        "synth_{} -top {placed_top} -json {}\ntee -q -o {} stat -json -top {placed_top}\n",
-        family_lc(family),
-        synth_json.display(),
-        stat_json.display()
-    ));
-    tool(Tool::Yosys, &out, "synth", |c| {
-        c.arg("-q").arg("-l").arg(out.join("synth.log"));
-        c.arg("-p").arg(&script);
-    })?;
+    let cells = yosys_cells(
+        &files,
+        &placed_top,
+        &format!(
+            "synth_{} -top {placed_top} -json {}",
+            family_lc(family),
+            synth_json.display()
+        ),
+        &out,
+    )?;
     let seconds = t.elapsed().as_secs_f64();
-    let raw =
-        std::fs::read_to_string(&stat_json).map_err(|e| ToolError::io("read", &stat_json, e))?;
-    let cells = parse_stat_json(&raw)?.by_type;
     let count = |f: &dyn Fn(&str) -> bool| {
         cells
             .iter()
@@ -561,13 +553,41 @@ fn tool(
     Ok(())
 }
 
+/// Runs Yosys in `dir` on `files` with the synthesis command `synth` (log in
+/// `synth.log`) and returns the cells of `top` by type, from `stat -json` (`stat.json`).
+pub fn yosys_cells(
+    files: &[PathBuf],
+    top: &str,
+    synth: &str,
+    dir: &Path,
+) -> Result<BTreeMap<String, u64>, FpgaError> {
+    let stat_json = dir.join("stat.json");
+    let mut script = read_script(files);
+    script.push_str(&format!(
+        "{synth}\ntee -q -o {} stat -json -top {top}\n",
+        stat_json.display()
+    ));
+    tool(Tool::Yosys, dir, "synth", |c| {
+        c.arg("-q").arg("-l").arg(dir.join("synth.log"));
+        c.arg("-p").arg(&script);
+    })?;
+    let raw =
+        std::fs::read_to_string(&stat_json).map_err(|e| ToolError::io("read", &stat_json, e))?;
+    Ok(parse_stat_json(&raw)?.by_type)
+}
+
+/// `read_verilog` of every file, for a Yosys script.
+fn read_script(files: &[PathBuf]) -> String {
+    files
+        .iter()
+        .map(|f| format!("read_verilog -noautowire \"{}\"\n", f.display()))
+        .collect()
+}
+
 /// The ports of `top` (Yosys reads the design and writes its JSON netlist).
 fn ports_of(files: &[PathBuf], top: &str, out: &Path) -> Result<Vec<PortInfo>, FpgaError> {
     let json = out.join("ports.json");
-    let mut script = String::new();
-    for f in files {
-        script.push_str(&format!("read_verilog -noautowire \"{}\"\n", f.display()));
-    }
+    let mut script = read_script(files);
     script.push_str(&format!(
         "hierarchy -top {top}\nproc\nwrite_json {}\n",
         json.display()
