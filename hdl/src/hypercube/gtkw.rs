@@ -65,7 +65,7 @@ pub fn router_gtkw(
         Router::Quadratic | Router::QuadSort => unreachable!("handled above"),
         Router::Overlapped => {
             control.push(ctrl.trace("mode")?.named(1));
-            control.extend(ctrl.traces(&["lc", "f_r"])?);
+            control.extend(ctrl.traces(&["lc", "lp_f"])?);
             control.extend(ctrl.binary(&["sel", "low", "sclr", "ewin"])?);
             (
                 super::overlap::control::NAMES,

@@ -4,14 +4,21 @@
 //! every PE interface, and reduces the PEs' status vectors (pending, one-hot LCA level —
 //! level-major, PE `p`'s level `j` at bit `j·n + p` — range and duplicate-frame errors).
 //!
+//! The broadcast is registered (`docs/decisions/fpga-flow.md`): the next state
+//! (`phase_next`, `bt_next`, `lv_next`) is explicit, and each broadcast register loads its
+//! signal's value in that next state, so that every switch and PE sees the same values in
+//! the same bit-time as from a combinational decode, but from a flip-flop: the decode no
+//! longer sits in front of the die-wide fan-out. Only `go` (the top's `start`, same
+//! bit-time) and `sel_lvl` (the `lv` register) are not separate registers.
+//!
 //! Registers: `phase_q` (4), `bt` (10, counts down to 0 in the step's last bit-time), `lv`
 //! (5: R1 `UP` step `s` holds `H−1−s` mod 32, `DOWN` the served level, R2 `PROBE` the steps
 //! left), `top` (4: `H`), `passes_q` (16), `bit_times_q` (32), `err`, `seed` (16, random policy
-//! only).
+//! only), and one `{signal}_q` per registered broadcast signal.
 
 use super::pe::{strobes, PeShape};
 use super::spec::NetSpec;
-use crate::netlist::{cat, flag, lit, or_all, zero, Module, ModuleBuilder, V};
+use crate::netlist::{cat, flag, lit, priority, zero, Module, ModuleBuilder, V};
 use lcanet_sim::lcan::cycle::network::Phase;
 use lcanet_sim::lcan::cycle::ArbiterPolicy;
 
@@ -155,60 +162,129 @@ pub fn controller_module(name: &str, s: &CtrlShape) -> Module {
         m.assign(o, r);
     }
 
-    m.comment("Switch broadcast (docs/interface.md §4 table)");
-    let clear = is(Phase::Plan) | is(Phase::Done);
-    m.assign(&ctl[0], is(Phase::Idle) | in_load.clone());
-    let mode = |p: &V, k: u64| p.select(lit(3, k), zero(3));
-    let setup_modes = [(&in_up, 1), (&in_down, 2), (&in_probe, 3)]
-        .into_iter()
-        .filter_map(|(p, k)| p.as_ref().map(|p| mode(p, k)));
-    m.assign(
-        &ctl[1],
-        or_all(3, setup_modes.chain([mode(&in_data, 4), mode(&in_ack, 5)])),
-    );
-    // ARM (one bit-time) and the last bit-time of every step of phases 4-9.
-    let stepping = !(&idle_or_done | &in_load | &in_plan | &in_arm) & &last;
-    m.assign(&ctl[2], clear.clone() | in_arm.clone() | stepping);
-    m.assign(&ctl[3], clear);
-    m.assign(
-        &ctl[4],
-        match &in_down {
-            Some(d) => lv.low(4).when(d),
-            None => zero(4),
-        },
-    );
-
-    m.comment("PE strobes");
-    let go = m.def("go_now", !&reset & &start & &idle_or_done);
-    for (k, o) in &st {
-        let v = match *k {
-            "go" => go.clone(),
-            "lsel" => cat((0..s.pe.abin).rev().map(|b| &in_load & bt.is(b as u64))),
-            "plan" => in_plan.clone(),
-            "arm" => in_arm.clone(),
-            "up_load" => in_up.as_ref().expect("R1") & &last & lv.is_not(31),
-            "sel_lvl" => lv.low(4),
-            "deliv0" => &in_deliv & !&last,
-            "deliv1" => &in_deliv & &last,
-            "data" => in_data.clone(),
-            "data_last" => &in_data & &last,
-            "ack" => in_ack.clone(),
-            other => unreachable!("strobe {other}"),
-        };
-        m.assign(o, v);
-    }
-
     m.comment("Step lengths of this pass: DATA NF+2H+2, ACK 2H+2 (loaded as length-1)");
     let ack_len = m.def("ack_len", cat([zero(5), top.clone(), flag(true)]));
     let data_len = m.def("data_len", &ack_len + lit(10, s.nf as u64));
     let len = |t: usize| lit(10, (t - 1) as u64);
 
+    m.comment("Next state of the sequencer: phase, step timer, level");
+    let go = m.def("go_now", !&reset & &start & &idle_or_done);
+    // In PLAN: no pass left (or an error), so DONE rather than ARM.
+    let plan_done = m.def("plan_done", &err | !&any_pend);
+    let pass_begins = m.def("pass_begins", &in_plan & !&plan_done);
+    // The last set-up phase (R1 DOWN, R2 PROBE), DELIV after its level-0 step.
+    let (setup_last, t_setup_last) = match (&in_down, &in_probe) {
+        (Some(d), _) => (d.clone(), s.t_down),
+        (_, Some(p)) => (p.clone(), s.t_probe),
+        _ => unreachable!("R1 has DOWN, R2 has PROBE"),
+    };
+    let setup_step_ends = m.def("setup_step_ends", &setup_last & &last);
+    let up_step_ends = in_up.as_ref().map(|u| m.def("up_step_ends", u & &last));
+    let ph = |p: Phase| lit(4, code(p));
+    let (first_setup, t_first) = if r1 {
+        (Phase::Up, s.t_up)
+    } else {
+        (Phase::Probe, s.t_probe)
+    };
+    let phase_next = priority(
+        phase.clone(),
+        [
+            Some((reset.clone(), ph(Phase::Idle))),
+            Some((go.clone(), ph(Phase::Load))),
+            Some((&in_load & &last, ph(Phase::Plan))),
+            Some((
+                in_plan.clone(),
+                plan_done.select(ph(Phase::Done), ph(Phase::Arm)),
+            )),
+            Some((in_arm.clone(), ph(first_setup))),
+            up_step_ends
+                .as_ref()
+                .map(|u| (u & lv.is(31), ph(Phase::Down))),
+            Some((&setup_step_ends & lv.is(0), ph(Phase::Deliv))),
+            Some((&in_deliv & &last, ph(Phase::Data))),
+            Some((&in_data & &last, ph(Phase::Ack))),
+            Some((&in_ack & &last, ph(Phase::Plan))),
+        ],
+    );
+    let phase_next = m.def("phase_next", phase_next);
+    let bt_next = priority(
+        last.select(zero(10), bt.minus(1)),
+        [
+            Some((reset.clone(), zero(10))),
+            Some((go.clone(), len(s.t_load))),
+            Some((in_arm.clone(), len(t_first))),
+            up_step_ends
+                .as_ref()
+                .map(|u| (u.clone(), lv.is(31).select(len(s.t_down), len(s.t_up)))),
+            Some((
+                setup_step_ends.clone(),
+                lv.is(0).select(lit(10, 1), len(t_setup_last)),
+            )),
+            Some((&in_deliv & &last, data_len)),
+            Some((&in_data & &last, ack_len)),
+        ],
+    );
+    let bt_next = m.def("bt_next", bt_next);
+    // R2 PROBE counts 2H steps; R1 UP holds H-1-s mod 32, so that 31 ends it.
+    let first_lv = if r1 {
+        top.zext(5).minus(1)
+    } else {
+        cat([top.clone(), flag(false)])
+    };
+    let lv_next = priority(
+        lv.clone(),
+        [
+            Some((reset.clone(), zero(5))),
+            Some((pass_begins.clone(), h_new.zext(5))),
+            Some((in_arm.clone(), first_lv)),
+            up_step_ends
+                .as_ref()
+                .map(|u| (u.clone(), lv.is(31).select(top.zext(5), lv.minus(1)))),
+            Some((&setup_step_ends & lv.is_not(0), lv.minus(1))),
+        ],
+    );
+    let lv_next = m.def("lv_next", lv_next);
+
+    m.comment(
+        "Broadcast (docs/interface.md §4 table), registered: each loads its next-state value",
+    );
+    let fanout: Vec<(String, V, V)> = broadcast(s, &phase_next, &bt_next, &lv_next)
+        .into_iter()
+        .map(|(k, v)| {
+            // The power-up state is IDLE, in which only `ctl_init` is 1.
+            let r = m.reg_init(format!("{k}_q"), v.width(), u64::from(k == "ctl_init"));
+            (k.to_string(), r, v)
+        })
+        .collect();
+    let reg_of = |k: &str| {
+        fanout
+            .iter()
+            .find(|(n, _, _)| n == k)
+            .map(|(_, r, _)| r.clone())
+    };
+    for (c, &(k, _)) in ctl.iter().zip(CTL_SIGNALS.iter()) {
+        m.assign(c, reg_of(k).expect("every ctl signal is registered"));
+    }
+    for (k, o) in &st {
+        let v = match *k {
+            // The start handshake reads the top's `start` in the same bit-time.
+            "go" => go.clone(),
+            // The level register itself.
+            "sel_lvl" => lv.low(4),
+            k => reg_of(k).expect("every other strobe is registered"),
+        };
+        m.assign(o, v);
+    }
+
     m.always(|p| {
+        p.load(&phase, &phase_next);
+        p.load(&bt, &bt_next);
+        p.load(&lv, &lv_next);
+        for (_, r, v) in &fanout {
+            p.load(r, v);
+        }
         p.if_(&reset, |p| {
-            p.comment("Reset: every register 0 (IDLE)");
-            p.load(&phase, zero(4));
-            p.load(&bt, zero(10));
-            p.load(&lv, zero(5));
+            p.comment("Reset: every counter 0");
             p.load(&top, zero(4));
             p.load(&passes, zero(16));
             p.load(&bit_times, zero(32));
@@ -218,9 +294,7 @@ pub fn controller_module(name: &str, s: &CtrlShape) -> Module {
             }
         })
         .elif(&go, |p| {
-            p.comment("Start: clear the counters, latch the seed, go to LOAD");
-            p.load(&phase, lit(4, code(Phase::Load)));
-            p.load(&bt, len(s.t_load));
+            p.comment("Start: clear the counters, latch the seed");
             p.load(&passes, zero(16));
             p.load(&bit_times, zero(32));
             p.load(&err, flag(false));
@@ -229,89 +303,67 @@ pub fn controller_module(name: &str, s: &CtrlShape) -> Module {
             }
         })
         .else_(|p| {
-            p.load(&bt, last.select(zero(10), bt.minus(1)));
             p.if_(!&idle_or_done, |p| p.load(&bit_times, bit_times.plus(1)));
-            p.if_(&in_data & &any_dup, |p| p.load(&err, flag(true)));
-            let goto = |p: &mut crate::netlist::Proc, ph: Phase| p.load(&phase, lit(4, code(ph)));
-            p.case(&phase, |c| {
-                c.arm(&[code(Phase::Load)], |p| {
-                    p.if_(&last, |p| {
-                        goto(p, Phase::Plan);
-                        p.if_(&any_bad, |p| p.load(&err, flag(true)));
-                    });
-                });
-                c.arm(&[code(Phase::Plan)], |p| {
-                    p.if_(&err | !&any_pend, |p| goto(p, Phase::Done))
-                        .else_(|p| {
-                            goto(p, Phase::Arm);
-                            p.load(&passes, passes.plus(1));
-                            p.load(&top, &h_new);
-                            p.load(&lv, h_new.zext(5));
-                        });
-                });
-                c.arm(&[code(Phase::Arm)], |p| {
-                    if r1 {
-                        goto(p, Phase::Up);
-                        p.load(&bt, len(s.t_up));
-                        p.load(&lv, top.zext(5).minus(1));
-                    } else {
-                        goto(p, Phase::Probe);
-                        p.load(&bt, len(s.t_probe));
-                        p.load(&lv, cat([top.clone(), flag(false)]));
-                    }
-                });
-                if r1 {
-                    c.arm(&[code(Phase::Up)], |p| {
-                        p.if_(&last, |p| {
-                            p.if_(lv.is(31), |p| {
-                                goto(p, Phase::Down);
-                                p.load(&bt, len(s.t_down));
-                                p.load(&lv, top.zext(5));
-                            })
-                            .else_(|p| {
-                                p.load(&bt, len(s.t_up));
-                                p.load(&lv, lv.minus(1));
-                            });
-                        });
-                    });
-                }
-                // The last set-up phase: R1 DOWN, R2 PROBE; DELIV after level 0.
-                let (ph, t) = if r1 {
-                    (Phase::Down, s.t_down)
-                } else {
-                    (Phase::Probe, s.t_probe)
-                };
-                {
-                    c.arm(&[code(ph)], |p| {
-                        p.if_(&last, |p| {
-                            p.if_(lv.is(0), |p| {
-                                goto(p, Phase::Deliv);
-                                p.load(&bt, lit(10, 1));
-                            })
-                            .else_(|p| {
-                                p.load(&bt, len(t));
-                                p.load(&lv, lv.minus(1));
-                            });
-                        });
-                    });
-                }
-                c.arm(&[code(Phase::Deliv)], |p| {
-                    p.if_(&last, |p| {
-                        goto(p, Phase::Data);
-                        p.load(&bt, &data_len);
-                    });
-                });
-                c.arm(&[code(Phase::Data)], |p| {
-                    p.if_(&last, |p| {
-                        goto(p, Phase::Ack);
-                        p.load(&bt, &ack_len);
-                    });
-                });
-                c.arm(&[code(Phase::Ack)], |p| {
-                    p.if_(&last, |p| goto(p, Phase::Plan));
-                });
+            p.if_((&in_data & &any_dup) | (&in_load & &last & &any_bad), |p| {
+                p.load(&err, flag(true))
+            });
+            p.if_(&pass_begins, |p| {
+                p.load(&passes, passes.plus(1));
+                p.load(&top, &h_new);
             });
         });
     });
     m.build()
+}
+
+/// The registered broadcast's signals (every `ctl_*` and every PE strobe but `go` and
+/// `sel_lvl`) as functions of the state `phase`, `bt`, `lv` (`docs/interface.md` §4).
+fn broadcast(s: &CtrlShape, phase: &V, bt: &V, lv: &V) -> Vec<(&'static str, V)> {
+    let is = |p: Phase| phase.is(code(p));
+    let last = bt.is(0);
+    let (in_load, in_arm) = (is(Phase::Load), is(Phase::Arm));
+    let (in_deliv, in_data, in_ack) = (is(Phase::Deliv), is(Phase::Data), is(Phase::Ack));
+    let idle_or_done = is(Phase::Idle) | is(Phase::Done);
+    let clear = is(Phase::Plan) | is(Phase::Done);
+    let mode = |p: Phase, k: u64| is(p).select(lit(3, k), zero(3));
+    let setup_mode = if s.pe.r1 {
+        mode(Phase::Up, 1) | mode(Phase::Down, 2)
+    } else {
+        mode(Phase::Probe, 3)
+    };
+    // ARM (one bit-time) and the last bit-time of every step of phases 4-9.
+    let stepping = !(&idle_or_done | &in_load | is(Phase::Plan) | &in_arm) & &last;
+    let mut v = vec![
+        ("ctl_init", is(Phase::Idle) | in_load.clone()),
+        (
+            "ctl_mode",
+            setup_mode | mode(Phase::Data, 4) | mode(Phase::Ack, 5),
+        ),
+        ("ctl_last", clear.clone() | in_arm.clone() | stepping),
+        ("ctl_clear", clear),
+        (
+            "ctl_level",
+            match s.pe.r1 {
+                true => lv.low(4).when(&is(Phase::Down)),
+                false => zero(4),
+            },
+        ),
+    ];
+    for (k, _) in strobes(&s.pe) {
+        let x = match k {
+            "go" | "sel_lvl" => continue,
+            "lsel" => cat((0..s.pe.abin).rev().map(|b| &in_load & bt.is(b as u64))),
+            "plan" => is(Phase::Plan),
+            "arm" => in_arm.clone(),
+            "up_load" => is(Phase::Up) & &last & lv.is_not(31),
+            "deliv0" => &in_deliv & !&last,
+            "deliv1" => &in_deliv & &last,
+            "data" => in_data.clone(),
+            "data_last" => &in_data & &last,
+            "ack" => in_ack.clone(),
+            other => unreachable!("strobe {other}"),
+        };
+        v.push((k, x));
+    }
+    v
 }

@@ -34,4 +34,4 @@ pub use module::{
     Assign, Body, Direction, Instance, Item, Memory, Module, Net, Pin, Port, Reg, Stmt, CLOCK,
 };
 pub use rows::{replicate, RowsError, ROW};
-pub use value::{and_all, cat, flag, lit, lit_words, or_all, zero, Mem, V};
+pub use value::{and_all, cat, flag, lit, lit_words, or_all, priority, zero, Mem, V};

@@ -113,6 +113,15 @@ pub fn and_all(values: impl IntoIterator<Item = V>) -> V {
         .unwrap_or_else(|| flag(true))
 }
 
+/// `default`, or the value of the first arm whose condition holds (a priority mux); an
+/// arm of `None` is skipped.
+pub fn priority(default: V, arms: impl IntoIterator<Item = Option<(V, V)>>) -> V {
+    let arms: Vec<(V, V)> = arms.into_iter().flatten().collect();
+    arms.into_iter()
+        .rev()
+        .fold(default, |els, (c, v)| c.select(v, els))
+}
+
 impl V {
     /// A whole signal of `width` bits (builders return these for the signals they declare).
     pub fn signal(name: impl Into<String>, width: usize) -> V {

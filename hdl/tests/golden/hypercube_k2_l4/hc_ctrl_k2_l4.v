@@ -44,10 +44,9 @@ module hc_ctrl_k2_l4 (
     output wire [15:0] bit_time
 );
 
-    // State: mode, loop cycle, f = k - 1 - i, loop thermometer, broadcast vectors
+    // State: mode, loop cycle, loop thermometer, broadcast vectors
     reg [1:0] mode;
     reg [8:0] lc;
-    reg f_r;
     reg [1:0] low_r;
     reg [1:0] sel_r;
     reg [1:0] sclr_r;
@@ -55,30 +54,56 @@ module hc_ctrl_k2_l4 (
     reg finished;
     reg [15:0] bt;
 
-    // Mode decode and the loop's constants (docs/hypercube.md §12)
+    // The loop's constants (docs/hypercube.md §12), f = k - 1 - i and its sums, this loop's and the next's
+    reg [8:0] lp_f;
+    reg [8:0] lp_f2;
+    reg [8:0] lp_f3;
+    reg [8:0] lp_p_start;
+    reg [8:0] lp_q_start;
+    reg [8:0] lp_r_start;
+    reg [8:0] lp_loop_end;
+    reg [8:0] lp_frame_end;
+    reg [8:0] nx_f;
+    reg [8:0] nx_f2;
+    reg [8:0] nx_f3;
+    reg [8:0] nx_p_start;
+    reg [8:0] nx_q_start;
+    reg [8:0] nx_r_start;
+    reg [8:0] nx_loop_end;
+    reg [8:0] nx_frame_end;
+
+    // Next state
     wire busy = mode != 2'd0;
-    wire semi = mode == 2'd1;
-    wire full = mode == 2'd2;
-    wire [8:0] f9 = {8'd0, f_r};
-    wire loops_left = f_r != 1'b0;
-    wire [8:0] f2 = f9 + f9;
-    wire [8:0] f3 = f2 + f9;
-    wire [8:0] m_minus_f = 9'd6 - f9;
-    wire [8:0] p_start = (f2 >= m_minus_f) ? f2 : m_minus_f;
-    wire [8:0] q_start = p_start + f9 + 9'd7;
-    wire [8:0] r_start = q_start + f3 + 9'd2;
-    wire [8:0] loop_end = loops_left ? (r_start + f2 + 9'd7) : 9'd6;
-    wire [8:0] c2 = lc - p_start;
-    wire [8:0] c0 = lc - q_start;
-    wire [8:0] cr = lc - r_start;
-    wire [8:0] frame_end = f2 + 9'd7;
-    wire in2 = full & loops_left & (c2 <= frame_end);
-    wire in_r = full & loops_left & (cr <= frame_end);
-    wire in0 = full & loops_left & (c0 <= (f3 + 9'd1));
+    wire loops_left = lp_f != 9'd0;
+    reg is_last_q;
+    assign load = start & ~busy & ~reset;
+    wire run_ends = busy & is_last_q & ((mode == 2'd1) | ~loops_left);
+    wire advance = busy & is_last_q & ~(mode == 2'd1) & loops_left;
+    wire [1:0] mode_next = reset ? 2'd0 : load ? (algorithm ? 2'd2 : 2'd1) : run_ends ? 2'd0 : mode;
+    wire [8:0] lc_next = (reset | load | (busy & is_last_q)) ? 9'd0 : busy ? (lc + 9'd1) : lc;
+    wire [8:0] next_f = load ? 9'd1 : advance ? nx_f : lp_f;
+    wire [8:0] next_f2 = load ? (9'd1 + 9'd1) : advance ? nx_f2 : lp_f2;
+    wire [8:0] next_f3 = load ? (9'd1 + 9'd1 + 9'd1) : advance ? nx_f3 : lp_f3;
+    wire [8:0] next_p_start = load ? (((9'd1 + 9'd1) >= (9'd6 - 9'd1)) ? (9'd1 + 9'd1) : (9'd6 - 9'd1)) : advance ? nx_p_start : lp_p_start;
+    wire [8:0] next_q_start = load ? ((((9'd1 + 9'd1) >= (9'd6 - 9'd1)) ? (9'd1 + 9'd1) : (9'd6 - 9'd1)) + 9'd1 + 9'd7) : advance ? nx_q_start : lp_q_start;
+    wire [8:0] next_r_start = load ? ((((9'd1 + 9'd1) >= (9'd6 - 9'd1)) ? (9'd1 + 9'd1) : (9'd6 - 9'd1)) + 9'd1 + 9'd7 + 9'd1 + 9'd1 + 9'd1 + 9'd2) : advance ? nx_r_start : lp_r_start;
+    wire [8:0] next_loop_end = load ? ((9'd1 != 9'd0) ? ((((9'd1 + 9'd1) >= (9'd6 - 9'd1)) ? (9'd1 + 9'd1) : (9'd6 - 9'd1)) + 9'd1 + 9'd7 + 9'd1 + 9'd1 + 9'd1 + 9'd2 + 9'd1 + 9'd1 + 9'd7) : 9'd6) : advance ? nx_loop_end : lp_loop_end;
+    wire [8:0] next_frame_end = load ? (9'd1 + 9'd1 + 9'd7) : advance ? nx_frame_end : lp_frame_end;
+
+    // The registered decode, of the next state
+    wire semi = mode_next == 2'd1;
+    wire full = mode_next == 2'd2;
+    wire enumerating = full & (next_f != 9'd0);
+    wire [8:0] c2 = lc_next - next_p_start;
+    wire [8:0] c0 = lc_next - next_q_start;
+    wire [8:0] cr = lc_next - next_r_start;
+    wire in2 = enumerating & (c2 <= next_frame_end);
+    wire in_r = enumerating & (cr <= next_frame_end);
+    wire in0 = enumerating & (c0 <= (next_f3 + 9'd1));
 
     // Channel A: semi (lc, k stages, L body bits) or step 3 / step 6 (f, M)
-    wire [8:0] ca = semi ? lc : in2 ? c2 : cr;
-    wire [8:0] fa = semi ? 9'd2 : f9;
+    wire [8:0] ca = semi ? lc_next : in2 ? c2 : cr;
+    wire [8:0] fa = semi ? 9'd2 : next_f;
     wire [8:0] ba = semi ? 9'd4 : 9'd6;
     wire on_a = semi | in2 | in_r;
     wire [8:0] a_fb = fa + ba;
@@ -87,103 +112,127 @@ module hc_ctrl_k2_l4 (
     wire [8:0] a_end = a_f2 + ba + 9'd1;
 
     // Channel B: step 5 (f stages, f body bits)
-    wire [8:0] b_fb = f9 + f9;
-    wire [8:0] b_f2 = f9 + f9;
+    wire [8:0] b_fb = next_f + next_f;
+    wire [8:0] b_f2 = next_f + next_f;
     wire [8:0] b_rx = b_f2 + 9'd1;
-    wire [8:0] b_end = b_f2 + f9 + 9'd1;
+    wire [8:0] b_end = b_f2 + next_f + 9'd1;
+    reg [30:0] dec_q;
 
     // Strobes (docs/hypercube.md §12)
-    assign load = start & ~busy & ~reset;
     assign done = finished;
-    assign ph_semi = semi;
-    assign ph_pack2 = in2;
-    assign ph_pack0 = in0;
-    assign ph_rdv = in_r;
-    assign fwd = semi | in2 | in0;
-    assign bwd = in_r;
-    assign c_start = on_a & (ca == 9'd0);
-    assign c_addr = on_a & (ca >= 9'd1) & (ca <= fa);
-    assign c_body = on_a & (ca >= (fa + 9'd1)) & (ca <= a_fb);
-    assign c_rxstart = on_a & (ca == a_rx);
-    assign c_rxbody = on_a & (ca >= (a_rx + 9'd1)) & (ca <= a_end);
-    assign c_window = on_a & (ca >= (fa + 9'd1)) & (ca <= a_end);
-    assign c_last = on_a & (ca == a_end);
-    assign p0_start = in0 & (c0 == 9'd0);
-    assign p0_addr = in0 & (c0 >= 9'd1) & (c0 <= f9);
-    assign p0_body = in0 & (c0 >= (f9 + 9'd1)) & (c0 <= b_fb);
-    assign p0_rxstart = in0 & (c0 == b_rx);
-    assign p0_rxbody = in0 & (c0 >= (b_rx + 9'd1)) & (c0 <= b_end);
-    assign s_clear = reset | (on_a & (ca == a_end) & (semi | in_r)) | (in0 & (c0 == b_end));
-    wire enumerating = full & loops_left;
-    assign enum_on = enumerating & (lc <= f3);
-    assign e_inj2 = enumerating & (lc == 9'd0);
-    assign e_inj0 = enumerating & (lc == f9);
-    assign e_cap2 = enumerating & (lc > f9) & (lc <= f2);
-    assign e_cap0 = enumerating & (lc > f2) & (lc <= f3);
-    assign e_clear = reset | (enumerating & (lc == f3));
-    assign ph_cross = full & (lc <= 9'd6);
-    assign x_decide = full & (lc == 9'd0);
-    assign x_shift = full & (lc >= 9'd1) & (lc <= 9'd6);
+    assign fwd = dec_q[4];
+    assign bwd = dec_q[5];
+    assign s_clear = reset | dec_q[18];
+    assign ph_semi = dec_q[0];
+    assign ph_cross = dec_q[25];
+    assign ph_pack2 = dec_q[1];
+    assign ph_pack0 = dec_q[2];
+    assign ph_rdv = dec_q[3];
+    assign c_start = dec_q[6];
+    assign c_addr = dec_q[7];
+    assign c_body = dec_q[8];
+    assign c_rxstart = dec_q[9];
+    assign c_rxbody = dec_q[10];
+    assign c_window = dec_q[11];
+    assign c_last = dec_q[12];
+    assign p0_start = dec_q[13];
+    assign p0_addr = dec_q[14];
+    assign p0_body = dec_q[15];
+    assign p0_rxstart = dec_q[16];
+    assign p0_rxbody = dec_q[17];
+    assign enum_on = dec_q[19];
+    assign e_inj2 = dec_q[20];
+    assign e_inj0 = dec_q[21];
+    assign e_cap2 = dec_q[22];
+    assign e_cap0 = dec_q[23];
+    assign e_clear = reset | dec_q[24];
+    assign x_decide = dec_q[26];
+    assign x_shift = dec_q[27];
     assign bit_time = bt;
     assign low = low_r;
     assign sel = sel_r;
     assign sclr = sclr_r;
     assign ewin = ewin_r;
     wire [1:0] first = {low_r[0], 1'b1} & ~low_r;
-    wire is_last = (semi & on_a & (ca == a_end)) | (full & (lc == loop_end));
 
     // Power-up values
     initial begin
         mode = 2'd0;
         lc = 9'd0;
-        f_r = 1'b0;
         low_r = 2'd0;
         sel_r = 2'd0;
         sclr_r = 2'd0;
         ewin_r = 2'd0;
         finished = 1'b0;
         bt = 16'd0;
+        lp_f = 9'd0;
+        lp_f2 = 9'd0;
+        lp_f3 = 9'd0;
+        lp_p_start = 9'd0;
+        lp_q_start = 9'd0;
+        lp_r_start = 9'd0;
+        lp_loop_end = 9'd0;
+        lp_frame_end = 9'd0;
+        nx_f = 9'd0;
+        nx_f2 = 9'd0;
+        nx_f3 = 9'd0;
+        nx_p_start = 9'd0;
+        nx_q_start = 9'd0;
+        nx_r_start = 9'd0;
+        nx_loop_end = 9'd0;
+        nx_frame_end = 9'd0;
+        is_last_q = 1'b0;
+        dec_q = 31'd0;
     end
 
     always @(posedge clock) begin
+        dec_q <= {enumerating & (lc_next < next_f2), in2 & (c2 == (next_f + 9'd6)), in0 & (c0 >= 9'd1) & (c0 <= next_f) & (c0 == next_f), full & (lc_next >= 9'd1) & (lc_next <= 9'd6), full & (lc_next == 9'd0), full & (lc_next <= 9'd6), enumerating & (lc_next == next_f3), enumerating & (lc_next > next_f2) & (lc_next <= next_f3), enumerating & (lc_next > next_f) & (lc_next <= next_f2), enumerating & (lc_next == next_f), enumerating & (lc_next == 9'd0), enumerating & (lc_next <= next_f3), (on_a & (ca == a_end) & (semi | in_r)) | (in0 & (c0 == b_end)), in0 & (c0 >= (b_rx + 9'd1)) & (c0 <= b_end), in0 & (c0 == b_rx), in0 & (c0 >= (next_f + 9'd1)) & (c0 <= b_fb), in0 & (c0 >= 9'd1) & (c0 <= next_f), in0 & (c0 == 9'd0), on_a & (ca == a_end), on_a & (ca >= (fa + 9'd1)) & (ca <= a_end), on_a & (ca >= (a_rx + 9'd1)) & (ca <= a_end), on_a & (ca == a_rx), on_a & (ca >= (fa + 9'd1)) & (ca <= a_fb), on_a & (ca >= 9'd1) & (ca <= fa), on_a & (ca == 9'd0), in_r, semi | in2 | in0, in_r, in0, in2, semi};
+        is_last_q <= (semi & on_a & (ca == a_end)) | (full & (lc_next == next_loop_end));
+        mode <= mode_next;
+        lc <= lc_next;
+        lp_f <= next_f;
+        lp_f2 <= next_f2;
+        lp_f3 <= next_f3;
+        lp_p_start <= next_p_start;
+        lp_q_start <= next_q_start;
+        lp_r_start <= next_r_start;
+        lp_loop_end <= next_loop_end;
+        lp_frame_end <= next_frame_end;
+        nx_f <= lp_f - 9'd1;
+        nx_f2 <= (lp_f - 9'd1) + (lp_f - 9'd1);
+        nx_f3 <= (lp_f - 9'd1) + (lp_f - 9'd1) + (lp_f - 9'd1);
+        nx_p_start <= (((lp_f - 9'd1) + (lp_f - 9'd1)) >= (9'd6 - (lp_f - 9'd1))) ? ((lp_f - 9'd1) + (lp_f - 9'd1)) : (9'd6 - (lp_f - 9'd1));
+        nx_q_start <= ((((lp_f - 9'd1) + (lp_f - 9'd1)) >= (9'd6 - (lp_f - 9'd1))) ? ((lp_f - 9'd1) + (lp_f - 9'd1)) : (9'd6 - (lp_f - 9'd1))) + (lp_f - 9'd1) + 9'd7;
+        nx_r_start <= ((((lp_f - 9'd1) + (lp_f - 9'd1)) >= (9'd6 - (lp_f - 9'd1))) ? ((lp_f - 9'd1) + (lp_f - 9'd1)) : (9'd6 - (lp_f - 9'd1))) + (lp_f - 9'd1) + 9'd7 + (lp_f - 9'd1) + (lp_f - 9'd1) + (lp_f - 9'd1) + 9'd2;
+        nx_loop_end <= ((lp_f - 9'd1) != 9'd0) ? (((((lp_f - 9'd1) + (lp_f - 9'd1)) >= (9'd6 - (lp_f - 9'd1))) ? ((lp_f - 9'd1) + (lp_f - 9'd1)) : (9'd6 - (lp_f - 9'd1))) + (lp_f - 9'd1) + 9'd7 + (lp_f - 9'd1) + (lp_f - 9'd1) + (lp_f - 9'd1) + 9'd2 + (lp_f - 9'd1) + (lp_f - 9'd1) + 9'd7) : 9'd6;
+        nx_frame_end <= (lp_f - 9'd1) + (lp_f - 9'd1) + 9'd7;
         // sel: the dimension of the address (or, in step 5, body) bit being sent
-        if ((on_a & (ca == 9'd0) & ~in_r) | (in0 & (c0 == 9'd0))) sel_r <= first;
-        else if (on_a & (ca == 9'd0) & in_r) sel_r <= 2'd2;
-        else if (in0 & (c0 >= 9'd1) & (c0 <= f9) & (c0 == f9)) sel_r <= first;
-        else if ((on_a & (ca >= 9'd1) & (ca <= fa) & ~in_r) | (in0 & (c0 >= 9'd1) & (c0 <= f9)) | (in0 & (c0 >= (f9 + 9'd1)) & (c0 <= b_fb))) sel_r <= {sel_r[0], 1'b0};
-        else if (on_a & (ca >= 9'd1) & (ca <= fa) & in_r) sel_r <= {1'b0, sel_r[1]};
+        if ((dec_q[6] & ~dec_q[3]) | dec_q[13]) sel_r <= first;
+        else if (dec_q[6] & dec_q[3]) sel_r <= 2'd2;
+        else if (dec_q[28]) sel_r <= first;
+        else if ((dec_q[7] & ~dec_q[3]) | dec_q[14] | dec_q[15]) sel_r <= {sel_r[0], 1'b0};
+        else if (dec_q[7] & dec_q[3]) sel_r <= {1'b0, sel_r[1]};
         else sel_r <= 2'd0;
         // sclr: stage i+1+j cleared at step-3 cycle f + M + 1 + j
-        if (in2 & (c2 == (f9 + 9'd6))) sclr_r <= first;
+        if (dec_q[29]) sclr_r <= first;
         else sclr_r <= {sclr_r[0], 1'b0};
         // ewin: wire i+1+j carries the enumeration during loop cycles 1+j..=2f+j
-        ewin_r <= {ewin_r[0], 1'b0} | ((enumerating & (lc < f2)) ? first : 2'd0);
+        ewin_r <= {ewin_r[0], 1'b0} | (dec_q[30] ? first : 2'd0);
         // Sequencing
         if (reset) begin
-            mode <= 2'd0;
             finished <= 1'b0;
             bt <= 16'd0;
-            lc <= 9'd0;
         end else if (load) begin
-            mode <= algorithm ? 2'd2 : 2'd1;
             finished <= 1'b0;
             bt <= 16'd0;
-            lc <= 9'd0;
             low_r <= algorithm ? 2'd1 : 2'd0;
-            f_r <= 1'b1;
         end else if (busy) begin
             bt <= bt + 16'd1;
-            if (is_last) begin
-                lc <= 9'd0;
-                if (semi | ~loops_left) begin
-                    mode <= 2'd0;
-                    finished <= 1'b1;
-                end else begin
-                    // Next loop: i + 1 joins the thermometer, f decreases
-                    low_r <= {low_r[0], 1'b1};
-                    f_r <= f_r - 1'b1;
-                end
-            end else lc <= lc + 9'd1;
+            if (run_ends) finished <= 1'b1;
+            if (advance) begin
+                // Next loop: i + 1 joins the thermometer (f decreases in lp_next)
+                low_r <= {low_r[0], 1'b1};
+            end
         end
     end
 endmodule

@@ -70,30 +70,51 @@ module lcan_tree_d3_u1_l2_w1_m4_r1_fixed_ctrl (
     assign passes = passes_q;
     assign bit_times = bit_times_q;
 
-    // Switch broadcast (docs/interface.md §4 table)
-    assign ctl_init = (phase_q == 4'd0) | in_load;
-    assign ctl_mode = (in_up ? 3'd1 : 3'd0) | (in_down ? 3'd2 : 3'd0) | (in_data ? 3'd4 : 3'd0) | (in_ack ? 3'd5 : 3'd0);
-    assign ctl_last = (phase_q == 4'd2) | (phase_q == 4'd10) | in_arm | (~(idle_or_done | in_load | in_plan | in_arm) & last);
-    assign ctl_clear = (phase_q == 4'd2) | (phase_q == 4'd10);
-    assign ctl_level = in_down ? lv[3:0] : 4'd0;
-
-    // PE strobes
-    wire go_now = ~reset & start & idle_or_done;
-    assign go = go_now;
-    assign lsel = {in_load & (bt == 10'd3), in_load & (bt == 10'd2), in_load & (bt == 10'd1), in_load & (bt == 10'd0)};
-    assign plan = in_plan;
-    assign arm = in_arm;
-    assign up_load = in_up & last & (lv != 5'd31);
-    assign sel_lvl = lv[3:0];
-    assign deliv0 = in_deliv & ~last;
-    assign deliv1 = in_deliv & last;
-    assign data = in_data;
-    assign data_last = in_data & last;
-    assign ack = in_ack;
-
     // Step lengths of this pass: DATA NF+2H+2, ACK 2H+2 (loaded as length-1)
     wire [9:0] ack_len = {5'd0, top, 1'b1};
     wire [9:0] data_len = ack_len + 10'd5;
+
+    // Next state of the sequencer: phase, step timer, level
+    wire go_now = ~reset & start & idle_or_done;
+    wire plan_done = err | ~any_pending;
+    wire pass_begins = in_plan & ~plan_done;
+    wire setup_step_ends = in_down & last;
+    wire up_step_ends = in_up & last;
+    wire [3:0] phase_next = reset ? 4'd0 : go_now ? 4'd1 : (in_load & last) ? 4'd2 : in_plan ? (plan_done ? 4'd10 : 4'd3) : in_arm ? 4'd4 : (up_step_ends & (lv == 5'd31)) ? 4'd5 : (setup_step_ends & (lv == 5'd0)) ? 4'd7 : (in_deliv & last) ? 4'd8 : (in_data & last) ? 4'd9 : (in_ack & last) ? 4'd2 : phase_q;
+    wire [9:0] bt_next = reset ? 10'd0 : go_now ? 10'd3 : in_arm ? 10'd13 : up_step_ends ? ((lv == 5'd31) ? 10'd21 : 10'd13) : setup_step_ends ? ((lv == 5'd0) ? 10'd1 : 10'd21) : (in_deliv & last) ? data_len : (in_data & last) ? ack_len : last ? 10'd0 : (bt - 10'd1);
+    wire [4:0] lv_next = reset ? 5'd0 : pass_begins ? {1'b0, top_next} : in_arm ? ({1'b0, top} - 5'd1) : up_step_ends ? ((lv == 5'd31) ? {1'b0, top} : (lv - 5'd1)) : (setup_step_ends & (lv != 5'd0)) ? (lv - 5'd1) : lv;
+
+    // Broadcast (docs/interface.md §4 table), registered: each loads its next-state value
+    reg ctl_init_q;
+    reg [2:0] ctl_mode_q;
+    reg ctl_last_q;
+    reg ctl_clear_q;
+    reg [3:0] ctl_level_q;
+    reg [3:0] lsel_q;
+    reg plan_q;
+    reg arm_q;
+    reg up_load_q;
+    reg deliv0_q;
+    reg deliv1_q;
+    reg data_q;
+    reg data_last_q;
+    reg ack_q;
+    assign ctl_init = ctl_init_q;
+    assign ctl_mode = ctl_mode_q;
+    assign ctl_last = ctl_last_q;
+    assign ctl_clear = ctl_clear_q;
+    assign ctl_level = ctl_level_q;
+    assign go = go_now;
+    assign lsel = lsel_q;
+    assign plan = plan_q;
+    assign arm = arm_q;
+    assign up_load = up_load_q;
+    assign sel_lvl = lv[3:0];
+    assign deliv0 = deliv0_q;
+    assign deliv1 = deliv1_q;
+    assign data = data_q;
+    assign data_last = data_last_q;
+    assign ack = ack_q;
 
     // Power-up values
     initial begin
@@ -104,90 +125,58 @@ module lcan_tree_d3_u1_l2_w1_m4_r1_fixed_ctrl (
         passes_q = 16'd0;
         bit_times_q = 32'd0;
         err = 1'b0;
+        ctl_init_q = 1'b1;
+        ctl_mode_q = 3'd0;
+        ctl_last_q = 1'b0;
+        ctl_clear_q = 1'b0;
+        ctl_level_q = 4'd0;
+        lsel_q = 4'd0;
+        plan_q = 1'b0;
+        arm_q = 1'b0;
+        up_load_q = 1'b0;
+        deliv0_q = 1'b0;
+        deliv1_q = 1'b0;
+        data_q = 1'b0;
+        data_last_q = 1'b0;
+        ack_q = 1'b0;
     end
 
     always @(posedge clock) begin
+        phase_q <= phase_next;
+        bt <= bt_next;
+        lv <= lv_next;
+        ctl_init_q <= (phase_next == 4'd0) | (phase_next == 4'd1);
+        ctl_mode_q <= ((phase_next == 4'd4) ? 3'd1 : 3'd0) | ((phase_next == 4'd5) ? 3'd2 : 3'd0) | ((phase_next == 4'd8) ? 3'd4 : 3'd0) | ((phase_next == 4'd9) ? 3'd5 : 3'd0);
+        ctl_last_q <= (phase_next == 4'd2) | (phase_next == 4'd10) | (phase_next == 4'd3) | (~((phase_next == 4'd0) | (phase_next == 4'd10) | (phase_next == 4'd1) | (phase_next == 4'd2) | (phase_next == 4'd3)) & (bt_next == 10'd0));
+        ctl_clear_q <= (phase_next == 4'd2) | (phase_next == 4'd10);
+        ctl_level_q <= (phase_next == 4'd5) ? lv_next[3:0] : 4'd0;
+        lsel_q <= {(phase_next == 4'd1) & (bt_next == 10'd3), (phase_next == 4'd1) & (bt_next == 10'd2), (phase_next == 4'd1) & (bt_next == 10'd1), (phase_next == 4'd1) & (bt_next == 10'd0)};
+        plan_q <= phase_next == 4'd2;
+        arm_q <= phase_next == 4'd3;
+        up_load_q <= (phase_next == 4'd4) & (bt_next == 10'd0) & (lv_next != 5'd31);
+        deliv0_q <= (phase_next == 4'd7) & ~(bt_next == 10'd0);
+        deliv1_q <= (phase_next == 4'd7) & (bt_next == 10'd0);
+        data_q <= phase_next == 4'd8;
+        data_last_q <= (phase_next == 4'd8) & (bt_next == 10'd0);
+        ack_q <= phase_next == 4'd9;
         if (reset) begin
-            // Reset: every register 0 (IDLE)
-            phase_q <= 4'd0;
-            bt <= 10'd0;
-            lv <= 5'd0;
+            // Reset: every counter 0
             top <= 4'd0;
             passes_q <= 16'd0;
             bit_times_q <= 32'd0;
             err <= 1'b0;
         end else if (go_now) begin
-            // Start: clear the counters, latch the seed, go to LOAD
-            phase_q <= 4'd1;
-            bt <= 10'd3;
+            // Start: clear the counters, latch the seed
             passes_q <= 16'd0;
             bit_times_q <= 32'd0;
             err <= 1'b0;
         end else begin
-            bt <= last ? 10'd0 : (bt - 10'd1);
             if (~idle_or_done) bit_times_q <= bit_times_q + 32'd1;
-            if (in_data & any_dup) err <= 1'b1;
-            case (phase_q)
-                4'd1: begin
-                    if (last) begin
-                        phase_q <= 4'd2;
-                        if (any_range_error) err <= 1'b1;
-                    end
-                end
-                4'd2: begin
-                    if (err | ~any_pending) phase_q <= 4'd10;
-                    else begin
-                        phase_q <= 4'd3;
-                        passes_q <= passes_q + 16'd1;
-                        top <= top_next;
-                        lv <= {1'b0, top_next};
-                    end
-                end
-                4'd3: begin
-                    phase_q <= 4'd4;
-                    bt <= 10'd13;
-                    lv <= {1'b0, top} - 5'd1;
-                end
-                4'd4: begin
-                    if (last) begin
-                        if (lv == 5'd31) begin
-                            phase_q <= 4'd5;
-                            bt <= 10'd21;
-                            lv <= {1'b0, top};
-                        end else begin
-                            bt <= 10'd13;
-                            lv <= lv - 5'd1;
-                        end
-                    end
-                end
-                4'd5: begin
-                    if (last) begin
-                        if (lv == 5'd0) begin
-                            phase_q <= 4'd7;
-                            bt <= 10'd1;
-                        end else begin
-                            bt <= 10'd21;
-                            lv <= lv - 5'd1;
-                        end
-                    end
-                end
-                4'd7: begin
-                    if (last) begin
-                        phase_q <= 4'd8;
-                        bt <= data_len;
-                    end
-                end
-                4'd8: begin
-                    if (last) begin
-                        phase_q <= 4'd9;
-                        bt <= ack_len;
-                    end
-                end
-                4'd9: begin
-                    if (last) phase_q <= 4'd2;
-                end
-                default: ;
-            endcase
+            if ((in_data & any_dup) | (in_load & last & any_range_error)) err <= 1'b1;
+            if (pass_begins) begin
+                passes_q <= passes_q + 16'd1;
+                top <= top_next;
+            end
         end
     end
 endmodule
