@@ -15,6 +15,8 @@ pub(super) struct Ctx {
     pub st: V,
     /// The message index (`MSG`) or PE (`CHECK`).
     pub idx: V,
+    /// The PE the checker reads in the next clock: `idx + 1` in `CHECK`, else 0.
+    pub chk_next: V,
     /// The message table of a permutation or packing: message `k` at row `k`.
     pub msg: Option<V>,
     /// In `MSG`: the draw's message (message `idx`).
@@ -84,6 +86,10 @@ pub(super) fn rows_words(width: usize, rows: impl IntoIterator<Item = u64>) -> V
 
 /// In `CHECK`: PE `idx`'s destination (row `idx` of `dst`) holds a valid (`valid`) message
 /// (row of `rmsg`) equal to PE `idx`'s own (with the fault, bit 0 of PE 0's inverted).
+///
+/// The destination is read a clock ahead, at `chk_next`, into the register `chk_dst`: the
+/// network's outputs are then read through one multiplexer from a flip-flop, not through
+/// two in series (on the 85F the second crossed the die: `docs/decisions/fpga-flow.md`).
 pub(super) fn delivered(
     m: &mut ModuleBuilder,
     spec: &SelftestSpec,
@@ -93,7 +99,10 @@ pub(super) fn delivered(
     rmsg: &V,
 ) -> V {
     let (n, mb) = (valid.width(), rmsg.width() / valid.width());
-    let chk_dst = read_row(m, "chk_dst", dst, &ctx.idx, index_bits(n));
+    let chk_dst = m.reg("chk_dst", index_bits(n));
+    let next = m.def("chk_next", ctx.chk_next.clone());
+    let dst_next = read_row(m, "chk_dst_next", dst, &next, index_bits(n));
+    m.always(|p| p.load(&chk_dst, &dst_next));
     let chk_valid = m.def("chk_valid", valid.row_at(&chk_dst, 1));
     let chk_msg = read_row(m, "chk_msg", rmsg, &chk_dst, mb);
     let table = ctx
