@@ -11,7 +11,6 @@ use crate::cli::common::{print_json, thread_pool, write_atomic};
 use crate::cli::Outcome;
 use anyhow::{bail, Context};
 use lcanet_hdl::selftest::{selftest_emit, SelftestSpec};
-use lcanet_sim::selftest::predict;
 use lcanet_testbench::fpga::device::{Board, Device, Family};
 use lcanet_testbench::fpga::flow::{self, Summary, Synthesized};
 use lcanet_testbench::fpga::FpgaError;
@@ -659,20 +658,8 @@ fn place_largest(
             Err(e) => return Err(e.into()),
         };
         let spec = spec(fam, r.size, args.message_bits, tool.clock_hz())?;
-        let pred = predict(&spec.golden, &spec.params, 20).map_err(|e| anyhow::anyhow!("{e}"))?;
-        let n = pred.rounds.len().max(1) as f64;
-        let bit_times = pred
-            .rounds
-            .iter()
-            .map(|x| f64::from(x.bit_times))
-            .sum::<f64>()
-            / n;
-        let round_clocks = pred
-            .rounds
-            .iter()
-            .map(|x| f64::from(x.bit_times) + x.draws as f64 + spec.golden.pes() as f64 + 3.0)
-            .sum::<f64>()
-            / n;
+        let round = crate::cli::generate::selftest::RoundTime::of(&spec)?;
+        let (bit_times, round_clocks) = (round.bit_times, round.clocks);
         return Ok(Some(Placed {
             family: fam.label().to_string(),
             device: dev.name.to_string(),

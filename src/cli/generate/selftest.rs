@@ -168,7 +168,39 @@ struct Summary {
     /// The arguments after `lcanet generate selftest` that wrote this directory: `lcanet
     /// fpga --check-routed` rebuilds the golden prediction from them.
     command: Vec<String>,
+    /// A round's length by the golden model.
+    round: RoundTime,
     run: Option<RunSummary>,
+}
+
+/// A self-test round's length by the golden model: the mean of its first
+/// [`RoundTime::ROUNDS`] rounds (`docs/selftest.md` §3).
+#[derive(Debug, Clone, Copy, Serialize)]
+pub(crate) struct RoundTime {
+    /// The network's bit-times: one permutation, packing or exchange.
+    pub bit_times: f64,
+    /// The clocks of the whole round: draws, `START`, the network, `CHECK` (n), `TALLY`.
+    pub clocks: f64,
+}
+
+impl RoundTime {
+    /// Rounds averaged.
+    pub const ROUNDS: u64 = 20;
+
+    /// The round of `spec`.
+    pub fn of(spec: &SelftestSpec) -> anyhow::Result<RoundTime> {
+        let pred = lcanet_sim::selftest::predict(&spec.golden, &spec.params, Self::ROUNDS)
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
+        let n = pred.rounds.len().max(1) as f64;
+        let mean = |f: &dyn Fn(&lcanet_sim::selftest::RoundResult) -> f64| {
+            pred.rounds.iter().map(f).sum::<f64>() / n
+        };
+        let pes = spec.golden.pes() as f64;
+        Ok(RoundTime {
+            bit_times: mean(&|r| f64::from(r.bit_times)),
+            clocks: mean(&|r| f64::from(r.bit_times) + r.draws as f64 + pes + 3.0),
+        })
+    }
 }
 
 #[derive(Debug, Serialize)]
@@ -371,6 +403,7 @@ pub fn run(args: Args, command: Vec<String>) -> anyhow::Result<Outcome> {
         inject_fault: spec.params.fault,
         verilog_bytes: emitted.module_bytes(),
         command,
+        round: RoundTime::of(&spec)?,
         run: None,
     };
     let text = serde_json::to_string_pretty(&summary).context("serializing the summary")?;
@@ -387,6 +420,16 @@ pub fn run(args: Args, command: Vec<String>) -> anyhow::Result<Outcome> {
             summary.report_every,
             summary.baud,
             summary.uart_divisor,
+            summary.clock_hz
+        );
+        let us = |x: f64| x / summary.clock_hz as f64 * 1e6;
+        println!(
+            "a round (mean of {}): the network {:.0} bit-times = {:.1} µs, the round {:.0} clocks = {:.1} µs at {} Hz",
+            RoundTime::ROUNDS,
+            summary.round.bit_times,
+            us(summary.round.bit_times),
+            summary.round.clocks,
+            us(summary.round.clocks),
             summary.clock_hz
         );
         println!(
