@@ -118,22 +118,26 @@ impl Loop {
         ]
     }
 
-    /// Registers `{prefix}_{field}` holding a loop's constants.
-    fn regs(m: &mut ModuleBuilder, prefix: &str) -> Loop {
-        let mut r = |n: &str| m.reg(format!("{prefix}_{n}"), CNT_BITS);
+    /// The loop built field by field from `g(index, name)`, in [`Loop::fields`]' order.
+    fn build(mut g: impl FnMut(usize, &'static str) -> V) -> Loop {
         Loop {
-            f: r("f"),
-            f2: r("f2"),
-            f3: r("f3"),
-            p_start: r("p_start"),
-            q_start: r("q_start"),
-            r_start: r("r_start"),
-            loop_end: r("loop_end"),
-            frame_end: r("frame_end"),
+            f: g(0, "f"),
+            f2: g(1, "f2"),
+            f3: g(2, "f3"),
+            p_start: g(3, "p_start"),
+            q_start: g(4, "q_start"),
+            r_start: g(5, "r_start"),
+            loop_end: g(6, "loop_end"),
+            frame_end: g(7, "frame_end"),
         }
     }
 
-    /// Wires `{prefix}_{field}` equal to `pick(field of self, field of other, …)`.
+    /// Registers `{prefix}_{field}` holding a loop's constants.
+    fn regs(m: &mut ModuleBuilder, prefix: &str) -> Loop {
+        Loop::build(|_, n| m.reg(format!("{prefix}_{n}"), CNT_BITS))
+    }
+
+    /// Wires `{prefix}_{field}` equal to `pick(field of self, field of a, field of b)`.
     fn zip3(
         &self,
         a: &Loop,
@@ -142,26 +146,8 @@ impl Loop {
         prefix: &str,
         pick: impl Fn(&V, &V, &V) -> V,
     ) -> Loop {
-        let v: Vec<V> = self
-            .fields()
-            .iter()
-            .zip(a.fields())
-            .zip(b.fields())
-            .map(|(((n, x), (_, y)), (_, z))| m.def(format!("{prefix}_{n}"), pick(x, y, z)))
-            .collect();
-        let [f, f2, f3, p_start, q_start, r_start, loop_end, frame_end]: [V; 8] = v
-            .try_into()
-            .unwrap_or_else(|_| unreachable!("eight fields"));
-        Loop {
-            f,
-            f2,
-            f3,
-            p_start,
-            q_start,
-            r_start,
-            loop_end,
-            frame_end,
-        }
+        let (x, y, z) = (self.fields(), a.fields(), b.fields());
+        Loop::build(|i, n| m.def(format!("{prefix}_{n}"), pick(x[i].1, y[i].1, z[i].1)))
     }
 }
 
