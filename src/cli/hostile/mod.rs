@@ -32,7 +32,7 @@ use super::{run, Cli, Outcome};
 use clap::Parser;
 use lcanet_sim::lcan::{Size, Topology};
 use lcanet_sim::perm::{PartialPermutation, Permutation};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::ffi::OsString;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
