@@ -8,13 +8,15 @@
 //! (`phase_next`, `bt_next`, `lv_next`) is explicit, and each strobe's register loads its
 //! value in that next state, so that every PE sees the same values in the same bit-time as
 //! from a combinational decode, but from a flip-flop. Not `go` (the top's `start`, same
-//! bit-time) nor `sel_lvl` (the `lv` register itself). The switch broadcast `ctl_*` stays a
-//! decode of the state: registered, it cost 12 % more LUTs in a flat synthesis.
+//! bit-time) nor `sel_lvl` (the `lv` register itself). Of the switch broadcast, `ctl_init`
+//! and `ctl_last` (the resets of most of every switch's registers) are registered the same
+//! way; `ctl_mode`, `ctl_clear` and `ctl_level` stay decodes of the state: registered, they
+//! cost 12 % more LUTs in a flat synthesis.
 //!
 //! Registers: `phase_q` (4), `bt` (10, counts down to 0 in the step's last bit-time), `lv`
 //! (5: R1 `UP` step `s` holds `H−1−s` mod 32, `DOWN` the served level, R2 `PROBE` the steps
 //! left), `top` (4: `H`), `passes_q` (16), `bit_times_q` (32), `err`, `seed` (16, random policy
-//! only), and one `{strobe}_q` per registered PE strobe.
+//! only), and one `{strobe}_q` per registered strobe.
 
 use super::pe::{strobes, PeShape};
 use super::spec::NetSpec;
@@ -245,17 +247,17 @@ pub fn controller_module(name: &str, s: &CtrlShape) -> Module {
     );
     let lv_next = m.def("lv_next", lv_next);
 
-    m.comment("Switch broadcast (docs/interface.md §4 table), decoded from the state");
-    let (ctl_now, _): (Vec<_>, Vec<_>) = broadcast(s, &phase, &bt, &lv)
-        .into_iter()
-        .partition(|(k, _)| k.starts_with("ctl_"));
-    for (c, (_, v)) in ctl.iter().zip(ctl_now) {
-        m.assign(c, v);
-    }
-    m.comment("PE strobes, registered: each loads its value in the next state");
+    // `ctl_init` and `ctl_last` reset most of every switch's registers: registered, as
+    // the PE strobes. `ctl_mode`, `ctl_clear` and `ctl_level` stay decodes of the state,
+    // which lets synthesis drop the logic of modes the algorithm never uses
+    // (docs/decisions/fpga-flow.md).
+    let registered = |k: &str| !k.starts_with("ctl_") || k == "ctl_init" || k == "ctl_last";
+    m.comment(
+        "PE strobes, ctl_init and ctl_last, registered: each loads its value in the next state",
+    );
     let fanout: Vec<(&str, V, V)> = broadcast(s, &phase_next, &bt_next, &lv_next)
         .into_iter()
-        .filter(|(k, _)| !k.starts_with("ctl_"))
+        .filter(|(k, _)| registered(k))
         .map(|(k, v)| (k, m.reg(format!("{k}_q"), v.width()), v))
         .collect();
     let reg_of = |k: &str| {
@@ -264,6 +266,13 @@ pub fn controller_module(name: &str, s: &CtrlShape) -> Module {
             .find(|(n, _, _)| *n == k)
             .map(|(_, r, _)| r.clone())
     };
+    m.comment("Switch broadcast (docs/interface.md §4 table)");
+    let ctl_now = broadcast(s, &phase, &bt, &lv)
+        .into_iter()
+        .filter(|(k, _)| k.starts_with("ctl_"));
+    for (c, (k, v)) in ctl.iter().zip(ctl_now) {
+        m.assign(c, reg_of(k).unwrap_or(v));
+    }
     for (k, o) in &st {
         let v = match *k {
             // The start handshake reads the top's `start` in the same bit-time.

@@ -82,20 +82,22 @@ module lcan_file_d2_u2_l2_w2_m3_r2_random_ctrl (
     wire [9:0] bt_next = reset ? 10'd0 : go_now ? 10'd0 : in_arm ? 10'd6 : setup_step_ends ? ((lv == 5'd0) ? 10'd1 : 10'd6) : (in_deliv & last) ? data_len : (in_data & last) ? ack_len : last ? 10'd0 : (bt - 10'd1);
     wire [4:0] lv_next = reset ? 5'd0 : pass_begins ? {1'b0, top_next} : in_arm ? {top, 1'b0} : (setup_step_ends & (lv != 5'd0)) ? (lv - 5'd1) : lv;
 
-    // Switch broadcast (docs/interface.md §4 table), decoded from the state
-    assign ctl_init = (phase_q == 4'd0) | (phase_q == 4'd1);
-    assign ctl_mode = ((phase_q == 4'd6) ? 3'd3 : 3'd0) | ((phase_q == 4'd8) ? 3'd4 : 3'd0) | ((phase_q == 4'd9) ? 3'd5 : 3'd0);
-    assign ctl_last = (phase_q == 4'd2) | (phase_q == 4'd10) | (phase_q == 4'd3) | (~((phase_q == 4'd0) | (phase_q == 4'd10) | (phase_q == 4'd1) | (phase_q == 4'd2) | (phase_q == 4'd3)) & (bt == 10'd0));
-    assign ctl_clear = (phase_q == 4'd2) | (phase_q == 4'd10);
-    assign ctl_level = 4'd0;
-
-    // PE strobes, registered: each loads its value in the next state
+    // PE strobes, ctl_init and ctl_last, registered: each loads its value in the next state
+    reg ctl_init_q;
+    reg ctl_last_q;
     reg plan_q;
     reg arm_q;
     reg deliv1_q;
     reg data_q;
     reg data_last_q;
     reg ack_q;
+
+    // Switch broadcast (docs/interface.md §4 table)
+    assign ctl_init = ctl_init_q;
+    assign ctl_mode = ((phase_q == 4'd6) ? 3'd3 : 3'd0) | ((phase_q == 4'd8) ? 3'd4 : 3'd0) | ((phase_q == 4'd9) ? 3'd5 : 3'd0);
+    assign ctl_last = ctl_last_q;
+    assign ctl_clear = (phase_q == 4'd2) | (phase_q == 4'd10);
+    assign ctl_level = 4'd0;
     assign go = go_now;
     assign plan = plan_q;
     assign arm = arm_q;
@@ -114,6 +116,8 @@ module lcan_file_d2_u2_l2_w2_m3_r2_random_ctrl (
         bit_times_q = 32'd0;
         err = 1'b0;
         seed = 16'd0;
+        ctl_init_q = 1'b0;
+        ctl_last_q = 1'b0;
         plan_q = 1'b0;
         arm_q = 1'b0;
         deliv1_q = 1'b0;
@@ -126,6 +130,8 @@ module lcan_file_d2_u2_l2_w2_m3_r2_random_ctrl (
         phase_q <= phase_next;
         bt <= bt_next;
         lv <= lv_next;
+        ctl_init_q <= (phase_next == 4'd0) | (phase_next == 4'd1);
+        ctl_last_q <= (phase_next == 4'd2) | (phase_next == 4'd10) | (phase_next == 4'd3) | (~((phase_next == 4'd0) | (phase_next == 4'd10) | (phase_next == 4'd1) | (phase_next == 4'd2) | (phase_next == 4'd3)) & (bt_next == 10'd0));
         plan_q <= phase_next == 4'd2;
         arm_q <= phase_next == 4'd3;
         deliv1_q <= (phase_next == 4'd7) & (bt_next == 10'd0);
