@@ -23,7 +23,7 @@
 //! the busy clocks (`run_bt`), counter 2 the messages seen and intact.
 
 use super::adapter::{rows_words, Add2, Ctx, Hooks};
-use super::top::{START, WAIT0, WAIT1};
+use super::top::{CHECK, START, WAIT0, WAIT1};
 use super::{DutSpec, SelftestSpec};
 use crate::netlist::{cat, index_bits, lit, lit_words, zero, Module, ModuleBuilder, V};
 use lcanet_sim::min::first_row;
@@ -150,6 +150,28 @@ pub(super) fn attach(
         cat((0..w).rev().map(|s| run_bt.gt(&lit(16, 2 * s as u64)))),
     );
     let dup_now = m.def("dup_now", (seen.clone() & hot.clone()).any());
+    m.comment("The bitmaps' next values: cleared at START, marked at latch and on a mismatch");
+    let start = ctx.st.is(START);
+    let seen_next = m.def(
+        "seen_next",
+        (latch.select(&seen | &hot, seen.clone())).when(&!&start),
+    );
+    let bad = cat((0..n).rev().map(|j| mis.bit(j).repeat(n)));
+    let msg_err_next = m.def(
+        "msg_err_next",
+        cmp_on
+            .select(&msg_err | (&hot_rx & bad), msg_err.clone())
+            .when(&!&start),
+    );
+    m.comment("The checker's row, read a clock ahead: the next PE's delivered and intact messages");
+    let good = m.reg("chk_good", n);
+    // In CHECK row idx + 1; before it row 0 of the bitmaps' next values, so that the clock
+    // entering CHECK (when the last mismatch may be marked) reads what CHECK will hold.
+    let next = m.def("chk_next", ctx.idx.low(w).plus(1));
+    let good_next = ctx.st.is(CHECK).select(
+        seen.row_at(&next, n) & !msg_err.row_at(&next, n),
+        seen_next.row(0, n) & !msg_err_next.row(0, n),
+    );
 
     m.always(|p| {
         p.load(
@@ -165,8 +187,6 @@ pub(super) fn attach(
             p.load(&fpos, zero(fw));
             p.load(&fcnt, zero(w));
             p.load(&run_bt, zero(16));
-            p.load(&seen, zero(n * n));
-            p.load(&msg_err, zero(n * n));
             p.load(&dup, lit(1, 0));
             p.load(&conflict_seen, lit(1, 0));
         });
@@ -178,13 +198,12 @@ pub(super) fn attach(
             })
             .else_(|p| p.load(&fpos, fpos.plus(1)));
         });
+        p.load(&seen, &seen_next);
+        p.load(&msg_err, &msg_err_next);
+        p.load(&good, &good_next);
         p.if_(latch.clone(), |p| {
             p.load(&dst_rx, net_dst.clone());
             p.if_(dup_now.clone(), |p| p.load(&dup, lit(1, 1)));
-            for j in 0..n {
-                let row = seen.row(j, n);
-                p.load(&row, row.clone() | hot.row(j, n));
-            }
         })
         .elif(first_pay.clone(), |p| {
             p.load(&tx_sr, msg_q.shr(1) & keep.clone());
@@ -199,14 +218,10 @@ pub(super) fn attach(
                     p.load(&conflict_seen, lit(1, 1))
                 });
             });
-            let bad = cat((0..n).rev().map(|j| mis.bit(j).repeat(n)));
-            p.load(&msg_err, msg_err.clone() | (hot_rx.clone() & bad));
         });
     });
 
     m.comment("Checker: at done, no duplicate and no conflict; in CHECK, PE idx's row");
-    let pe = ctx.idx.low(w);
-    let good = m.def("chk_good", seen.row_at(&pe, n) & !msg_err.row_at(&pe, n));
     let cw = index_bits(n + 1);
     let count = m.def(
         "chk_count",
