@@ -7,8 +7,7 @@
 //! while `lc` is below the start, so that one comparison tells both "started" and
 //! "within". In `semi` channel A runs Algorithm 1 from `lc = 0` over all `k` stages.
 //!
-//! Broadcast besides the [`Control`] strobes: `low` (thermometer of `i`, 0 in `semi`) and
-//! its decodes `first` (`onehot(i+1)`) and `dimi` (`onehot(i)`), each a register,
+//! Broadcast besides the [`Control`] strobes: `low` (thermometer of `i`, 0 in `semi`),
 //! `sel` (one-hot of the dimension whose address or address bit is being sent), `sclr`
 //! (the diagonal stage clear between the frames of steps 3 and 5: stage `i+1+j` is
 //! cleared at step-3 cycle `f + M + 1 + j`, as step 3's tail leaves it) and `ewin` (the
@@ -16,7 +15,7 @@
 //! which the pipelines must not take for frames).
 
 use super::control::Control;
-use crate::hypercube::parts::{down, first_above, shift_in_low, top_of, up};
+use crate::hypercube::parts::{down, first_above, shift_in_low, up};
 use crate::hypercube::Router;
 use crate::netlist::{cat, lit, priority, zero, Module, ModuleBuilder, V};
 use lcanet_sim::hypercube::CubeParams;
@@ -238,8 +237,6 @@ pub fn controller(p: CubeParams) -> Module {
     let ctl = Control::outputs(&mut m);
     let sel = m.output("sel", k);
     let low = m.output("low", k);
-    let first_o = m.output("first", k);
-    let dimi_o = m.output("dimi", k);
     let sclr = m.output("sclr", k);
     let ewin = m.output("ewin", k);
     let bit_time = m.output("bit_time", 16);
@@ -248,10 +245,6 @@ pub fn controller(p: CubeParams) -> Module {
     let mode = m.reg("mode", 2);
     let lc = m.reg("lc", CNT_BITS);
     let low_r = m.reg("low_r", k);
-    // `low`'s two decodes, registered beside it: every node takes them from here instead
-    // of decoding `low` itself (one decode, not one per node merged across the die).
-    let first_r = m.reg("first_r", k);
-    let dimi_r = m.reg("dimi_r", k);
     let sel_r = m.reg("sel_r", k);
     let sclr_r = m.reg("sclr_r", k);
     let ewin_r = m.reg("ewin_r", k);
@@ -314,15 +307,11 @@ pub fn controller(p: CubeParams) -> Module {
     }
     m.assign(&bit_time, &bt);
     m.assign(&low, &low_r);
-    m.assign(&first_o, &first_r);
-    m.assign(&dimi_o, &dimi_r);
     m.assign(&sel, &sel_r);
     m.assign(&sclr, &sclr_r);
     m.assign(&ewin, &ewin_r);
 
-    let first = first_r.clone();
-    // The first loop's thermometer: i = 0 (Algorithm 2), none (Algorithm 1).
-    let low0 = m.def("low0", algorithm.select(lit(k, 1), zero(k)));
+    let first = m.def("first", first_above(&low_r));
     let onehot_top = lit(k, 1 << (k - 1));
     let (a_start, a_addr, in_r) = (q("c_start"), q("c_addr"), q("ph_rdv"));
     let (b_start, b_addr, b_body) = (q("p0_start"), q("p0_addr"), q("p0_body"));
@@ -360,9 +349,7 @@ pub fn controller(p: CubeParams) -> Module {
         .elif(&ctl.load, |pr| {
             pr.load(&finished, lit(1, 0));
             pr.load(&bt, zero(16));
-            pr.load(&first_r, first_above(&low0));
-            pr.load(&dimi_r, top_of(&low0));
-            pr.load(&low_r, low0);
+            pr.load(&low_r, algorithm.select(lit(k, 1), zero(k)));
         })
         .elif(&busy, |pr| {
             pr.load(&bt, bt.plus(1));
@@ -370,8 +357,6 @@ pub fn controller(p: CubeParams) -> Module {
             pr.if_(&advance, |pr| {
                 pr.comment("Next loop: i + 1 joins the thermometer (f decreases in lp_next)");
                 pr.load(&low_r, shift_in_low(&low_r, lit(1, 1)));
-                pr.load(&first_r, up(&first_r));
-                pr.load(&dimi_r, &first_r);
             });
         });
     });

@@ -5,8 +5,7 @@
 //! `a`, `b`, `e`, the enumeration's `t`, `ct`, `o`, `co`, the flags — plus `keep` (the
 //! node keeps its own message in the cross), built by the engine (`engine.rs`) that the
 //! quadratic cube's loop units share. What changes is *where* loop `i` works, from the
-//! broadcast thermometer `low` and its decodes `first` (`onehot(i+1)`) and `dimi`
-//! (`onehot(i)`), registered in the controller:
+//! broadcast thermometer `low`:
 //! - only the stages of the dimensions `d > i` (`act = ~low`) run; a routing phase
 //!   injects into the pipeline register of the first of them (`P_{i+1}`, `P_0` in
 //!   `semi`), and the rendezvous delivers there; the enumeration injects at `T_{i+1}`;
@@ -24,6 +23,7 @@
 
 use super::control::Control;
 use super::engine::{build, Spec};
+use crate::hypercube::parts::{first_above, top_of};
 use crate::hypercube::Router;
 use crate::netlist::{cat, Module, ModuleBuilder, V};
 use lcanet_sim::hypercube::CubeParams;
@@ -36,8 +36,6 @@ pub fn node(p: CubeParams) -> Module {
     let ctl = Control::inputs(&mut m);
     let sel = m.input("sel", k);
     let low = m.input("low", k);
-    let first = m.input("first", k);
-    let dimi = m.input("dimi", k);
     let sclr = m.input("sclr", k);
     let ewin = m.input("ewin", k);
     let my_addr = m.input("my_addr", k);
@@ -51,8 +49,10 @@ pub fn node(p: CubeParams) -> Module {
     let rx_payload = m.output("rx_payload", l);
     let collision = m.output("collision", 1);
 
-    m.comment("Where loop i works: act = dimensions above i (first = i+1, dimi = i come decoded)");
+    m.comment("Where loop i works: act = dimensions above i, first = i+1, dimi = i");
     let act = m.def("act", !&low);
+    let first = m.def("first", first_above(&low));
+    let dimi = m.def("dimi", top_of(&low));
     // The injection register (P_{i+1}; P_0 in semi; P_k after the last dimension).
     let inj = m.def("inj", cat([low.bit(k - 1), first.clone()]));
     let cross_in = (&dimi & &dim_in).any();

@@ -39,8 +39,6 @@ module hc_ctrl_k2_l4 (
     output wire x_shift,
     output wire [1:0] sel,
     output wire [1:0] low,
-    output wire [1:0] first,
-    output wire [1:0] dimi,
     output wire [1:0] sclr,
     output wire [1:0] ewin,
     output wire [15:0] bit_time
@@ -50,8 +48,6 @@ module hc_ctrl_k2_l4 (
     reg [1:0] mode;
     reg [8:0] lc;
     reg [1:0] low_r;
-    reg [1:0] first_r;
-    reg [1:0] dimi_r;
     reg [1:0] sel_r;
     reg [1:0] sclr_r;
     reg [1:0] ewin_r;
@@ -154,20 +150,16 @@ module hc_ctrl_k2_l4 (
     assign x_shift = dec_q[27];
     assign bit_time = bt;
     assign low = low_r;
-    assign first = first_r;
-    assign dimi = dimi_r;
     assign sel = sel_r;
     assign sclr = sclr_r;
     assign ewin = ewin_r;
-    wire [1:0] low0 = algorithm ? 2'd1 : 2'd0;
+    wire [1:0] first = {low_r[0], 1'b1} & ~low_r;
 
     // Power-up values
     initial begin
         mode = 2'd0;
         lc = 9'd0;
         low_r = 2'd0;
-        first_r = 2'd0;
-        dimi_r = 2'd0;
         sel_r = 2'd0;
         sclr_r = 2'd0;
         ewin_r = 2'd0;
@@ -215,17 +207,17 @@ module hc_ctrl_k2_l4 (
         nx_loop_end <= ((lp_f - 9'd1) != 9'd0) ? (((((lp_f - 9'd1) + (lp_f - 9'd1)) >= (9'd6 - (lp_f - 9'd1))) ? ((lp_f - 9'd1) + (lp_f - 9'd1)) : (9'd6 - (lp_f - 9'd1))) + (lp_f - 9'd1) + 9'd7 + (lp_f - 9'd1) + (lp_f - 9'd1) + (lp_f - 9'd1) + 9'd2 + (lp_f - 9'd1) + (lp_f - 9'd1) + 9'd7) : 9'd6;
         nx_frame_end <= (lp_f - 9'd1) + (lp_f - 9'd1) + 9'd7;
         // sel: the dimension of the address (or, in step 5, body) bit being sent
-        if ((dec_q[6] & ~dec_q[3]) | dec_q[13]) sel_r <= first_r;
+        if ((dec_q[6] & ~dec_q[3]) | dec_q[13]) sel_r <= first;
         else if (dec_q[6] & dec_q[3]) sel_r <= 2'd2;
-        else if (dec_q[28]) sel_r <= first_r;
+        else if (dec_q[28]) sel_r <= first;
         else if ((dec_q[7] & ~dec_q[3]) | dec_q[14] | dec_q[15]) sel_r <= {sel_r[0], 1'b0};
         else if (dec_q[7] & dec_q[3]) sel_r <= {1'b0, sel_r[1]};
         else sel_r <= 2'd0;
         // sclr: stage i+1+j cleared at step-3 cycle f + M + 1 + j
-        if (dec_q[29]) sclr_r <= first_r;
+        if (dec_q[29]) sclr_r <= first;
         else sclr_r <= {sclr_r[0], 1'b0};
         // ewin: wire i+1+j carries the enumeration during loop cycles 1+j..=2f+j
-        ewin_r <= {ewin_r[0], 1'b0} | (dec_q[30] ? first_r : 2'd0);
+        ewin_r <= {ewin_r[0], 1'b0} | (dec_q[30] ? first : 2'd0);
         // Sequencing
         if (reset) begin
             finished <= 1'b0;
@@ -233,17 +225,13 @@ module hc_ctrl_k2_l4 (
         end else if (load) begin
             finished <= 1'b0;
             bt <= 16'd0;
-            first_r <= {low0[0], 1'b1} & ~low0;
-            dimi_r <= low0 & ~{1'b0, low0[1]};
-            low_r <= low0;
+            low_r <= algorithm ? 2'd1 : 2'd0;
         end else if (busy) begin
             bt <= bt + 16'd1;
             if (run_ends) finished <= 1'b1;
             if (advance) begin
                 // Next loop: i + 1 joins the thermometer (f decreases in lp_next)
                 low_r <= {low_r[0], 1'b1};
-                first_r <= {first_r[0], 1'b0};
-                dimi_r <= first_r;
             end
         end
     end

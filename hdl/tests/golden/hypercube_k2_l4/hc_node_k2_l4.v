@@ -36,8 +36,6 @@ module hc_node_k2_l4 (
     input wire x_shift,
     input wire [1:0] sel,
     input wire [1:0] low,
-    input wire [1:0] first,
-    input wire [1:0] dimi,
     input wire [1:0] sclr,
     input wire [1:0] ewin,
     input wire [1:0] my_addr,
@@ -52,8 +50,10 @@ module hc_node_k2_l4 (
     output wire collision
 );
 
-    // Where loop i works: act = dimensions above i (first = i+1, dimi = i come decoded)
+    // Where loop i works: act = dimensions above i, first = i+1, dimi = i
     wire [1:0] act = ~low;
+    wire [1:0] first = {low[0], 1'b1} & ~low;
+    wire [1:0] dimi = low & ~{1'b0, low[1]};
     wire [2:0] inj = {low[1], first};
 
     // Pipeline registers P_0..P_w and the routing stages

@@ -52,8 +52,6 @@ module hypercube_k2_l4 (
     wire ctrl_x_shift;
     wire [1:0] ctrl_sel;
     wire [1:0] ctrl_low;
-    wire [1:0] ctrl_first;
-    wire [1:0] ctrl_dimi;
     wire [1:0] ctrl_sclr;
     wire [1:0] ctrl_ewin;
     wire [15:0] ctrl_bit_time;
@@ -95,8 +93,6 @@ module hypercube_k2_l4 (
         .x_shift(ctrl_x_shift),
         .sel(ctrl_sel),
         .low(ctrl_low),
-        .first(ctrl_first),
-        .dimi(ctrl_dimi),
         .sclr(ctrl_sclr),
         .ewin(ctrl_ewin),
         .bit_time(ctrl_bit_time)
@@ -143,8 +139,6 @@ module hypercube_k2_l4 (
         .x_shift(ctrl_x_shift),
         .sel(ctrl_sel),
         .low(ctrl_low),
-        .first(ctrl_first),
-        .dimi(ctrl_dimi),
         .sclr(ctrl_sclr),
         .ewin(ctrl_ewin),
         .my_addr(2'd0),
@@ -192,8 +186,6 @@ module hypercube_k2_l4 (
         .x_shift(ctrl_x_shift),
         .sel(ctrl_sel),
         .low(ctrl_low),
-        .first(ctrl_first),
-        .dimi(ctrl_dimi),
         .sclr(ctrl_sclr),
         .ewin(ctrl_ewin),
         .my_addr(2'd1),
@@ -241,8 +233,6 @@ module hypercube_k2_l4 (
         .x_shift(ctrl_x_shift),
         .sel(ctrl_sel),
         .low(ctrl_low),
-        .first(ctrl_first),
-        .dimi(ctrl_dimi),
         .sclr(ctrl_sclr),
         .ewin(ctrl_ewin),
         .my_addr(2'd2),
@@ -290,8 +280,6 @@ module hypercube_k2_l4 (
         .x_shift(ctrl_x_shift),
         .sel(ctrl_sel),
         .low(ctrl_low),
-        .first(ctrl_first),
-        .dimi(ctrl_dimi),
         .sclr(ctrl_sclr),
         .ewin(ctrl_ewin),
         .my_addr(2'd3),
