@@ -150,17 +150,23 @@ pub(super) fn attach(
         cat((0..w).rev().map(|s| run_bt.gt(&lit(16, 2 * s as u64)))),
     );
     let dup_now = m.def("dup_now", (seen.clone() & hot.clone()).any());
-    m.comment("The bitmaps' next values: cleared at START, marked at latch and on a mismatch");
-    let start = ctx.st.is(START);
-    let seen_next = m.def(
-        "seen_next",
-        (latch.select(&seen | &hot, seen.clone())).when(&!&start),
+    m.comment(
+        "Row 0 of the bitmaps' next values: cleared at START, marked at latch and on a mismatch",
     );
-    let bad = cat((0..n).rev().map(|j| mis.bit(j).repeat(n)));
-    let msg_err_next = m.def(
-        "msg_err_next",
+    let start = ctx.st.is(START);
+    let seen0_next = m.def(
+        "seen0_next",
+        latch
+            .select(seen.row(0, n) | hot.row(0, n), seen.row(0, n))
+            .when(&!&start),
+    );
+    let err0_next = m.def(
+        "msg_err0_next",
         cmp_on
-            .select(&msg_err | (&hot_rx & bad), msg_err.clone())
+            .select(
+                msg_err.row(0, n) | (hot_rx.row(0, n) & mis.bit(0).repeat(n)),
+                msg_err.row(0, n),
+            )
             .when(&!&start),
     );
     m.comment("The checker's row, read a clock ahead: the next PE's delivered and intact messages");
@@ -170,7 +176,7 @@ pub(super) fn attach(
     let next = m.def("chk_next", ctx.idx.low(w).plus(1));
     let good_next = ctx.st.is(CHECK).select(
         seen.row_at(&next, n) & !msg_err.row_at(&next, n),
-        seen_next.row(0, n) & !msg_err_next.row(0, n),
+        &seen0_next & !&err0_next,
     );
 
     m.always(|p| {
@@ -187,6 +193,8 @@ pub(super) fn attach(
             p.load(&fpos, zero(fw));
             p.load(&fcnt, zero(w));
             p.load(&run_bt, zero(16));
+            p.load(&seen, zero(n * n));
+            p.load(&msg_err, zero(n * n));
             p.load(&dup, lit(1, 0));
             p.load(&conflict_seen, lit(1, 0));
         });
@@ -198,12 +206,14 @@ pub(super) fn attach(
             })
             .else_(|p| p.load(&fpos, fpos.plus(1)));
         });
-        p.load(&seen, &seen_next);
-        p.load(&msg_err, &msg_err_next);
         p.load(&good, &good_next);
         p.if_(latch.clone(), |p| {
             p.load(&dst_rx, net_dst.clone());
             p.if_(dup_now.clone(), |p| p.load(&dup, lit(1, 1)));
+            for j in 0..n {
+                let row = seen.row(j, n);
+                p.load(&row, row.clone() | hot.row(j, n));
+            }
         })
         .elif(first_pay.clone(), |p| {
             p.load(&tx_sr, msg_q.shr(1) & keep.clone());
@@ -218,6 +228,8 @@ pub(super) fn attach(
                     p.load(&conflict_seen, lit(1, 1))
                 });
             });
+            let bad = cat((0..n).rev().map(|j| mis.bit(j).repeat(n)));
+            p.load(&msg_err, msg_err.clone() | (hot_rx.clone() & bad));
         });
     });
 
