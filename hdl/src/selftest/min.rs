@@ -23,7 +23,7 @@
 //! the busy clocks (`run_bt`), counter 2 the messages seen and intact.
 
 use super::adapter::{rows_words, Add2, Ctx, Hooks};
-use super::top::{CHECK, START, WAIT0, WAIT1};
+use super::top::{START, WAIT0, WAIT1};
 use super::{DutSpec, SelftestSpec};
 use crate::netlist::{cat, index_bits, lit, lit_words, zero, Module, ModuleBuilder, V};
 use lcanet_sim::min::first_row;
@@ -150,34 +150,6 @@ pub(super) fn attach(
         cat((0..w).rev().map(|s| run_bt.gt(&lit(16, 2 * s as u64)))),
     );
     let dup_now = m.def("dup_now", (seen.clone() & hot.clone()).any());
-    m.comment(
-        "Row 0 of the bitmaps' next values: cleared at START, marked at latch and on a mismatch",
-    );
-    let start = ctx.st.is(START);
-    let seen0_next = m.def(
-        "seen0_next",
-        latch
-            .select(seen.row(0, n) | hot.row(0, n), seen.row(0, n))
-            .when(&!&start),
-    );
-    let err0_next = m.def(
-        "msg_err0_next",
-        cmp_on
-            .select(
-                msg_err.row(0, n) | (hot_rx.row(0, n) & mis.bit(0).repeat(n)),
-                msg_err.row(0, n),
-            )
-            .when(&!&start),
-    );
-    m.comment("The checker's row, read a clock ahead: the next PE's delivered and intact messages");
-    let good = m.reg("chk_good", n);
-    // In CHECK row idx + 1; before it row 0 of the bitmaps' next values, so that the clock
-    // entering CHECK (when the last mismatch may be marked) reads what CHECK will hold.
-    let next = m.def("chk_next", ctx.idx.low(w).plus(1));
-    let good_next = ctx.st.is(CHECK).select(
-        seen.row_at(&next, n) & !msg_err.row_at(&next, n),
-        &seen0_next & !&err0_next,
-    );
 
     m.always(|p| {
         p.load(
@@ -206,7 +178,6 @@ pub(super) fn attach(
             })
             .else_(|p| p.load(&fpos, fpos.plus(1)));
         });
-        p.load(&good, &good_next);
         p.if_(latch.clone(), |p| {
             p.load(&dst_rx, net_dst.clone());
             p.if_(dup_now.clone(), |p| p.load(&dup, lit(1, 1)));
@@ -234,6 +205,8 @@ pub(super) fn attach(
     });
 
     m.comment("Checker: at done, no duplicate and no conflict; in CHECK, PE idx's row");
+    let pe = ctx.idx.low(w);
+    let good = m.def("chk_good", seen.row_at(&pe, n) & !msg_err.row_at(&pe, n));
     let cw = index_bits(n + 1);
     let count = m.def(
         "chk_count",
