@@ -258,7 +258,11 @@ pub fn controller_module(name: &str, s: &CtrlShape) -> Module {
     let fanout: Vec<(&str, V, V)> = broadcast(s, &phase_next, &bt_next, &lv_next)
         .into_iter()
         .filter(|(k, _)| registered(k))
-        .map(|(k, v)| (k, m.reg(format!("{k}_q"), v.width()), v))
+        .map(|(k, v)| {
+            // The power-up state is IDLE, in which only `ctl_init` is 1.
+            let r = m.reg_init(format!("{k}_q"), v.width(), u64::from(k == "ctl_init"));
+            (k, r, v)
+        })
         .collect();
     let reg_of = |k: &str| {
         fanout

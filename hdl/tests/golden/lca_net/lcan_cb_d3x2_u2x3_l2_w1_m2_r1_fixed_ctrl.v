@@ -124,7 +124,7 @@ module lcan_cb_d3x2_u2x3_l2_w1_m2_r1_fixed_ctrl (
         passes_q = 16'd0;
         bit_times_q = 32'd0;
         err = 1'b0;
-        ctl_init_q = 1'b0;
+        ctl_init_q = 1'b1;
         ctl_last_q = 1'b0;
         lsel_q = 3'd0;
         plan_q = 1'b0;

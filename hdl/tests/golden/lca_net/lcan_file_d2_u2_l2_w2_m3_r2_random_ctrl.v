@@ -116,7 +116,7 @@ module lcan_file_d2_u2_l2_w2_m3_r2_random_ctrl (
         bit_times_q = 32'd0;
         err = 1'b0;
         seed = 16'd0;
-        ctl_init_q = 1'b0;
+        ctl_init_q = 1'b1;
         ctl_last_q = 1'b0;
         plan_q = 1'b0;
         arm_q = 1'b0;
