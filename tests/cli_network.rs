@@ -215,7 +215,8 @@ fn sim_network_matches_reports_time_and_writes_waveforms() {
     let top = s["top"].as_str().unwrap();
     common::check_named(
         &gtkw_path,
-        &format!("TOP.{top}.ctl_mode[2:0]"),
+        // The broadcast as the first switch's tap decodes it.
+        &format!("TOP.{top}.lvl0_sw0_tap_ctl_mode[2:0]"),
         "lca_mode.txt",
         5,
         "REV",

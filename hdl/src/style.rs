@@ -100,6 +100,14 @@ fn idents(line: &str) -> impl Iterator<Item = &str> {
         })
 }
 
+/// `line` without a leading attribute instance (`(* keep *) always …` → `always …`).
+fn strip_attribute(line: &str) -> &str {
+    match line.strip_prefix("(*").and_then(|r| r.split_once("*)")) {
+        Some((_, rest)) => rest.trim_start(),
+        None => line,
+    }
+}
+
 fn check_module(m: &ModuleText<'_>, issues: &mut Vec<StyleIssue>) {
     let mut push = |what: String| {
         issues.push(StyleIssue {
@@ -116,7 +124,7 @@ fn check_module(m: &ModuleText<'_>, issues: &mut Vec<StyleIssue>) {
     // and loop variables (values within one pass), not flip-flops.
     let mut in_always = false;
     for raw in &m.lines {
-        let line = strip_comment(raw).trim();
+        let line = strip_attribute(strip_comment(raw).trim());
         if line.is_empty() {
             continue;
         }
@@ -221,6 +229,11 @@ mod tests {
     #[test]
     fn accepts_word_level_single_clock_modules() {
         assert_eq!(issues(GOOD), Vec::<String>::new());
+        // An attribute on the process (a kept register copy) is still the one clock.
+        let kept = GOOD.replace("    always @(", "    (* keep *) always @(");
+        assert_eq!(issues(&kept), Vec::<String>::new());
+        let negedge = GOOD.replace("    always @(posedge", "    (* keep *) always @(negedge");
+        assert!(issues(&negedge).iter().any(|i| i.contains("posedge clock")));
     }
 
     #[test]

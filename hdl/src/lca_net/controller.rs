@@ -1,17 +1,17 @@
 //! The network controller (`docs/interface.md` §4), word-level: the phase register, a
 //! count-down step timer, the set-up step/level register, the pass and bit-time counters
-//! and the sticky error flag. It broadcasts `ctl_*` to every switch and phase strobes to
-//! every PE interface, and reduces the PEs' status vectors (pending, one-hot LCA level —
-//! level-major, PE `p`'s level `j` at bit `j·n + p` — range and duplicate-frame errors).
+//! and the sticky error flag. It drives the switches' broadcast taps ([`super::tap`]) and
+//! phase strobes to every PE interface, and reduces the PEs' status vectors (pending,
+//! one-hot LCA level — level-major, PE `p`'s level `j` at bit `j·n + p` — range and
+//! duplicate-frame errors).
 //!
-//! The PE strobes are registered (`docs/decisions/fpga-flow.md`): the next state
-//! (`phase_next`, `bt_next`, `lv_next`) is explicit, and each strobe's register loads its
-//! value in that next state, so that every PE sees the same values in the same bit-time as
-//! from a combinational decode, but from a flip-flop. Not `go` (the top's `start`, same
-//! bit-time) nor `sel_lvl` (the `lv` register itself). Of the switch broadcast, `ctl_init`
-//! and `ctl_last` (the resets of most of every switch's registers) are registered the same
-//! way; `ctl_mode`, `ctl_clear` and `ctl_level` stay decodes of the state: registered, they
-//! cost 12 % more LUTs in a flat synthesis.
+//! The next state (`phase_next`, `bt_next`, `lv_next`) is explicit
+//! (`docs/decisions/fpga-flow.md`). The taps get it (`tap_phase`, `tap_last`, `tap_lv`), keep
+//! a copy of the state and decode `ctl_*` beside their switch. The PE strobes are
+//! registered: each strobe's register loads its value in the next state, so that every PE
+//! sees the same values in the same bit-time as from a combinational decode, but from a
+//! flip-flop. Not `go` (the top's `start`, same bit-time) nor `sel_lvl` (the `lv` register
+//! itself).
 //!
 //! Registers: `phase_q` (4), `bt` (10, counts down to 0 in the step's last bit-time), `lv`
 //! (5: R1 `UP` step `s` holds `H−1−s` mod 32, `DOWN` the served level, R2 `PROBE` the steps
@@ -20,6 +20,7 @@
 
 use super::pe::{strobes, PeShape};
 use super::spec::NetSpec;
+use super::tap::tap_inputs;
 use crate::netlist::{cat, flag, lit, priority, zero, Module, ModuleBuilder, V};
 use lcanet_sim::lcan::cycle::network::Phase;
 use lcanet_sim::lcan::cycle::ArbiterPolicy;
@@ -82,7 +83,7 @@ impl CtrlShape {
     }
 }
 
-fn code(p: Phase) -> u64 {
+pub(super) fn code(p: Phase) -> u64 {
     p.code()
 }
 
@@ -99,7 +100,10 @@ pub fn controller_module(name: &str, s: &CtrlShape) -> Module {
     let pe_hot = m.input("hot", n * l);
     let pe_bad = m.input("bad", n);
     let pe_dup = m.input("dup", n);
-    let ctl: Vec<V> = CTL_SIGNALS.iter().map(|&(c, w)| m.output(c, w)).collect();
+    let taps: Vec<V> = tap_inputs(r1)
+        .iter()
+        .map(|&(c, w)| m.output(c, w))
+        .collect();
     let seed16 = s.random.then(|| m.output("seed16", 16));
     let phase_o = m.output("phase", 4);
     let done = m.output("done", 1);
@@ -247,22 +251,15 @@ pub fn controller_module(name: &str, s: &CtrlShape) -> Module {
     );
     let lv_next = m.def("lv_next", lv_next);
 
-    // `ctl_init` and `ctl_last` reset most of every switch's registers: registered, as
-    // the PE strobes. `ctl_mode`, `ctl_clear` and `ctl_level` stay decodes of the state,
-    // which lets synthesis drop the logic of modes the algorithm never uses
-    // (docs/decisions/fpga-flow.md).
-    let registered = |k: &str| !k.starts_with("ctl_") || k == "ctl_init" || k == "ctl_last";
-    m.comment(
-        "PE strobes, ctl_init and ctl_last, registered: each loads its value in the next state",
-    );
-    let fanout: Vec<(&str, V, V)> = broadcast(s, &phase_next, &bt_next, &lv_next)
+    m.comment("To the switches' taps: the next state (each tap holds a copy of the state)");
+    let tap_now = [phase_next.clone(), bt_next.is(0), lv_next.low(4)];
+    for (o, v) in taps.iter().zip(tap_now) {
+        m.assign(o, v);
+    }
+    m.comment("PE strobes, registered: each loads its value in the next state");
+    let fanout: Vec<(&str, V, V)> = strobes_of(s, &phase_next, &bt_next, &lv_next)
         .into_iter()
-        .filter(|(k, _)| registered(k))
-        .map(|(k, v)| {
-            // The power-up state is IDLE, in which only `ctl_init` is 1.
-            let r = m.reg_init(format!("{k}_q"), v.width(), u64::from(k == "ctl_init"));
-            (k, r, v)
-        })
+        .map(|(k, v)| (k, m.reg(format!("{k}_q"), v.width()), v))
         .collect();
     let reg_of = |k: &str| {
         fanout
@@ -270,13 +267,6 @@ pub fn controller_module(name: &str, s: &CtrlShape) -> Module {
             .find(|(n, _, _)| *n == k)
             .map(|(_, r, _)| r.clone())
     };
-    m.comment("Switch broadcast (docs/interface.md §4 table)");
-    let ctl_now = broadcast(s, &phase, &bt, &lv)
-        .into_iter()
-        .filter(|(k, _)| k.starts_with("ctl_"));
-    for (c, (k, v)) in ctl.iter().zip(ctl_now) {
-        m.assign(c, reg_of(k).unwrap_or(v));
-    }
     for (k, o) in &st {
         let v = match *k {
             // The start handshake reads the top's `start` in the same bit-time.
@@ -328,40 +318,15 @@ pub fn controller_module(name: &str, s: &CtrlShape) -> Module {
     m.build()
 }
 
-/// The broadcast's signals (every `ctl_*`, in [`CTL_SIGNALS`]' order, and every PE strobe
-/// but `go` and `sel_lvl`) as functions of the state `phase`, `bt`, `lv`
-/// (`docs/interface.md` §4).
-fn broadcast(s: &CtrlShape, phase: &V, bt: &V, lv: &V) -> Vec<(&'static str, V)> {
+/// The PE strobes but `go` and `sel_lvl`, as functions of the state `phase`, `bt`, `lv`
+/// (`docs/interface.md` §4). The switch broadcast is decoded by the taps
+/// ([`super::tap::switch_broadcast`]).
+fn strobes_of(s: &CtrlShape, phase: &V, bt: &V, lv: &V) -> Vec<(&'static str, V)> {
     let is = |p: Phase| phase.is(code(p));
     let last = bt.is(0);
     let (in_load, in_arm) = (is(Phase::Load), is(Phase::Arm));
     let (in_deliv, in_data, in_ack) = (is(Phase::Deliv), is(Phase::Data), is(Phase::Ack));
-    let idle_or_done = is(Phase::Idle) | is(Phase::Done);
-    let clear = is(Phase::Plan) | is(Phase::Done);
-    let mode = |p: Phase, k: u64| is(p).select(lit(3, k), zero(3));
-    let setup_mode = if s.pe.r1 {
-        mode(Phase::Up, 1) | mode(Phase::Down, 2)
-    } else {
-        mode(Phase::Probe, 3)
-    };
-    // ARM (one bit-time) and the last bit-time of every step of phases 4-9.
-    let stepping = !(&idle_or_done | &in_load | is(Phase::Plan) | &in_arm) & &last;
-    let mut v = vec![
-        ("ctl_init", is(Phase::Idle) | in_load.clone()),
-        (
-            "ctl_mode",
-            setup_mode | mode(Phase::Data, 4) | mode(Phase::Ack, 5),
-        ),
-        ("ctl_last", clear.clone() | in_arm.clone() | stepping),
-        ("ctl_clear", clear),
-        (
-            "ctl_level",
-            match s.pe.r1 {
-                true => lv.low(4).when(&is(Phase::Down)),
-                false => zero(4),
-            },
-        ),
-    ];
+    let mut v = Vec::new();
     for (k, _) in strobes(&s.pe) {
         let x = match k {
             "go" | "sel_lvl" => continue,

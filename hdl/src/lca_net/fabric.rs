@@ -12,7 +12,9 @@
 //!   and `lvl0_dn` row `p` is its down-wire;
 //! - the top level's uppers: `B(k)` = 0, `lvl<l−1>_up` unread.
 //!
-//! Every switch reads the broadcast `ctl_*` nets and `clock`; the random policy also reads
+//! Every switch reads the broadcast `ctl_*` — in R1 and R2 networks from its own tap
+//! `lvl<i>_sw<j>_tap` (`<rows instance>_tap` for rows; [`super::tap`]), in R3 the top's
+//! nets — and `clock`; the random policy also reads
 //! `seed16` and gets the constant salts `splitmix64(2g + a) as u16` (`g` its global index).
 //!
 //! [`Structure::Rows`]: instead of one instance per switch, each level is one instance
@@ -29,7 +31,10 @@
 use super::controller::CTL_SIGNALS;
 use super::rom::rom_instance;
 use super::spec::Structure;
-use crate::netlist::{cat, lit, names, replicate, zero, Design, Module, ModuleBuilder, V};
+use super::tap::tap_instance;
+use crate::netlist::{
+    cat, lit, names, replicate, zero, Design, Direction, Module, ModuleBuilder, CLOCK, V,
+};
 use lcanet_sim::lcan::{DownEnd, Topology};
 use lcanet_sim::rng::splitmix64;
 
@@ -48,6 +53,10 @@ pub struct FabricWiring<'a> {
     /// Π networks: the route ROM module of each switch, by global index (empty for tree
     /// and cb). Switch `lvl<i>_sw<j>` gets an instance `lvl<i>_sw<j>_rom` of it.
     pub roms: &'a [Module],
+    /// R1, R2: the broadcast tap module; each switch (each rows instance) gets its own
+    /// instance `<inst>_tap` and reads `ctl_*` from it. `None` (R3): every switch reads
+    /// the top's `ctl_*` nets.
+    pub tap: Option<&'a Module>,
     /// Instances or rows.
     pub structure: Structure,
 }
@@ -234,6 +243,7 @@ pub fn add_fabric(
             pins.push(("d", up[level].row(sw, u * w)));
             match f.structure {
                 Structure::Instances => {
+                    let ctl = broadcast_of(m, f, &inst, &clock, &ctl);
                     let b = m.instance(inst, switch);
                     let _ = shared_pins(b, switch, &clock, Some(level), &ctl, f.seed16).pins(pins);
                 }
@@ -260,7 +270,9 @@ pub fn add_fabric(
                     .map_err(|e| e.to_string())?;
                 module
             };
-            let b = m.instance(rows_instance(&group), &module);
+            let inst = rows_instance(&group);
+            let ctl = broadcast_of(m, f, &inst, &clock, &ctl);
+            let b = m.instance(inst, &module);
             let level_pin = (!merged).then_some(level);
             let mut b = shared_pins(b, &module, &clock, level_pin, &ctl, f.seed16);
             // Row j of every row port is switch j's pin: concatenate, last switch first.
@@ -277,6 +289,30 @@ pub fn add_fabric(
         }
     }
     Ok(dn[0].clone())
+}
+
+/// The broadcast `ctl_*` that switch (or rows instance) `inst` reads: the outputs of its
+/// own tap `<inst>_tap`, which reads the controller's next state (the top's `tap_*` nets),
+/// or without a tap (R3) the top's `ctl` nets.
+fn broadcast_of(
+    m: &mut ModuleBuilder,
+    f: &FabricWiring<'_>,
+    inst: &str,
+    clock: &V,
+    ctl: &[V],
+) -> Vec<V> {
+    let Some(tap) = f.tap else {
+        return ctl.to_vec();
+    };
+    let (mut b, outs) = m.instance_of(tap_instance(inst), tap);
+    b = b.pin(CLOCK, clock);
+    for p in &tap.ports {
+        if p.direction == Direction::Input && p.name != CLOCK {
+            b = b.pin(p.name.as_str(), V::signal(p.name.as_str(), p.width));
+        }
+    }
+    let _ = b;
+    outs
 }
 
 /// Connects what every switch of a level shares: clock, level (unless it is a row port,

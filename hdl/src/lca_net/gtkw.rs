@@ -10,8 +10,10 @@ use super::fabric::{down_links, row_groups, rows_instance, switch_instance, up_l
 use super::network::pe_instance;
 use super::spec::NetSpec;
 use super::spec::Structure;
+use super::tap::tap_instance;
 pub use crate::gtkw::GtkwFiles;
 use crate::gtkw::{filter, Group, Trace, MAX_DETAILED};
+use crate::netlist::names;
 use lcanet_sim::lcan::routing::Algorithm;
 
 /// The GTKWave files of the network of `spec`.
@@ -46,8 +48,18 @@ pub fn network_gtkw(spec: &NetSpec) -> GtkwFiles {
     } else {
         &CTL_SIGNALS[..]
     };
+    // R1, R2: the broadcast as the first switch's tap decodes it (every tap's is the same).
+    let tap = (!r3).then(|| {
+        tap_instance(&match spec.structure {
+            Structure::Instances => switch_instance(0, 0),
+            Structure::Rows => rows_instance(&row_groups(&spec.topo)[0]),
+        })
+    });
     for &(name, width) in ctl_signals {
-        let t = Trace::new(name, width);
+        let t = match &tap {
+            Some(tap) => Trace::new(names::output_net(tap, name), width),
+            None => Trace::new(name, width),
+        };
         ctl.push(if name == "ctl_mode" { t.named(2) } else { t });
     }
     if spec.random() {

@@ -22,6 +22,7 @@ pub mod pe;
 pub mod rom;
 pub mod spec;
 pub mod tables;
+pub mod tap;
 
 pub use design::{network_artifacts, NetArtifacts, NetGenError};
 pub use gtkw::{network_gtkw, GtkwFiles};

@@ -173,6 +173,15 @@ impl NetSpec {
         )
     }
 
+    /// The broadcast tap module ([`super::tap`]): `lcan_<shape>_<r1|r2>_tap`.
+    pub fn tap_module_name(&self) -> String {
+        format!(
+            "lcan_{}_{}_tap",
+            self.shape_tag(),
+            self.net.algorithm.name()
+        )
+    }
+
     /// The controller module: `<top>_ctrl`.
     pub fn ctrl_module_name(&self) -> String {
         format!("{}_ctrl", self.network_name())

@@ -124,3 +124,48 @@ fn the_rtl_digest_names_the_verilog_and_nothing_else() {
     b.modules[0].contents.push(' ');
     assert_ne!(a.digest(), b.digest());
 }
+
+/// R1 and R2: each switch (each rows instance) reads `ctl_*` from a tap of its own, and no
+/// switch reads a network-wide `ctl_*` net (the fan-out tree, `docs/interface.md` §4); R3
+/// keeps its controller's broadcast.
+#[test]
+fn every_switch_has_its_own_tap() {
+    use super::fabric::{row_groups, rows_instance, switch_instance};
+    use super::tap::tap_instance;
+    let topo = Topology::complete_bipartite(2, 2, Size::Levels(3)).unwrap();
+    for alg in [Algorithm::R1, Algorithm::R2, Algorithm::R3] {
+        for structure in [Structure::Instances, Structure::Rows] {
+            let spec = NetSpec::new(topo.clone(), alg, ArbiterPolicy::Fixed, 1, 2)
+                .unwrap()
+                .with_structure(structure);
+            let design = network_design(&spec).unwrap();
+            let top = design.module(&spec.network_name()).unwrap();
+            let taps: Vec<&str> = top
+                .body
+                .instances()
+                .filter(|i| i.module == spec.tap_module_name())
+                .map(|i| i.name.as_str())
+                .collect();
+            let owners: Vec<String> = match structure {
+                Structure::Instances => (0..topo.levels())
+                    .flat_map(|i| (0..topo.switch_count(i)).map(move |j| switch_instance(i, j)))
+                    .collect(),
+                Structure::Rows => row_groups(&topo).iter().map(rows_instance).collect(),
+            };
+            let want: Vec<String> = match alg {
+                Algorithm::R3 => Vec::new(),
+                _ => owners.iter().map(|o| tap_instance(o)).collect(),
+            };
+            assert_eq!(taps, want, "{alg:?} {structure:?}");
+            let text = design.emit().unwrap();
+            let top_text = &text
+                .modules
+                .iter()
+                .find(|f| f.name == format!("{}.v", spec.network_name()))
+                .unwrap()
+                .contents;
+            let shared = top_text.contains(".ctl_mode(ctl_mode)");
+            assert_eq!(shared, alg == Algorithm::R3, "{alg:?} {structure:?}");
+        }
+    }
+}

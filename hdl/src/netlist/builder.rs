@@ -182,6 +182,11 @@ impl ModuleBuilder {
         self.body.process = p.stmts;
     }
 
+    /// Marks the module's registers as copies to keep apart ([`Body::keep`]).
+    pub fn keep_registers(&mut self) {
+        self.body.keep = true;
+    }
+
     /// Adds an instance of `module`; connect every port on the returned builder.
     pub fn instance(&mut self, name: impl Into<String>, module: &Module) -> InstanceBuilder<'_> {
         self.body.items.push(Item::Instance(Instance {

@@ -103,6 +103,10 @@ pub struct Body {
     /// Wires, registers and input ports that may be left (partly) unread. Emission wraps
     /// their declaration in `verilator lint_off UNUSEDSIGNAL` comments.
     pub allow_unread: BTreeSet<String>,
+    /// The registers are deliberate copies of registers elsewhere (a fan-out tree): the
+    /// process is printed `(* keep *) always`, so that synthesis does not merge identical
+    /// copies of different instances back into one flip-flop.
+    pub keep: bool,
 }
 
 impl Body {

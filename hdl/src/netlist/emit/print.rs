@@ -237,14 +237,15 @@ fn body(design: &Design, m: &Module, b: &Body, out: &mut String) {
     if !b.process.is_empty() {
         let mut loops = Vec::new();
         loop_vars(&b.process, &mut loops);
+        let keep = if b.keep { "(* keep *) " } else { "" };
         if loops.is_empty() && b.temps.is_empty() {
-            let _ = writeln!(out, "\n{INDENT}always @(posedge {CLOCK}) begin");
+            let _ = writeln!(out, "\n{INDENT}{keep}always @(posedge {CLOCK}) begin");
         } else {
             // Loop variables and temporaries live in the block: values within one pass,
             // never flip-flops.
             let _ = writeln!(
                 out,
-                "\n{INDENT}always @(posedge {CLOCK}) begin : {PROCESS_BLOCK}"
+                "\n{INDENT}{keep}always @(posedge {CLOCK}) begin : {PROCESS_BLOCK}"
             );
             for v in &loops {
                 let _ = writeln!(out, "{INDENT}{INDENT}integer {v};");

@@ -11,11 +11,8 @@ module lcan_file_d2_u2_l2_w2_m3_r2_random_ctrl (
     input wire [7:0] hot,
     input wire [3:0] bad,
     input wire [3:0] dup,
-    output wire ctl_init,
-    output wire [2:0] ctl_mode,
-    output wire ctl_last,
-    output wire ctl_clear,
-    output wire [3:0] ctl_level,
+    output wire [3:0] tap_phase,
+    output wire tap_last,
     output wire [15:0] seed16,
     output wire [3:0] phase,
     output wire done,
@@ -82,22 +79,17 @@ module lcan_file_d2_u2_l2_w2_m3_r2_random_ctrl (
     wire [9:0] bt_next = reset ? 10'd0 : go_now ? 10'd0 : in_arm ? 10'd6 : setup_step_ends ? ((lv == 5'd0) ? 10'd1 : 10'd6) : (in_deliv & last) ? data_len : (in_data & last) ? ack_len : last ? 10'd0 : (bt - 10'd1);
     wire [4:0] lv_next = reset ? 5'd0 : pass_begins ? {1'b0, top_next} : in_arm ? {top, 1'b0} : (setup_step_ends & (lv != 5'd0)) ? (lv - 5'd1) : lv;
 
-    // PE strobes, ctl_init and ctl_last, registered: each loads its value in the next state
-    reg ctl_init_q;
-    reg ctl_last_q;
+    // To the switches' taps: the next state (each tap holds a copy of the state)
+    assign tap_phase = phase_next;
+    assign tap_last = bt_next == 10'd0;
+
+    // PE strobes, registered: each loads its value in the next state
     reg plan_q;
     reg arm_q;
     reg deliv1_q;
     reg data_q;
     reg data_last_q;
     reg ack_q;
-
-    // Switch broadcast (docs/interface.md §4 table)
-    assign ctl_init = ctl_init_q;
-    assign ctl_mode = ((phase_q == 4'd6) ? 3'd3 : 3'd0) | ((phase_q == 4'd8) ? 3'd4 : 3'd0) | ((phase_q == 4'd9) ? 3'd5 : 3'd0);
-    assign ctl_last = ctl_last_q;
-    assign ctl_clear = (phase_q == 4'd2) | (phase_q == 4'd10);
-    assign ctl_level = 4'd0;
     assign go = go_now;
     assign plan = plan_q;
     assign arm = arm_q;
@@ -116,8 +108,6 @@ module lcan_file_d2_u2_l2_w2_m3_r2_random_ctrl (
         bit_times_q = 32'd0;
         err = 1'b0;
         seed = 16'd0;
-        ctl_init_q = 1'b1;
-        ctl_last_q = 1'b0;
         plan_q = 1'b0;
         arm_q = 1'b0;
         deliv1_q = 1'b0;
@@ -130,8 +120,6 @@ module lcan_file_d2_u2_l2_w2_m3_r2_random_ctrl (
         phase_q <= phase_next;
         bt <= bt_next;
         lv <= lv_next;
-        ctl_init_q <= (phase_next == 4'd0) | (phase_next == 4'd1);
-        ctl_last_q <= (phase_next == 4'd2) | (phase_next == 4'd10) | (phase_next == 4'd3) | (~((phase_next == 4'd0) | (phase_next == 4'd10) | (phase_next == 4'd1) | (phase_next == 4'd2) | (phase_next == 4'd3)) & (bt_next == 10'd0));
         plan_q <= phase_next == 4'd2;
         arm_q <= phase_next == 4'd3;
         deliv1_q <= (phase_next == 4'd7) & (bt_next == 10'd0);

@@ -10,11 +10,9 @@ module lcan_tree_d3_u1_l2_w1_m4_r1_fixed_ctrl (
     input wire [17:0] hot,
     input wire [8:0] bad,
     input wire [8:0] dup,
-    output wire ctl_init,
-    output wire [2:0] ctl_mode,
-    output wire ctl_last,
-    output wire ctl_clear,
-    output wire [3:0] ctl_level,
+    output wire [3:0] tap_phase,
+    output wire tap_last,
+    output wire [3:0] tap_lv,
     output wire [3:0] phase,
     output wire done,
     output wire error,
@@ -84,9 +82,12 @@ module lcan_tree_d3_u1_l2_w1_m4_r1_fixed_ctrl (
     wire [9:0] bt_next = reset ? 10'd0 : go_now ? 10'd3 : in_arm ? 10'd13 : up_step_ends ? ((lv == 5'd31) ? 10'd21 : 10'd13) : setup_step_ends ? ((lv == 5'd0) ? 10'd1 : 10'd21) : (in_deliv & last) ? data_len : (in_data & last) ? ack_len : last ? 10'd0 : (bt - 10'd1);
     wire [4:0] lv_next = reset ? 5'd0 : pass_begins ? {1'b0, top_next} : in_arm ? ({1'b0, top} - 5'd1) : up_step_ends ? ((lv == 5'd31) ? {1'b0, top} : (lv - 5'd1)) : (setup_step_ends & (lv != 5'd0)) ? (lv - 5'd1) : lv;
 
-    // PE strobes, ctl_init and ctl_last, registered: each loads its value in the next state
-    reg ctl_init_q;
-    reg ctl_last_q;
+    // To the switches' taps: the next state (each tap holds a copy of the state)
+    assign tap_phase = phase_next;
+    assign tap_last = bt_next == 10'd0;
+    assign tap_lv = lv_next[3:0];
+
+    // PE strobes, registered: each loads its value in the next state
     reg [3:0] lsel_q;
     reg plan_q;
     reg arm_q;
@@ -96,13 +97,6 @@ module lcan_tree_d3_u1_l2_w1_m4_r1_fixed_ctrl (
     reg data_q;
     reg data_last_q;
     reg ack_q;
-
-    // Switch broadcast (docs/interface.md §4 table)
-    assign ctl_init = ctl_init_q;
-    assign ctl_mode = ((phase_q == 4'd4) ? 3'd1 : 3'd0) | ((phase_q == 4'd5) ? 3'd2 : 3'd0) | ((phase_q == 4'd8) ? 3'd4 : 3'd0) | ((phase_q == 4'd9) ? 3'd5 : 3'd0);
-    assign ctl_last = ctl_last_q;
-    assign ctl_clear = (phase_q == 4'd2) | (phase_q == 4'd10);
-    assign ctl_level = (phase_q == 4'd5) ? lv[3:0] : 4'd0;
     assign go = go_now;
     assign lsel = lsel_q;
     assign plan = plan_q;
@@ -124,8 +118,6 @@ module lcan_tree_d3_u1_l2_w1_m4_r1_fixed_ctrl (
         passes_q = 16'd0;
         bit_times_q = 32'd0;
         err = 1'b0;
-        ctl_init_q = 1'b1;
-        ctl_last_q = 1'b0;
         lsel_q = 4'd0;
         plan_q = 1'b0;
         arm_q = 1'b0;
@@ -141,8 +133,6 @@ module lcan_tree_d3_u1_l2_w1_m4_r1_fixed_ctrl (
         phase_q <= phase_next;
         bt <= bt_next;
         lv <= lv_next;
-        ctl_init_q <= (phase_next == 4'd0) | (phase_next == 4'd1);
-        ctl_last_q <= (phase_next == 4'd2) | (phase_next == 4'd10) | (phase_next == 4'd3) | (~((phase_next == 4'd0) | (phase_next == 4'd10) | (phase_next == 4'd1) | (phase_next == 4'd2) | (phase_next == 4'd3)) & (bt_next == 10'd0));
         lsel_q <= {(phase_next == 4'd1) & (bt_next == 10'd3), (phase_next == 4'd1) & (bt_next == 10'd2), (phase_next == 4'd1) & (bt_next == 10'd1), (phase_next == 4'd1) & (bt_next == 10'd0)};
         plan_q <= phase_next == 4'd2;
         arm_q <= phase_next == 4'd3;
