@@ -226,7 +226,7 @@ pub fn controller_module(name: &str, s: &CtrlShape) -> Module {
                 setup_step_ends.clone(),
                 lv.is(0).select(lit(10, 1), len(t_setup_last)),
             )),
-            Some((&in_deliv & &last, data_len)),
+            Some((&in_deliv & &last, data_len.clone())),
             Some((&in_data & &last, ack_len)),
         ],
     );
@@ -252,7 +252,28 @@ pub fn controller_module(name: &str, s: &CtrlShape) -> Module {
     let lv_next = m.def("lv_next", lv_next);
 
     m.comment("To the switches' taps: the next state (each tap holds a copy of the state)");
-    let tap_now = [phase_next.clone(), bt_next.is(0), lv_next.low(4)];
+    // `tap_last` is `bt_next == 0` written per branch of `bt_next` (a step length `t` loads
+    // `t − 1`): constants but for the count-down, so that the taps' widest net is not
+    // behind a 10-bit multiplexer and a compare.
+    let ends = |t: usize| flag(t == 1);
+    let tap_last = priority(
+        &last | bt.is(1),
+        [
+            Some((reset.clone(), flag(true))),
+            Some((go.clone(), ends(s.t_load))),
+            Some((in_arm.clone(), ends(t_first))),
+            up_step_ends
+                .as_ref()
+                .map(|u| (u.clone(), lv.is(31).select(ends(s.t_down), ends(s.t_up)))),
+            Some((
+                setup_step_ends.clone(),
+                lv.is(0).select(flag(false), ends(t_setup_last)),
+            )),
+            Some((&in_deliv & &last, data_len.is(0))),
+            Some((&in_data & &last, flag(false))),
+        ],
+    );
+    let tap_now = [phase_next.clone(), tap_last, lv_next.low(4)];
     for (o, v) in taps.iter().zip(tap_now) {
         m.assign(o, v);
     }

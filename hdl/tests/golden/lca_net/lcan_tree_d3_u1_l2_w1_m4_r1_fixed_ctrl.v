@@ -84,7 +84,7 @@ module lcan_tree_d3_u1_l2_w1_m4_r1_fixed_ctrl (
 
     // To the switches' taps: the next state (each tap holds a copy of the state)
     assign tap_phase = phase_next;
-    assign tap_last = bt_next == 10'd0;
+    assign tap_last = reset ? 1'b1 : go_now ? 1'b0 : in_arm ? 1'b0 : up_step_ends ? 1'b0 : setup_step_ends ? 1'b0 : (in_deliv & last) ? (data_len == 10'd0) : (in_data & last) ? 1'b0 : (last | (bt == 10'd1));
     assign tap_lv = lv_next[3:0];
 
     // PE strobes, registered: each loads its value in the next state
