@@ -19,11 +19,13 @@
 //! on `dout[dst_rx_j]` now, for every `j`, at every clock of the run; a difference marks
 //! message `(j, dst_rx_j)` in `msg_err`. A stage's `conflict` flag is sampled once its
 //! first decision of the run shows (`run_bt > 2s`). At `done`: no duplicate, no conflict;
-//! in `CHECK`, row `idx` of `seen` is all ones and of `msg_err` all zeros. Counter 1 sums
-//! the busy clocks (`run_bt`), counter 2 the messages seen and intact.
+//! in `CHECK`, row `idx` of `seen` is all ones and of `msg_err` all zeros. `CHECK` reads row
+//! 0 and shifts both bitmaps down a row every clock (row `idx` is in row 0 when `idx` is
+//! read), so that no `n`-way row multiplexer spans the die (`docs/decisions/fpga-flow.md`).
+//! Counter 1 sums the busy clocks (`run_bt`), counter 2 the messages seen and intact.
 
 use super::adapter::{rows_words, Add2, Ctx, Hooks};
-use super::top::{START, WAIT0, WAIT1};
+use super::top::{CHECK, START, WAIT0, WAIT1};
 use super::{DutSpec, SelftestSpec};
 use crate::netlist::{cat, index_bits, lit, lit_words, zero, Module, ModuleBuilder, V};
 use lcanet_sim::min::first_row;
@@ -51,7 +53,19 @@ pub(super) fn attach(
     let fcnt = m.reg("fcnt", w);
     let run_bt = m.reg("run_bt", 16);
     let pay = m.def("pay", run.clone() & fpos.ge(&lit(fw, w as u64)));
-    let latch = m.def("latch", run.clone() & fpos.is(w as u64 - 1));
+    // `latch` (run and frame position m − 1) is a register loaded with its next-state
+    // value: it enables the 4,096-bit `seen` at m = 6, a die-wide net that must start at a
+    // flip-flop. The next state follows the process below (the `run` block last).
+    let latch = m.reg("latch", 1);
+    let wrap = fpos.is(f as u64 - 1);
+    let starts = ctx.st.is(START);
+    let fpos_next = run.select(
+        wrap.select(zero(fw), fpos.plus(1)),
+        starts.select(zero(fw), fpos.clone()),
+    );
+    let run_next = (run.clone() & wrap.clone() & fcnt.is(n as u64 - 1))
+        .select(lit(1, 0), starts.select(lit(1, 1), run.clone()));
+    let latch_next = m.def("latch_next", run_next & fpos_next.is(w as u64 - 1));
     let tx_sr = m.reg("tx_sr", n * b);
     let first_pay = m.def("first_pay", run.clone() & fpos.is(w as u64));
     let dst_rx = m.reg("dst_rx", n * w);
@@ -152,6 +166,7 @@ pub(super) fn attach(
     let dup_now = m.def("dup_now", (seen.clone() & hot.clone()).any());
 
     m.always(|p| {
+        p.load(&latch, &latch_next);
         p.load(
             &dl,
             if w > 1 {
@@ -202,11 +217,16 @@ pub(super) fn attach(
             let bad = cat((0..n).rev().map(|j| mis.bit(j).repeat(n)));
             p.load(&msg_err, msg_err.clone() | (hot_rx.clone() & bad));
         });
+        p.if_(ctx.st.is(CHECK), |p| {
+            p.comment("CHECK reads row 0: shift row idx + 1 into it for the next clock");
+            p.load(&seen, seen.shr(n));
+            p.load(&msg_err, msg_err.shr(n));
+        });
     });
 
     m.comment("Checker: at done, no duplicate and no conflict; in CHECK, PE idx's row");
-    let pe = ctx.idx.low(w);
-    let good = m.def("chk_good", seen.row_at(&pe, n) & !msg_err.row_at(&pe, n));
+    m.comment("(row 0 of the bitmaps, shifted one row per CHECK clock)");
+    let good = m.def("chk_good", seen.row(0, n) & !msg_err.row(0, n));
     let cw = index_bits(n + 1);
     let count = m.def(
         "chk_count",
