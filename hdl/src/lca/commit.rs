@@ -7,7 +7,7 @@
 use super::datapath::State;
 use super::decoder::pick;
 use super::down::DnArb;
-use super::layout::Layout;
+use super::layout::{Layout, TestFault};
 use super::logic::gate;
 use super::switch::{Ctl, Ports};
 use super::up::UpArb;
@@ -62,6 +62,8 @@ pub(super) fn process(
             let src = |x: usize| {
                 let v = if probe {
                     rx_a_row(x).low(pr)
+                } else if lay.fault == Some(TestFault::UpDropsLastBit) {
+                    cat([rx_a_row(x).bits(p1 - 1, 1), zero(1)])
                 } else {
                     rx_a_row(x)
                 };
@@ -99,10 +101,17 @@ pub(super) fn process(
     // Crosspoints granted: S(k) on up-wire A(x) closes A(x)->D(k); X(y) on (A(x'), C(x''))
     // closes A(x')->C(x''); D(k) on down-wire C(x) closes B(k)->C(x); in PROBE an UP grant
     // of A(x) on upper k closes A(x)->D(k).
+    let turned = |x: usize| or_all(1, (0..d).map(|y| dn.ch0.bit((u + y) * d + x)));
     let set_ad = cat((0..d)
         .rev()
         .flat_map(|x| (0..u).rev().map(move |k| (x, k)))
-        .map(|(x, k)| dn.ch0.bit(k * d + x)))
+        .map(|(x, k)| {
+            if lay.fault == Some(TestFault::TurnAlsoUp) && k == 0 {
+                dn.ch0.bit(k * d + x) | turned(x)
+            } else {
+                dn.ch0.bit(k * d + x)
+            }
+        }))
         | up.ch.when(&ctl.m_probe);
     let set_ac = or_all(
         d * d,
@@ -158,7 +167,12 @@ pub(super) fn process(
             shift_rows(s, &st.tx_d, u, ld, &zero(u * w), w);
         });
         s.comment("Crosspoints (§6.3, §6.4): closed at a commit, all opened by ctl_clear");
-        s.if_(init | clear, |s| {
+        let opens = if lay.fault == Some(TestFault::RevOpens) {
+            init | clear | &ctl.m_rev
+        } else {
+            init | clear
+        };
+        s.if_(opens, |s| {
             s.load(&st.xp_ac, zero(d * d));
             s.load(&st.xp_ad, zero(d * u));
             s.load(&st.xp_bc, zero(u * d));
@@ -170,7 +184,12 @@ pub(super) fn process(
             s.load(&st.xp_bc, &st.xp_bc | &set_bc);
         });
         s.comment("Waiting winners: stored at an UP commit, dropped when served or cleared");
-        s.if_(init | clear | (commit & &ctl.serve_win), |s| {
+        let drop_all = if lay.fault == Some(TestFault::ClearKeepsWinners) {
+            init | (commit & &ctl.serve_win)
+        } else {
+            init | clear | (commit & &ctl.serve_win)
+        };
+        s.if_(drop_all, |s| {
             s.load(&st.win, zero(d * p1));
         })
         .elif(commit & &ctl.m_up, |s| {

@@ -23,7 +23,7 @@
 
 use super::datapath::State;
 use super::decoder::{pick, Decoder};
-use super::layout::Layout;
+use super::layout::{Layout, TestFault};
 use super::logic::{cyclic_before, first_from, first_in, mask};
 use super::policy::PolicyState;
 use super::switch::{Ctl, Ports};
@@ -53,7 +53,12 @@ fn select(
     // Claim keys {~h, s} (l−1−h, then s; smallest first), claims S(0..u) then D(0..u).
     let claim_key = |k: usize, s_slot: bool| {
         let (h_at, s_at) = if s_slot { (p1 + ab, p1) } else { (2 * ab, ab) };
-        cat([!rx_b_row(k).part(h_at, hb), rx_b_row(k).part(s_at, ab)])
+        let s = if lay.fault == Some(TestFault::KeyIgnoresSource) {
+            zero(ab)
+        } else {
+            rx_b_row(k).part(s_at, ab)
+        };
+        cat([!rx_b_row(k).part(h_at, hb), s])
     };
     let key = m.def(
         "_dn_key",
@@ -171,7 +176,7 @@ pub(super) fn build(
     let want0 = m.def("_dn_want_a", ctl.arb_probe.select(own, down_src));
     // Wires taken: driven, or granted in this arbitration (dn_used_a, dn_used_c).
     let free0 = m.def("_dn_free_a", !(&st.a_drives | &used0));
-    let free1 = if lay.fault == Some(super::layout::TestFault::DrivenOutputFree) {
+    let free1 = if lay.fault == Some(TestFault::DrivenOutputFree) {
         m.def("_dn_free_c", !&used1 | (&st.c_driven & !&st.c_driven))
     } else {
         m.def("_dn_free_c", !(&st.c_driven | &used1))

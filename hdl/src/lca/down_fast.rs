@@ -16,7 +16,7 @@
 use super::datapath::State;
 use super::decoder::{pick, Decoder};
 use super::down::DnArb;
-use super::layout::Layout;
+use super::layout::{Layout, TestFault};
 use super::logic::{cyclic_before, first_from, first_in, index_of, mask};
 use super::policy::PolicyState;
 use super::switch::{Ctl, Ports};
@@ -53,7 +53,12 @@ fn shared(m: &mut ModuleBuilder, lay: &Layout, ctl: &Ctl, st: &State, p: Option<
     // Claim keys {~h, s} (l−1−h, then s; smallest first), claims D(0..u) then S(0..u).
     let claim_key = |k: usize, s_slot: bool| {
         let (h_at, s_at) = if s_slot { (p1 + ab, p1) } else { (2 * ab, ab) };
-        cat([!rx_b_row(k).part(h_at, hb), rx_b_row(k).part(s_at, ab)])
+        let s = if lay.fault == Some(TestFault::KeyIgnoresSource) {
+            zero(ab)
+        } else {
+            rx_b_row(k).part(s_at, ab)
+        };
+        cat([!rx_b_row(k).part(h_at, hb), s])
     };
     let key = m.def(
         "_dn_key",

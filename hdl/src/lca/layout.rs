@@ -68,8 +68,21 @@ pub struct Layout {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TestFault {
     /// The DOWN arbiter treats a down-wire `C(x)` that a crosspoint of an earlier step
-    /// drives as free (the "output is free" check at a commit is skipped).
+    /// drives as free (the "output is free" check at a commit is skipped): P1 fails.
     DrivenOutputFree,
+    /// A turning probe's commit closes its up-wire `A(x)` onto `D(0)` as well as onto its
+    /// down-wire: P2 fails.
+    TurnAlsoUp,
+    /// A `REV` bit-time opens every crosspoint: P3 fails (and P6, which also speaks of
+    /// crosspoints).
+    RevOpens,
+    /// The `UP` commit loads a packet into `tx_d` with its last bit 0: P4 fails.
+    UpDropsLastBit,
+    /// The DOWN arbiter orders claims of one LCA level by link instead of by source
+    /// address (the key's `s` field ignored): only the arbiter property P5 fails.
+    KeyIgnoresSource,
+    /// `ctl_clear` opens the crosspoints but keeps the waiting winners: only P6 fails.
+    ClearKeepsWinners,
 }
 
 impl Layout {

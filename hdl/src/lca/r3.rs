@@ -44,9 +44,36 @@ pub fn r3_switch(d: usize, u: usize, w: usize) -> Module {
     r3_switch_f(d, u, w, route_field_bits(d, u))
 }
 
+/// A deliberate defect a test can build into the R3 switch, to show that the proof
+/// catches it (`lcanet prove r3 --fault`; never set by the generators).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum R3Fault {
+    /// A request is granted even if its output is driven: P1 fails.
+    DrivenOutputFree,
+    /// An input that forwards still parses a `V` in its stream: P2 fails.
+    DrivingInputParses,
+    /// An `SRC` commit opens the crosspoints: P3 fails.
+    CommitOpens,
+    /// A granted output starts with 0 instead of a fresh `V`: P4 fails.
+    NoFreshHeader,
+    /// The highest-numbered input wins a tie: P5 fails.
+    HighestWins,
+}
+
 /// The R3 switch module for `d` downers, `u` uppers, `W` lanes and `f`-bit route fields
 /// (`f ≥ ⌈log2(d + u)⌉`; the bits above the port code are ignored, as any padding).
 pub fn r3_switch_f(d: usize, u: usize, w: usize, f: usize) -> Module {
+    r3_module(d, u, w, f, None)
+}
+
+/// Test only: the R3 switch with the defect `fault`, named `<name>_fault`.
+pub fn faulty_r3_switch(d: usize, u: usize, w: usize, f: usize, fault: R3Fault) -> Module {
+    let mut m = r3_module(d, u, w, f, Some(fault));
+    m.name = format!("{}_fault", m.name);
+    m
+}
+
+fn r3_module(d: usize, u: usize, w: usize, f: usize, fault: Option<R3Fault>) -> Module {
     let ports = d + u;
     let nf = f.div_ceil(w);
     let nfw = nf * w;
@@ -135,7 +162,14 @@ pub fn r3_switch_f(d: usize, u: usize, w: usize, f: usize) -> Module {
         "start",
         cat((0..ports)
             .rev()
-            .map(|i| &m_src & sc.row(i, scb).is(0) & !drives.bit(i) & lanes(i).bit(w - 1))),
+            .map(|i| {
+                let idle = if fault == Some(R3Fault::DrivingInputParses) {
+                    flag(true)
+                } else {
+                    !drives.bit(i)
+                };
+                &m_src & sc.row(i, scb).is(0) & idle & lanes(i).bit(w - 1)
+            })),
     );
     let in_field = m.def(
         "in_field",
@@ -189,15 +223,28 @@ pub fn r3_switch_f(d: usize, u: usize, w: usize, f: usize) -> Module {
     let gnt = m.def(
         "gnt",
         cat((0..ports).rev().map(|i| {
-            let earlier = or_all(ports, (0..i).map(|j| want.row(j, ports)));
-            want.row(i, ports) & !&driven & !earlier
+            let others: Vec<usize> = if fault == Some(R3Fault::HighestWins) {
+                (i + 1..ports).collect()
+            } else {
+                (0..i).collect()
+            };
+            let earlier = or_all(ports, others.into_iter().map(|j| want.row(j, ports)));
+            if fault == Some(R3Fault::DrivenOutputFree) {
+                want.row(i, ports) & !earlier
+            } else {
+                want.row(i, ports) & !&driven & !earlier
+            }
         })),
     );
     let opened = m.def(
         "opened",
         or_all(ports, (0..ports).map(|i| gnt.row(i, ports))),
     );
-    let v_lanes = lit(w, 1 << (w - 1));
+    let v_lanes = if fault == Some(R3Fault::NoFreshHeader) {
+        zero(w)
+    } else {
+        lit(w, 1 << (w - 1))
+    };
     let out_next = |pass: &V, first: usize, count: usize| {
         cat((first..first + count).rev().map(|o| {
             opened
@@ -268,7 +315,12 @@ pub fn r3_switch_f(d: usize, u: usize, w: usize, f: usize) -> Module {
                 p.load(&sf, zero(ports * nfw));
             });
             p.comment("Crosspoints: ctl_clear opens all, SRC closes the granted ones");
-            p.if_(&clear, |p| {
+            let opens = if fault == Some(R3Fault::CommitOpens) {
+                &clear | (&m_src & &commit)
+            } else {
+                clear.clone()
+            };
+            p.if_(&opens, |p| {
                 p.load(&xp_ac, zero(d * d));
                 p.load(&xp_ad, zero(d * u));
                 p.load(&xp_bc, zero(u * d));
