@@ -48,7 +48,11 @@ pub fn exposed(d: usize, u: usize, w: usize, f: usize) -> Vec<(String, usize)> {
 /// `(d + u, nf·W, ⌈log2(nf + 2)⌉)`.
 fn sizes(d: usize, u: usize, w: usize, f: usize) -> (usize, usize, usize) {
     let nf = f.div_ceil(w);
-    (d + u, nf * w, lcanet_sim::lcan::cycle::params::clog2(nf + 2))
+    (
+        d + u,
+        nf * w,
+        lcanet_sim::lcan::cycle::params::clog2(nf + 2),
+    )
 }
 
 /// The harness of the R3 switch module `switch` (`d` downers, `u` uppers, `W` lanes,
@@ -78,17 +82,27 @@ pub fn harness(d: usize, u: usize, w: usize, f: usize, switch: &str) -> Harness 
     for (n, wd) in &sigs {
         t.line(format!("    wire [{}:0] {n};", wd - 1));
     }
-    let mut pins: Vec<String> = ["clock", "a", "b", "ctl_init", "ctl_mode", "ctl_last", "ctl_clear"]
-        .iter()
-        .map(|p| format!(".{p}({p})"))
-        .collect();
+    let mut pins: Vec<String> = [
+        "clock",
+        "a",
+        "b",
+        "ctl_init",
+        "ctl_mode",
+        "ctl_last",
+        "ctl_clear",
+    ]
+    .iter()
+    .map(|p| format!(".{p}({p})"))
+    .collect();
     pins.extend([".c(out_c)".to_string(), ".d(out_d)".into()]);
     pins.extend(sigs.iter().map(|(n, _)| format!(".{n}({n})")));
     t.line(format!("    {switch} sw ("));
     t.line(format!("        {}", pins.join(",\n        ")));
     t.line("    );");
     t.line("");
-    t.line("    // The controller's rules: the mode is constant during a step; no ctl_clear in SRC.");
+    t.line(
+        "    // The controller's rules: the mode is constant during a step; no ctl_clear in SRC.",
+    );
     t.line("    reg f_mid = 1'b0;");
     t.line("    reg [2:0] f_mode = 3'd0;");
     t.line("    always @(posedge clock) begin");
@@ -129,8 +143,16 @@ pub fn harness(d: usize, u: usize, w: usize, f: usize, switch: &str) -> Harness 
     t.line("    wire f_src = ctl_mode == 3'd6;");
     t.line("    // The parsers of §12.3 step 2, from the input wires: f_sc (0 wait for V, 1..nf");
     t.line("    // field, nf+1 done), f_sf the field shift register.");
-    t.line(format!("    reg [{}:0] f_sc = {}'d0;", ports * scb - 1, ports * scb));
-    t.line(format!("    reg [{}:0] f_sf = {}'d0;", ports * nfw - 1, ports * nfw));
+    t.line(format!(
+        "    reg [{}:0] f_sc = {}'d0;",
+        ports * scb - 1,
+        ports * scb
+    ));
+    t.line(format!(
+        "    reg [{}:0] f_sf = {}'d0;",
+        ports * nfw - 1,
+        ports * nfw
+    ));
     for i in 0..ports {
         let sc = row("f_sc", i, scb);
         let lanes = row("f_in", i, w);
@@ -139,7 +161,10 @@ pub fn harness(d: usize, u: usize, w: usize, f: usize, switch: &str) -> Harness 
         } else {
             lanes.clone()
         };
-        t.line(format!("    wire [{}:0] f_sf_next{i} = {shifted};", nfw - 1));
+        t.line(format!(
+            "    wire [{}:0] f_sf_next{i} = {shifted};",
+            nfw - 1
+        ));
         t.line(format!(
             "    wire f_start{i} = f_src && {sc} == {scb}'d0 && !f_drives[{i}] && f_in[{}];",
             i * w + w - 1
@@ -254,7 +279,11 @@ pub fn harness(d: usize, u: usize, w: usize, f: usize, switch: &str) -> Harness 
         )
     };
     t.line("`ifdef CHECK_P4");
-    t.line(format!("    reg [{}:0] f_exp_out = {}'d0;", ports * w - 1, ports * w));
+    t.line(format!(
+        "    reg [{}:0] f_exp_out = {}'d0;",
+        ports * w - 1,
+        ports * w
+    ));
     t.line("    reg f_chk_out = 1'b0;");
     t.line("    always @(posedge clock) begin");
     t.line("        f_chk_out <= 1'b1;");
@@ -278,7 +307,9 @@ pub fn harness(d: usize, u: usize, w: usize, f: usize, switch: &str) -> Harness 
 
     // P5: crosspoints exactly as granted.
     let closes = |i: usize, o: usize| format!("f_gnt{i}[{o}]");
-    let closed_by = |f: &dyn Fn(usize, usize) -> String, ins: std::ops::Range<usize>, outs: std::ops::Range<usize>| {
+    let closed_by = |f: &dyn Fn(usize, usize) -> String,
+                     ins: std::ops::Range<usize>,
+                     outs: std::ops::Range<usize>| {
         let n_out = outs.len();
         let ins: Vec<usize> = ins.collect();
         let outs: Vec<usize> = outs.collect();
@@ -289,7 +320,9 @@ pub fn harness(d: usize, u: usize, w: usize, f: usize, switch: &str) -> Harness 
     t.line("    reg f_chk_xp = 1'b0;");
     t.line("    always @(posedge clock) begin");
     t.line("        f_chk_xp <= 1'b1;");
-    t.line(format!("        if (ctl_init || ctl_clear) f_exp_xp <= {nxp}'d0;"));
+    t.line(format!(
+        "        if (ctl_init || ctl_clear) f_exp_xp <= {nxp}'d0;"
+    ));
     t.line(format!(
         "        else if (f_src) f_exp_xp <= {all_xp} | {{{}, {}, {}, {}}};",
         closed_by(&closes, 0..d, 0..d),
@@ -308,15 +341,27 @@ pub fn harness(d: usize, u: usize, w: usize, f: usize, switch: &str) -> Harness 
 
     t.line("`ifdef CHECK_WITNESS");
     t.line("    // Crosspoints A->C, A->D, B->C closed by route fields, a fresh V sent, PASS data");
-    for r in ["f_w_ac", "f_w_ad", "f_w_bc", "f_w_v", "f_w_pass", "f_was_pass"] {
+    for r in [
+        "f_w_ac",
+        "f_w_ad",
+        "f_w_bc",
+        "f_w_v",
+        "f_w_pass",
+        "f_was_pass",
+    ] {
         t.line(format!("    reg {r} = 1'b0;"));
     }
-    let any_gnt = (0..ports).map(|i| format!("(|f_gnt{i})")).collect::<Vec<_>>().join(" | ");
+    let any_gnt = (0..ports)
+        .map(|i| format!("(|f_gnt{i})"))
+        .collect::<Vec<_>>()
+        .join(" | ");
     t.line("    always @(posedge clock) begin");
     t.line("        if (|xp_ac) f_w_ac <= 1'b1;");
     t.line("        if (|xp_ad) f_w_ad <= 1'b1;");
     t.line("        if (|xp_bc) f_w_bc <= 1'b1;");
-    t.line(format!("        if (!ctl_init && ({any_gnt})) f_w_v <= 1'b1;"));
+    t.line(format!(
+        "        if (!ctl_init && ({any_gnt})) f_w_v <= 1'b1;"
+    ));
     t.line("        f_was_pass <= !ctl_init && ctl_mode == 3'd4;");
     t.line("        if (f_was_pass && (|{out_c, out_d})) f_w_pass <= 1'b1;");
     t.line("    end");

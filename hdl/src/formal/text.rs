@@ -146,7 +146,10 @@ mod tests {
 
     #[test]
     fn counts_and_literals() {
-        assert_eq!(count_ones(&["a".into(), "b".into()], 3), "({2'd0, a} + {2'd0, b})");
+        assert_eq!(
+            count_ones(&["a".into(), "b".into()], 3),
+            "({2'd0, a} + {2'd0, b})"
+        );
         assert_eq!(literal(4, |i| i == 1 || i == 3), "4'b1010");
     }
 }

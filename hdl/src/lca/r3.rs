@@ -160,16 +160,14 @@ fn r3_module(d: usize, u: usize, w: usize, f: usize, fault: Option<R3Fault>) -> 
     let lanes = |i: usize| ins.row(i, w);
     let start = m.def(
         "start",
-        cat((0..ports)
-            .rev()
-            .map(|i| {
-                let idle = if fault == Some(R3Fault::DrivingInputParses) {
-                    flag(true)
-                } else {
-                    !drives.bit(i)
-                };
-                &m_src & sc.row(i, scb).is(0) & idle & lanes(i).bit(w - 1)
-            })),
+        cat((0..ports).rev().map(|i| {
+            let idle = if fault == Some(R3Fault::DrivingInputParses) {
+                flag(true)
+            } else {
+                !drives.bit(i)
+            };
+            &m_src & sc.row(i, scb).is(0) & idle & lanes(i).bit(w - 1)
+        })),
     );
     let in_field = m.def(
         "in_field",

@@ -119,9 +119,15 @@ impl Row {
     /// A short name, also the row's subdirectory under `--keep`.
     pub fn name(&self) -> String {
         let mut s = format!("{:?}", self.variant).to_lowercase();
-        for p in [&self.topology, &Some(self.shape.clone()), &self.policy, &self.setup, &self.rom]
-            .into_iter()
-            .flatten()
+        for p in [
+            &self.topology,
+            &Some(self.shape.clone()),
+            &self.policy,
+            &self.setup,
+            &self.rom,
+        ]
+        .into_iter()
+        .flatten()
         {
             s.push('_');
             s.push_str(&p.replace([' ', ',', '='], "").replace('.', "-"));
@@ -207,7 +213,9 @@ fn pi_examples() -> Vec<PathBuf> {
 /// distinct table.
 fn pi_rows(path: &Path, policy: ArbiterPolicy) -> anyhow::Result<Vec<Row>> {
     let topo = pi_topology(path)?;
-    let stem = path.file_stem().map_or("pi".into(), |s| s.to_string_lossy().to_string());
+    let stem = path
+        .file_stem()
+        .map_or("pi".into(), |s| s.to_string_lossy().to_string());
     let mut rows = Vec::new();
     let mut shapes_seen = Vec::new();
     let mut tables: Vec<(Rom, Vec<String>, SwitchParams)> = Vec::new();
@@ -224,7 +232,10 @@ fn pi_rows(path: &Path, policy: ArbiterPolicy) -> anyhow::Result<Vec<Row>> {
         for s in 0..topo.switch_count(level) {
             let t = pi_target(&topo, level, Some(s), 1, policy)?;
             let rom = t.rom.expect("a table");
-            match tables.iter_mut().find(|(r, _, p)| *r == rom && *p == t.params) {
+            match tables
+                .iter_mut()
+                .find(|(r, _, p)| *r == rom && *p == t.params)
+            {
                 Some((_, names, _)) => names.push(format!("{level}.{s}")),
                 None => tables.push((rom, vec![format!("{level}.{s}")], t.params)),
             }
@@ -247,14 +258,31 @@ pub fn rows(slice: Slice) -> anyhow::Result<Vec<Row>> {
     if slice == Slice::Smoke {
         let fixed = ArbiterPolicy::Fixed;
         let rr = ArbiterPolicy::RoundRobin;
-        v.push(switch_row(Variant::Sequential, new(SwitchTopology::Tree, 2, 2, 1, 3, fixed)?, None));
-        v.push(switch_row(Variant::Sequential, new(SwitchTopology::Cb, 2, 1, 2, 3, rr)?, None));
-        v.push(switch_row(Variant::Levels, new(SwitchTopology::Cb, 2, 1, 1, 1, fixed)?, None));
+        v.push(switch_row(
+            Variant::Sequential,
+            new(SwitchTopology::Tree, 2, 2, 1, 3, fixed)?,
+            None,
+        ));
+        v.push(switch_row(
+            Variant::Sequential,
+            new(SwitchTopology::Cb, 2, 1, 2, 3, rr)?,
+            None,
+        ));
+        v.push(switch_row(
+            Variant::Levels,
+            new(SwitchTopology::Cb, 2, 1, 1, 1, fixed)?,
+            None,
+        ));
         let fast = new(SwitchTopology::Tree, 2, 1, 1, 3, rr)?;
-        v.push(switch_row(Variant::Fast, fast.with_setup(SetupMode::Chunked(2))?, None));
         v.push(switch_row(
             Variant::Fast,
-            new(SwitchTopology::Cb, 2, 1, 1, 3, ArbiterPolicy::Random)?.with_setup(SetupMode::Fast)?,
+            fast.with_setup(SetupMode::Chunked(2))?,
+            None,
+        ));
+        v.push(switch_row(
+            Variant::Fast,
+            new(SwitchTopology::Cb, 2, 1, 1, 3, ArbiterPolicy::Random)?
+                .with_setup(SetupMode::Fast)?,
             None,
         ));
         v.push(Row {
@@ -271,14 +299,22 @@ pub fn rows(slice: Slice) -> anyhow::Result<Vec<Row>> {
     for pol in POLICIES {
         for (topo, d, u) in shapes() {
             for w in [1, 2] {
-                v.push(switch_row(Variant::Sequential, new(topo, d, u, w, 3, pol)?, None));
+                v.push(switch_row(
+                    Variant::Sequential,
+                    new(topo, d, u, w, 3, pol)?,
+                    None,
+                ));
             }
         }
     }
     for pol in POLICIES {
         for (topo, d, u) in shapes() {
             for l in supported_levels(topo, d, u).into_iter().filter(|&l| l != 3) {
-                v.push(switch_row(Variant::Levels, new(topo, d, u, 1, l, pol)?, None));
+                v.push(switch_row(
+                    Variant::Levels,
+                    new(topo, d, u, 1, l, pol)?,
+                    None,
+                ));
             }
         }
     }
@@ -286,9 +322,17 @@ pub fn rows(slice: Slice) -> anyhow::Result<Vec<Row>> {
         for (topo, d, u) in shapes() {
             let p = new(topo, d, u, 1, 3, pol)?;
             for m in 1..2 * u + d {
-                v.push(switch_row(Variant::Fast, p.with_setup(SetupMode::Chunked(m))?, None));
+                v.push(switch_row(
+                    Variant::Fast,
+                    p.with_setup(SetupMode::Chunked(m))?,
+                    None,
+                ));
             }
-            v.push(switch_row(Variant::Fast, p.with_setup(SetupMode::Fast)?, None));
+            v.push(switch_row(
+                Variant::Fast,
+                p.with_setup(SetupMode::Fast)?,
+                None,
+            ));
         }
     }
     for pol in POLICIES {
@@ -335,7 +379,12 @@ fn row_status(results: &[PropertyResult]) -> Status {
     }
 }
 
-fn prove_row(row: &Row, plan: &Plan, dir: &Path, final_dir: &Path) -> anyhow::Result<Vec<PropertyResult>> {
+fn prove_row(
+    row: &Row,
+    plan: &Plan,
+    dir: &Path,
+    final_dir: &Path,
+) -> anyhow::Result<Vec<PropertyResult>> {
     let job = match &row.item {
         Item::Switch(t) => super::switch::job(t, None, dir)?,
         Item::R3(d, u, w) => super::r3::job(*d, *u, *w, None, dir)?,
@@ -375,44 +424,48 @@ pub fn run(a: Args) -> anyhow::Result<Outcome> {
     let start = Instant::now();
     let run_all = |dir: &Path, final_dir: &Path| -> anyhow::Result<Vec<PropertyResult>> {
         let pool = thread_pool(a.jobs)?;
-        let per_row: Vec<anyhow::Result<Vec<PropertyResult>>> = pool.install(|| rows.par_iter().map(|row| -> anyhow::Result<Vec<PropertyResult>> {
-            let sub = row.name();
-            let (rdir, rfinal) = (dir.join(&sub), final_dir.join(&sub));
-            std::fs::create_dir_all(&rdir)
-                .with_context(|| format!("creating {}", rdir.display()))?;
-            let t0 = Instant::now();
-            let results = prove_row(row, &plan, &rdir, &rfinal)?;
-            let line = Line {
-                row,
-                status: row_status(&results),
-                seconds: (t0.elapsed().as_secs_f64() * 10.0).round() / 10.0,
-                properties: results.clone(),
-            };
-            let _guard = out.lock().unwrap_or_else(|e| e.into_inner());
-            let text = if plan.json {
-                serde_json::to_string(&line)?
-            } else {
-                let per: Vec<String> = results
-                    .iter()
-                    .map(|r| format!("{} {:?} {:.1}s", r.property, r.status, r.seconds))
-                    .collect();
-                format!(
-                    "{}: {:?} in {:.1} s ({})",
-                    row.name(),
-                    line.status,
-                    line.seconds,
-                    per.join(", ")
-                )
-            };
-            bar.suspend(|| -> anyhow::Result<()> {
-                let mut o = std::io::stdout().lock();
-                writeln!(o, "{text}")?;
-                o.flush()?;
-                Ok(())
-            })?;
-            bar.inc(1);
-            Ok(results)
-        }).collect());
+        let per_row: Vec<anyhow::Result<Vec<PropertyResult>>> = pool.install(|| {
+            rows.par_iter()
+                .map(|row| -> anyhow::Result<Vec<PropertyResult>> {
+                    let sub = row.name();
+                    let (rdir, rfinal) = (dir.join(&sub), final_dir.join(&sub));
+                    std::fs::create_dir_all(&rdir)
+                        .with_context(|| format!("creating {}", rdir.display()))?;
+                    let t0 = Instant::now();
+                    let results = prove_row(row, &plan, &rdir, &rfinal)?;
+                    let line = Line {
+                        row,
+                        status: row_status(&results),
+                        seconds: (t0.elapsed().as_secs_f64() * 10.0).round() / 10.0,
+                        properties: results.clone(),
+                    };
+                    let _guard = out.lock().unwrap_or_else(|e| e.into_inner());
+                    let text = if plan.json {
+                        serde_json::to_string(&line)?
+                    } else {
+                        let per: Vec<String> = results
+                            .iter()
+                            .map(|r| format!("{} {:?} {:.1}s", r.property, r.status, r.seconds))
+                            .collect();
+                        format!(
+                            "{}: {:?} in {:.1} s ({})",
+                            row.name(),
+                            line.status,
+                            line.seconds,
+                            per.join(", ")
+                        )
+                    };
+                    bar.suspend(|| -> anyhow::Result<()> {
+                        let mut o = std::io::stdout().lock();
+                        writeln!(o, "{text}")?;
+                        o.flush()?;
+                        Ok(())
+                    })?;
+                    bar.inc(1);
+                    Ok(results)
+                })
+                .collect()
+        });
         let mut every = Vec::new();
         for r in per_row {
             every.extend(r?);
@@ -445,9 +498,18 @@ mod tests {
         assert_eq!(count(Variant::Fast), per_policy * 3);
         assert_eq!(count(Variant::R3), 3 * 4 * 2);
         assert!(count(Variant::Pi) > 0);
-        assert_eq!(supported_levels(SwitchTopology::Cb, 2, 2), (1..=12).collect::<Vec<_>>());
-        assert_eq!(supported_levels(SwitchTopology::Tree, 4, 2), (1..=11).collect::<Vec<_>>());
-        assert_eq!(supported_levels(SwitchTopology::Tree, 3, 3), (1..=16).collect::<Vec<_>>());
+        assert_eq!(
+            supported_levels(SwitchTopology::Cb, 2, 2),
+            (1..=12).collect::<Vec<_>>()
+        );
+        assert_eq!(
+            supported_levels(SwitchTopology::Tree, 4, 2),
+            (1..=11).collect::<Vec<_>>()
+        );
+        assert_eq!(
+            supported_levels(SwitchTopology::Tree, 3, 3),
+            (1..=16).collect::<Vec<_>>()
+        );
         let names: std::collections::HashSet<String> = all.iter().map(Row::name).collect();
         assert_eq!(names.len(), all.len(), "row names are unique");
     }

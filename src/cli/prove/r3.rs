@@ -63,7 +63,13 @@ pub struct Args {
 
 /// Writes the R3 switch (`d`, `u`, `W`, fields of its own width; with `fault`) and its
 /// harness into `dir`, and returns the job that proves them.
-pub fn job(d: usize, u: usize, w: usize, fault: Option<R3Fault>, dir: &Path) -> anyhow::Result<Job> {
+pub fn job(
+    d: usize,
+    u: usize,
+    w: usize,
+    fault: Option<R3Fault>,
+    dir: &Path,
+) -> anyhow::Result<Job> {
     if !(2..=16).contains(&d) || !(1..=16).contains(&u) || !(1..=16).contains(&w) {
         bail!("d = {d}, u = {u}, W = {w}: the R3 switch needs 2 ≤ d ≤ 16, 1 ≤ u ≤ 16, 1 ≤ W ≤ 16");
     }
@@ -107,7 +113,9 @@ pub fn run(a: Args) -> anyhow::Result<Outcome> {
     own_properties(&plan, Block::R3)?;
     let results = with_workdir(a.keep.as_deref(), |dir, final_dir| {
         let job = job(a.d, a.u, a.w, a.fault.map(R3Fault::from), dir)?;
-        prove(&job, &plan, dir, final_dir, &mut |r| print_result(r, plan.json))
+        prove(&job, &plan, dir, final_dir, &mut |r| {
+            print_result(r, plan.json)
+        })
     })?;
     Ok(verdict(&results))
 }

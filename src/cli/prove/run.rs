@@ -105,10 +105,7 @@ pub fn with_workdir(
                 .tempdir()
                 .context("creating a temporary directory")?;
             let results = f(tmp.path(), tmp.path())?;
-            if results
-                .iter()
-                .any(|r| r.status != Status::Proved)
-            {
+            if results.iter().any(|r| r.status != Status::Proved) {
                 let kept = tmp.keep();
                 eprintln!("files of the proof kept in {}", kept.display());
             }

@@ -177,7 +177,11 @@ fn target(a: &Args) -> anyhow::Result<Target> {
             let Some(path) = &a.pi else {
                 bail!("--topology pi needs --pi FILE (format: docs/pi-file.md)");
             };
-            for (flag, given) in [("--d", a.d.is_some()), ("--u", a.u.is_some()), ("--levels", a.levels.is_some())] {
+            for (flag, given) in [
+                ("--d", a.d.is_some()),
+                ("--u", a.u.is_some()),
+                ("--levels", a.levels.is_some()),
+            ] {
                 if given {
                     bail!("{flag} is not for --topology pi: the switch's shape is the Π file's");
                 }
@@ -272,7 +276,9 @@ pub fn prove_one(
     own_properties(plan, Block::Switch)?;
     let results = with_workdir(keep, |dir, final_dir| {
         let job = job(t, fault, dir)?;
-        prove(&job, plan, dir, final_dir, &mut |r| print_result(r, plan.json))
+        prove(&job, plan, dir, final_dir, &mut |r| {
+            print_result(r, plan.json)
+        })
     })?;
     Ok(verdict(&results))
 }

@@ -208,7 +208,13 @@ fn up_checks(t: &mut Text, lay: &Layout, tr: &Track, ptr: &Ptr) {
     for x in 0..d {
         let taken: Vec<String> = (0..d)
             .filter(|&y| y != x)
-            .map(|y| format!("({{{u}{{{}}}}} & {})", rank_lt("up", y, x, &ptr.p), row(ch, y, u)))
+            .map(|y| {
+                format!(
+                    "({{{u}{{{}}}}} & {})",
+                    rank_lt("up", y, x, &ptr.p),
+                    row(ch, y, u)
+                )
+            })
             .collect();
         t.line(format!(
             "    wire [{}:0] f_{tag}_av{x} = f_up_allow{x} & ~{} & ((f_mode == 3'd3) ? ~f_d_driven : {{{u}{{1'b1}}}});",
@@ -442,7 +448,9 @@ fn dn_checks(t: &mut Text, lay: &Layout, tr: &Track, ptr: &Ptr) {
     if !tr.commit {
         t.line("`ifdef AUX");
     }
-    t.line(format!("    // {label}: the DOWN outcome {g}, {r}, {c0}, {c1}"));
+    t.line(format!(
+        "    // {label}: the DOWN outcome {g}, {r}, {c0}, {c1}"
+    ));
     t.line(format!("    wire [{}:0] f_{tag}_dec = {g} | {r};", n - 1));
     let row0 = |s: usize| -> Option<String> {
         match Slot::of(s, u, d) {
@@ -548,7 +556,11 @@ fn dn_checks(t: &mut Text, lay: &Layout, tr: &Track, ptr: &Ptr) {
 /// expression of `index_bits(R)` bits; `R` requesters.
 fn last_grant(lay: &Layout, arb: &str, g: &str, ptr: &Ptr) -> String {
     let (d, u) = (lay.d, lay.u);
-    let (slots, r) = if arb == "up" { (d, d) } else { (2 * u + d, u + d) };
+    let (slots, r) = if arb == "up" {
+        (d, d)
+    } else {
+        (2 * u + d, u + d)
+    };
     let ib = index_bits(r);
     let terms: Vec<String> = (0..slots)
         .map(|s| {
@@ -599,7 +611,9 @@ fn policy_update(t: &mut Text, lay: &Layout, ups: &[Track], dns: &[Track]) {
     );
     let commit_of = |v: &[Track]| v.iter().find(|t| t.commit).expect("a commit view").clone();
     let (cu, cd) = (commit_of(ups), commit_of(dns));
-    t.line("    // The policy state's update (docs/routing.md §2 step 4), at a commit that arbitrated");
+    t.line(
+        "    // The policy state's update (docs/routing.md §2 step 4), at a commit that arbitrated",
+    );
     t.line("    always @(posedge clock) begin");
     for (arb, r, w, tr, ptr, salt) in [
         ("up", d, u, &cu, &up_ptr, "salt_up"),
@@ -614,14 +628,22 @@ fn policy_update(t: &mut Text, lay: &Layout, ups: &[Track], dns: &[Track]) {
                 let next_p = if r.is_power_of_two() {
                     format!("(({last}) + {ib}'d1)")
                 } else {
-                    format!("((({last}) == {ib}'d{}) ? {ib}'d0 : ({last}) + {ib}'d1)", r - 1)
+                    format!(
+                        "((({last}) == {ib}'d{}) ? {ib}'d0 : ({last}) + {ib}'d1)",
+                        r - 1
+                    )
                 };
                 let next_q = if w.is_power_of_two() {
                     format!("(f_{arb}_q + {iw}'d1)")
                 } else {
-                    format!("((f_{arb}_q == {iw}'d{}) ? {iw}'d0 : f_{arb}_q + {iw}'d1)", w - 1)
+                    format!(
+                        "((f_{arb}_q == {iw}'d{}) ? {iw}'d0 : f_{arb}_q + {iw}'d1)",
+                        w - 1
+                    )
                 };
-                t.line(format!("        if (ctl_init) begin f_{arb}_p <= {ib}'d0; f_{arb}_q <= {iw}'d0; end"));
+                t.line(format!(
+                    "        if (ctl_init) begin f_{arb}_p <= {ib}'d0; f_{arb}_q <= {iw}'d0; end"
+                ));
                 t.line(format!(
                     "        else if ({at} && (|{g})) begin f_{arb}_p <= {next_p}; f_{arb}_q <= {next_q}; end"
                 ));
@@ -644,8 +666,16 @@ fn policy_update(t: &mut Text, lay: &Layout, ups: &[Track], dns: &[Track]) {
     match policy {
         ArbiterPolicy::RoundRobin => {
             for arb in ["up", "dn"] {
-                t.check(&format!("A6 {arb}_p"), None, format!("{arb}_p == f_{arb}_p"));
-                t.check(&format!("A6 {arb}_q"), None, format!("{arb}_q == f_{arb}_q"));
+                t.check(
+                    &format!("A6 {arb}_p"),
+                    None,
+                    format!("{arb}_p == f_{arb}_p"),
+                );
+                t.check(
+                    &format!("A6 {arb}_q"),
+                    None,
+                    format!("{arb}_q == f_{arb}_q"),
+                );
             }
             // Round-robin's requester of the last grant so far, where it is a register.
             let seq = lay.params.setup == lcanet_sim::lcan::cycle::SetupMode::Sequential;
@@ -671,7 +701,11 @@ fn policy_update(t: &mut Text, lay: &Layout, ups: &[Track], dns: &[Track]) {
         }
         ArbiterPolicy::Random => {
             for arb in ["up", "dn"] {
-                t.check(&format!("A6 {arb}_lfsr"), None, format!("{arb}_lfsr == f_{arb}_L"));
+                t.check(
+                    &format!("A6 {arb}_lfsr"),
+                    None,
+                    format!("{arb}_lfsr == f_{arb}_L"),
+                );
             }
         }
         ArbiterPolicy::Fixed => {}

@@ -63,8 +63,12 @@ fn up_outcome(t: &mut Text, lay: &Layout, tr: &Track) {
     let s = &tr.sigs;
     let (g, r, ch) = (&s.gnt, &s.rej, &s.ch0);
     let tag = tr.tag;
-    t.line(format!("    // UP outcome ({g}, {r}, {ch}): empty outside the window; one upper per granted"));
-    t.line("    // A(x), each upper granted once; in PROBE the upper is not driven and A(x) drives");
+    t.line(format!(
+        "    // UP outcome ({g}, {r}, {ch}): empty outside the window; one upper per granted"
+    ));
+    t.line(
+        "    // A(x), each upper granted once; in PROBE the upper is not driven and A(x) drives",
+    );
     t.line("    // nothing; a granted packet is valid and not at this level.");
     t.check(
         &format!("A3 {tag}"),
@@ -139,17 +143,37 @@ fn dn_outcome(t: &mut Text, lay: &Layout, tr: &Track) {
     let mut used_a = Vec::new();
     let mut used_c = Vec::new();
     for x in 0..d {
-        let col0: Vec<String> = (0..u + d).map(|rw| format!("{c0}[{}]", rw * d + x)).collect();
-        let col1: Vec<String> = (0..d + u).map(|rw| format!("{c1}[{}]", rw * d + x)).collect();
-        t.check(&format!("A5 {tag} ch0 column {x}"), None, at_most_one(&col0));
-        t.check(&format!("A5 {tag} ch1 column {x}"), None, at_most_one(&col1));
+        let col0: Vec<String> = (0..u + d)
+            .map(|rw| format!("{c0}[{}]", rw * d + x))
+            .collect();
+        let col1: Vec<String> = (0..d + u)
+            .map(|rw| format!("{c1}[{}]", rw * d + x))
+            .collect();
+        t.check(
+            &format!("A5 {tag} ch0 column {x}"),
+            None,
+            at_most_one(&col0),
+        );
+        t.check(
+            &format!("A5 {tag} ch1 column {x}"),
+            None,
+            at_most_one(&col1),
+        );
         let (a, c) = (
             format!("(|{{{}}})", col0.join(", ")),
             format!("(|{{{}}})", col1.join(", ")),
         );
         if let Some((ua, uc)) = &s.used {
-            t.check(&format!("A5 {tag} used_a {x}"), None, format!("{ua}[{x}] == {a}"));
-            t.check(&format!("A5 {tag} used_c {x}"), None, format!("{uc}[{x}] == {c}"));
+            t.check(
+                &format!("A5 {tag} used_a {x}"),
+                None,
+                format!("{ua}[{x}] == {a}"),
+            );
+            t.check(
+                &format!("A5 {tag} used_c {x}"),
+                None,
+                format!("{uc}[{x}] == {c}"),
+            );
         }
         used_a.push(a);
         used_c.push(c);

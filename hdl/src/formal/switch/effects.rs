@@ -53,7 +53,11 @@ pub(super) fn write(t: &mut Text, lay: &Layout) {
         )
     });
     t.line(format!("    reg [{}:0] f_exp_xp = {nxp}'d0;", nxp - 1));
-    t.line(format!("    reg [{}:0] f_exp_wn = {}'d0;", d * p1 - 1, d * p1));
+    t.line(format!(
+        "    reg [{}:0] f_exp_wn = {}'d0;",
+        d * p1 - 1,
+        d * p1
+    ));
     t.line("    reg f_chk_fx = 1'b0;");
     t.line("    always @(posedge clock) begin");
     t.line("        f_chk_fx <= 1'b1;");

@@ -296,7 +296,9 @@ fn monitor(t: &mut Text, lay: &Layout) {
     let (n1, n2, nr) = (f.n1, f.n2, f.nr);
     t.line("    // The step as the controller runs it (docs/protocol.md §3): f_mid is 1 from the");
     t.line("    // step's second bit-time on; f_mode, f_lvl, f_level hold the previous bit-time's");
-    t.line("    // ctl_mode, ctl_level, level; f_bt counts bit-times since the step began (§5 bt).");
+    t.line(
+        "    // ctl_mode, ctl_level, level; f_bt counts bit-times since the step began (§5 bt).",
+    );
     t.line("    reg f_mid = 1'b0;");
     t.line("    reg f_started = 1'b0;");
     t.line("    reg [2:0] f_mode = 3'd0;");
@@ -377,8 +379,16 @@ fn monitor(t: &mut Text, lay: &Layout) {
 fn tables(t: &mut Text, lay: &Layout, n: usize, rom: &Rom) {
     let (d, u, l) = (lay.d, lay.u, lay.l);
     t.line("    // The route tables (docs/protocol.md §1): constant per instance");
-    t.line(format!("    reg [{}:0] f_tab_dn = {}'d0;", n * d - 1, n * d));
-    t.line(format!("    reg [{}:0] f_tab_up = {}'d0;", l * n * u - 1, l * n * u));
+    t.line(format!(
+        "    reg [{}:0] f_tab_dn = {}'d0;",
+        n * d - 1,
+        n * d
+    ));
+    t.line(format!(
+        "    reg [{}:0] f_tab_up = {}'d0;",
+        l * n * u - 1,
+        l * n * u
+    ));
     t.line("    always @(posedge clock) begin");
     t.line("        f_tab_dn <= tab_dn;");
     t.line("        f_tab_up <= tab_up;");
@@ -401,8 +411,16 @@ fn derived(t: &mut Text, lay: &Layout) {
     t.line("    // Which inputs drive and which outputs are driven (docs/protocol.md §7)");
     let a_drv = |x: usize| format!("(|{{{}, {}}})", row("xp_ad", x, u), row("xp_ac", x, d));
     let b_drv = |k: usize| format!("(|{{{}, {}}})", row("xp_bd", k, u), row("xp_bc", k, d));
-    t.line(format!("    wire [{}:0] f_a_drives = {};", d - 1, rows(d, a_drv)));
-    t.line(format!("    wire [{}:0] f_b_drives = {};", u - 1, rows(u, b_drv)));
+    t.line(format!(
+        "    wire [{}:0] f_a_drives = {};",
+        d - 1,
+        rows(d, a_drv)
+    ));
+    t.line(format!(
+        "    wire [{}:0] f_b_drives = {};",
+        u - 1,
+        rows(u, b_drv)
+    ));
     t.line(format!(
         "    wire [{}:0] f_c_driven = {};",
         d - 1,

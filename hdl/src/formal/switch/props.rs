@@ -25,10 +25,18 @@ pub(super) fn write(t: &mut Text, lay: &Layout) {
     t.line("`ifdef CHECK_P1");
     t.line("    // P1: at most one closed crosspoint into each output");
     for x in 0..d {
-        t.check(&format!("P1 C({x})"), None, at_most_one(&c_drivers(d, u, x)));
+        t.check(
+            &format!("P1 C({x})"),
+            None,
+            at_most_one(&c_drivers(d, u, x)),
+        );
     }
     for k in 0..u {
-        t.check(&format!("P1 D({k})"), None, at_most_one(&d_drivers(d, u, k)));
+        t.check(
+            &format!("P1 D({k})"),
+            None,
+            at_most_one(&d_drivers(d, u, k)),
+        );
     }
     t.line("`endif");
     t.line("`ifdef CHECK_P2");
@@ -170,7 +178,10 @@ fn p4(t: &mut Text, lay: &Layout) {
     });
     let win_next = rows(d, |x| {
         let valid = format!("f_ra[{}]", x * p1 + p1 - 1);
-        let here = format!("({} == f_level)", zext4(&sl("f_ra", x * p1 + 2 * ab, hb), hb));
+        let here = format!(
+            "({} == f_level)",
+            zext4(&sl("f_ra", x * p1 + 2 * ab, hb), hb)
+        );
         format!("(({valid} && {here}) ? {} : {})", rx_a_row(x), win_row(x))
     });
     t.line("`ifdef CHECK_P4");

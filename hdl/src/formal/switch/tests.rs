@@ -16,7 +16,10 @@ fn harness_names_the_switch_and_every_property() {
     let h = harness(&Layout::new(p), &switch_module_name(&p), None);
     assert_eq!(h.switch, "lca_switch_tree_d2_u2_w1_l3_fixed");
     for prop in Property::of(crate::formal::Block::Switch) {
-        assert!(h.text.contains(&format!("`ifdef {}", prop.define())), "{prop:?}");
+        assert!(
+            h.text.contains(&format!("`ifdef {}", prop.define())),
+            "{prop:?}"
+        );
     }
     assert!(h.text.contains("`ifdef AUX"));
     for (n, _) in exposed(&Layout::new(p)) {
@@ -46,8 +49,15 @@ fn the_views_of_the_outcome_follow_the_setup() {
 
 #[test]
 fn a_symbolic_rom_is_free_but_constant_and_contents_are_pinned() {
-    let p = SwitchParams::new(2, 2, 1, 3, SwitchTopology::Table { pes: 8 }, ArbiterPolicy::Fixed)
-        .unwrap();
+    let p = SwitchParams::new(
+        2,
+        2,
+        1,
+        3,
+        SwitchTopology::Table { pes: 8 },
+        ArbiterPolicy::Fixed,
+    )
+    .unwrap();
     let lay = Layout::new(p);
     let name = switch_module_name(&p);
     let sym = harness(&lay, &name, Some(&Rom::Symbolic)).text;
@@ -58,5 +68,8 @@ fn a_symbolic_rom_is_free_but_constant_and_contents_are_pinned() {
         up: vec![3; 24],
     };
     let fixed = harness(&lay, &name, Some(&rom)).text;
-    assert!(fixed.contains("assume(tab_dn == 16'b0000000000001001);"), "{fixed}");
+    assert!(
+        fixed.contains("assume(tab_dn == 16'b0000000000001001);"),
+        "{fixed}"
+    );
 }
