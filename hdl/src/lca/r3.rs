@@ -162,7 +162,8 @@ fn r3_module(d: usize, u: usize, w: usize, f: usize, fault: Option<R3Fault>) -> 
         "start",
         cat((0..ports).rev().map(|i| {
             let idle = if fault == Some(R3Fault::DrivingInputParses) {
-                flag(true)
+                // `drives` still read (the netlist allows no unread wire), as nothing.
+                !(drives.bit(i) & !drives.bit(i))
             } else {
                 !drives.bit(i)
             };
@@ -228,7 +229,8 @@ fn r3_module(d: usize, u: usize, w: usize, f: usize, fault: Option<R3Fault>) -> 
             };
             let earlier = or_all(ports, others.into_iter().map(|j| want.row(j, ports)));
             if fault == Some(R3Fault::DrivenOutputFree) {
-                want.row(i, ports) & !earlier
+                // `driven` still read (the netlist allows no unread wire), as nothing.
+                want.row(i, ports) & !earlier & !(&driven & !&driven)
             } else {
                 want.row(i, ports) & !&driven & !earlier
             }

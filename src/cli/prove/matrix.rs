@@ -124,13 +124,17 @@ impl Row {
             &Some(self.shape.clone()),
             &self.policy,
             &self.setup,
-            &self.rom,
         ]
         .into_iter()
         .flatten()
         {
             s.push('_');
-            s.push_str(&p.replace([' ', ',', '='], "").replace('.', "-"));
+            s.push_str(&p.replace([' ', ',', '='], ""));
+        }
+        // A Π row's ROM, `<file> <L.S>+…`: the file and the switches kept apart.
+        if let Some(rom) = &self.rom {
+            s.push('_');
+            s.push_str(&rom.replace(' ', "_").replace('.', "-"));
         }
         s
     }

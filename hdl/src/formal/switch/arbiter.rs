@@ -625,7 +625,10 @@ fn policy_update(t: &mut Text, lay: &Layout, ups: &[Track], dns: &[Track]) {
         match policy {
             ArbiterPolicy::RoundRobin => {
                 let last = last_grant(lay, arb, g, ptr);
-                let next_p = if r.is_power_of_two() {
+                // (x + 1) mod n; a 1-bit index of n = 1 stays 0, a power of two wraps.
+                let next_p = if r == 1 {
+                    format!("{ib}'d0")
+                } else if r.is_power_of_two() {
                     format!("(({last}) + {ib}'d1)")
                 } else {
                     format!(
@@ -633,7 +636,9 @@ fn policy_update(t: &mut Text, lay: &Layout, ups: &[Track], dns: &[Track]) {
                         r - 1
                     )
                 };
-                let next_q = if w.is_power_of_two() {
+                let next_q = if w == 1 {
+                    format!("{iw}'d0")
+                } else if w.is_power_of_two() {
                     format!("(f_{arb}_q + {iw}'d1)")
                 } else {
                     format!(

@@ -5,11 +5,13 @@
 //! - `CHECK_P2`: no input drives two outputs (at most one out of each `A(x)`, `B(k)`);
 //! - `CHECK_P3`: in `PASS` and `REV` without `ctl_clear`/`ctl_init` the crosspoints do not
 //!   change;
-//! - `CHECK_P4`: a commit loads every output register with exactly the packet (or claim
-//!   slot) the arbitration granted it, as received on its input (§4, §7), zeros where
-//!   nothing was granted; an `UP` commit stores a packet at its LCA level as the waiting
-//!   winner unchanged; in `PASS`/`REV` each output carries the lanes of the input its
-//!   closed crosspoint connects, one bit-time later;
+//! - `CHECK_P4`: every bit-time's output registers are §6's: a commit loads each with
+//!   exactly the packet (or claim slot) the arbitration granted it, as received on its
+//!   input (§4, §7), zeros where nothing was granted; between commits they shift out by
+//!   `W`, zeros entering (so the wire carries the packet bit for bit); an `UP` commit
+//!   stores a packet at its LCA level as the waiting winner unchanged; in `PASS`/`REV`
+//!   each output carries the lanes of the input its closed crosspoint connects, one
+//!   bit-time later;
 //! - `CHECK_WITNESS`: not a property — its "counterexample" is a trace the assumptions
 //!   allow in which crosspoints of every kind close, a granted packet is forwarded and
 //!   `PASS` carries data.
@@ -68,7 +70,7 @@ pub(super) fn write(t: &mut Text, lay: &Layout) {
     t.line(format!("        f_prev_xp <= {all_xp};"));
     t.line("    end");
     t.check(
-        "P3",
+        "P3 crosspoints held",
         Some("f_chk_hold".into()),
         format!("{all_xp} == f_prev_xp"),
     );
@@ -145,37 +147,61 @@ fn p4(t: &mut Text, lay: &Layout) {
     });
     let lanes = |sig: &str, i: usize| row(sig, i, w);
     let gate = |bit: String, v: String| format!("({{{w}{{{bit}}}}} & {v})");
-    let pass_c = rows(d, |x| {
+    let pass_c_row = |x: usize| {
         let t: Vec<String> = (0..d)
             .map(|y| gate(format!("xp_ac[{}]", y * d + x), lanes("a", y)))
             .chain((0..u).map(|k| gate(format!("xp_bc[{}]", k * d + x), lanes("b", k))))
             .collect();
         or_of(&t, w)
-    });
-    let pass_d = rows(u, |k| {
+    };
+    let pass_d_row = |k: usize| {
         let t: Vec<String> = (0..d)
             .map(|x| gate(format!("xp_ad[{}]", x * u + k), lanes("a", x)))
             .chain((0..u).map(|k2| gate(format!("xp_bd[{}]", k2 * u + k), lanes("b", k2))))
             .collect();
         or_of(&t, w)
-    });
+    };
     // REV: a closed i->o conducts partner(o) -> partner(i): output C(x) (partner of A(x))
     // takes A(x') for a closed A(x)->C(x') and B(k) for A(x)->D(k); D(k) takes A(x) for
     // B(k)->C(x) and B(k') for B(k)->D(k').
-    let rev_c = rows(d, |x| {
+    let rev_c_row = |x: usize| {
         let t: Vec<String> = (0..d)
             .map(|o| gate(format!("xp_ac[{}]", x * d + o), lanes("a", o)))
             .chain((0..u).map(|k| gate(format!("xp_ad[{}]", x * u + k), lanes("b", k))))
             .collect();
         or_of(&t, w)
-    });
-    let rev_d = rows(u, |k| {
+    };
+    let rev_d_row = |k: usize| {
         let t: Vec<String> = (0..d)
             .map(|o| gate(format!("xp_bc[{}]", k * d + o), lanes("a", o)))
             .chain((0..u).map(|k2| gate(format!("xp_bd[{}]", k * u + k2), lanes("b", k2))))
             .collect();
         or_of(&t, w)
-    });
+    };
+    let (pass_c, pass_d) = (rows(d, pass_c_row), rows(u, pass_d_row));
+    let (rev_c, rev_d) = (rows(d, rev_c_row), rows(u, rev_d_row));
+    // Outside a commit (§6.2): PASS/REV put the forwarded lanes at the top of the output
+    // register, zeros below; every other mode shifts it by W, zeros entering.
+    let top = |v: String, len: usize| place(&v, w, len - w, len);
+    let fwd_tx_c = format!(
+        "((ctl_mode == 3'd5) ? {} : {})",
+        rows(d, |x| top(rev_c_row(x), lc)),
+        rows(d, |x| top(pass_c_row(x), lc))
+    );
+    let fwd_tx_d = format!(
+        "((ctl_mode == 3'd5) ? {} : {})",
+        rows(u, |k| top(rev_d_row(k), ld)),
+        rows(u, |k| top(pass_d_row(k), ld))
+    );
+    let shift = |reg: &str, n: usize, len: usize| {
+        rows(n, |i| {
+            if len > w {
+                format!("{{{}, {w}'d0}}", sl(reg, i * len, len - w))
+            } else {
+                format!("{w}'d0")
+            }
+        })
+    };
     let win_next = rows(d, |x| {
         let valid = format!("f_ra[{}]", x * p1 + p1 - 1);
         let here = format!(
@@ -187,9 +213,10 @@ fn p4(t: &mut Text, lay: &Layout) {
     t.line("`ifdef CHECK_P4");
     t.line("    // P4: the commit loads each output register with exactly what was granted to it,");
     t.line(
-        "    // as received on the wires (docs/protocol.md §4, §7), zeros elsewhere; an UP commit",
+        "    // as received on the wires (docs/protocol.md §4, §7), zeros elsewhere; between commits",
     );
-    t.line("    // keeps a packet at its LCA level as the waiting winner; PASS/REV forward lanes.");
+    t.line("    // the registers shift out (§6.2); an UP commit keeps a packet at its LCA level as the");
+    t.line("    // waiting winner; PASS/REV forward lanes.");
     let reg = |t: &mut Text, name: &str, width: usize| {
         t.line(format!("    reg [{}:0] {name} = {width}'d0;", width - 1));
     };
@@ -202,9 +229,25 @@ fn p4(t: &mut Text, lay: &Layout) {
     t.line("    reg f_chk_win = 1'b0;");
     t.line("    reg f_chk_pass = 1'b0;");
     t.line("    always @(posedge clock) begin");
-    t.line("        f_chk_tx <= ctl_last && !ctl_init && ctl_mode != 3'd4 && ctl_mode != 3'd5;");
+    t.line("        f_chk_tx <= 1'b1;");
     t.line("        f_chk_win <= ctl_last && !ctl_init && ctl_mode == 3'd1;");
     t.line("        f_chk_pass <= !ctl_init && (ctl_mode == 3'd4 || ctl_mode == 3'd5);");
+    t.line("        if (ctl_init) begin");
+    t.line(format!("            f_exp_tx_c <= {}'d0;", d * lc));
+    t.line(format!("            f_exp_tx_d <= {}'d0;", u * ld));
+    t.line("        end else if (ctl_mode == 3'd4 || ctl_mode == 3'd5) begin");
+    t.line(format!("            f_exp_tx_c <= {fwd_tx_c};"));
+    t.line(format!("            f_exp_tx_d <= {fwd_tx_d};"));
+    t.line("        end else if (!ctl_last) begin");
+    t.line(format!(
+        "            f_exp_tx_c <= {};",
+        shift("tx_c", d, lc)
+    ));
+    t.line(format!(
+        "            f_exp_tx_d <= {};",
+        shift("tx_d", u, ld)
+    ));
+    t.line("        end else");
     t.line("        case (ctl_mode)");
     t.line("            3'd1: begin");
     t.line(format!("                f_exp_tx_c <= {}'d0;", d * lc));
@@ -232,13 +275,13 @@ fn p4(t: &mut Text, lay: &Layout) {
     ));
     t.line("    end");
     t.check(
-        "P4 commit C",
+        "P4 tx C",
         Some("f_chk_tx".into()),
         "tx_c == f_exp_tx_c".into(),
     );
     t.line("    // (the check of D is split from C so that a counterexample names the side)");
     t.check(
-        "P4 commit D",
+        "P4 tx D",
         Some("f_chk_tx".into()),
         "tx_d == f_exp_tx_d".into(),
     );
