@@ -670,6 +670,22 @@ fn policy_update(t: &mut Text, lay: &Layout, ups: &[Track], dns: &[Track]) {
     t.line("    // A6: the RTL's policy state is the protocol's (docs/protocol.md §11 names)");
     match policy {
         ArbiterPolicy::RoundRobin => {
+            // The pointers are indices: p < R, q < Wn (§2: updated mod R, mod Wn). Without
+            // this the induction step may start from p = 7 with R = 6, where the order
+            // from p, and so the requester of the last grant, means nothing.
+            for (arb, r, w) in [("up", d, u), ("dn", u + d, d)] {
+                let (ib, iw) = (index_bits(r), index_bits(w));
+                t.check(
+                    &format!("A6 {arb}_p in range"),
+                    None,
+                    format!("f_{arb}_p <= {ib}'d{}", r - 1),
+                );
+                t.check(
+                    &format!("A6 {arb}_q in range"),
+                    None,
+                    format!("f_{arb}_q <= {iw}'d{}", w - 1),
+                );
+            }
             for arb in ["up", "dn"] {
                 t.check(
                     &format!("A6 {arb}_p"),
