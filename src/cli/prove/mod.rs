@@ -6,7 +6,7 @@
 //! state changed only as the protocol says); the R3 switch (P1–P5 of §12). `prove matrix`
 //! runs the coverage matrix, or a slice of it.
 //!
-//! - [`run`]: the Yosys runs and their verdicts (shared by every target);
+//! - [`run`](mod@run): the Yosys runs and their verdicts (shared by every target);
 //! - [`switch`], [`r3`]: one target each, its arguments and its job;
 //! - [`matrix`]: the coverage matrix, its slices, and the run over it.
 
