@@ -36,7 +36,15 @@ fn the_views_of_the_outcome_follow_the_setup() {
     let seq = names(SetupMode::Sequential);
     assert!(seq.contains(&"dn_used_a".into()) && seq.contains(&"up_last".into()));
     let fast = names(SetupMode::Fast);
-    assert!(!fast.contains(&"dn_used_a".into()) && !fast.iter().any(|n| n.ends_with("_q")));
+    // No register of the outcome so far (`*_gnt_q`, `*_last_q`, …); `level_q` is the
+    // level, `up_q` and `dn_q` are round-robin's wire pointers (§2), in every set-up.
+    let so_far =
+        |n: &String| n.ends_with("_q") && !["level_q", "up_q", "dn_q"].contains(&n.as_str());
+    assert!(
+        !fast.contains(&"dn_used_a".into()) && !fast.iter().any(so_far),
+        "{fast:?}"
+    );
+    assert!(fast.contains(&"up_q".into()) && fast.contains(&"dn_q".into()));
     // (2,2): 2 UP slots, 6 DOWN slots; M = 2 keeps the DOWN outcome so far in registers.
     let chunked = names(SetupMode::Chunked(2));
     assert!(chunked.contains(&"dn_gnt_q".into()) && !chunked.contains(&"up_gnt_q".into()));
