@@ -9,13 +9,13 @@
 //! - this file: the ports, the switch instance, the monitor of the step (`f_mid`, `f_mode`,
 //!   `f_bt`, …), the receive shadows `f_ra`, `f_rb` (§6.1), the assumptions, and the
 //!   derived state of §7 (which inputs drive, which outputs are driven);
-//! - [`props`]: P1–P4 and the witness against vacuity;
-//! - [`aux`]: the auxiliary invariants A1–A5 of P1–P4;
-//! - [`route`]: `down(Y, ·)`, `up(X, ·)` and the wire order from `q`, written from §1 and
+//! - `props.rs`: P1–P4 and the witness against vacuity;
+//! - `aux.rs`: the auxiliary invariants A1–A5 of P1–P4;
+//! - `route.rs`: `down(Y, ·)`, `up(X, ·)` and the wire order from `q`, written from §1 and
 //!   `docs/routing.md` §2 (not from the RTL);
-//! - [`arbiter`]: P5, the arbiters' choices against the policy's order, the pointer
+//! - `arbiter.rs`: P5, the arbiters' choices against the policy's order, the pointer
 //!   shadows, and their auxiliary invariants (A6);
-//! - [`effects`]: P6, crosspoints and waiting winners change only as §6, §7 say.
+//! - `effects.rs`: P6, crosspoints and waiting winners change only as §6, §7 say.
 //!
 //! All harness registers power up at zero, like the switch's.
 
