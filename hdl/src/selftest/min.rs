@@ -21,7 +21,10 @@
 //! first decision of the run shows (`run_bt > 2s`). At `done`: no duplicate, no conflict;
 //! in `CHECK`, row `idx` of `seen` is all ones and of `msg_err` all zeros. `CHECK` reads row
 //! 0 and shifts both bitmaps down a row every clock (row `idx` is in row 0 when `idx` is
-//! read), so that no `n`-way row multiplexer spans the die (`docs/decisions/fpga-flow.md`).
+//! read), so that no `n`-way row multiplexer spans the die (`docs/decisions/fpga-flow.md`);
+//! its `n` shifts leave both zero for the next round. Each row has its own copy of the
+//! bitmaps' controls (`row<j>_ctl`: latch, shift and compare, registers loading their next
+//! value), so that no enable net reaches all `2n²` bits.
 //! Counter 1 sums the busy clocks (`run_bt`), counter 2 the messages seen and intact.
 
 use super::adapter::{rows_words, Add2, Ctx, Hooks};
@@ -76,8 +79,35 @@ pub(super) fn attach(
     let conflict_seen = m.reg("conflict_seen", 1);
 
     let net_dout = m.wire("net_dout", n);
-    let net_dst = m.wire("net_dst", n * w);
     let net_busy = m.wire("net_busy", 1);
+    let done = m.def("net_done", !net_busy.clone());
+    m.comment("Each row of the bitmaps has its own copy of their controls (row<j>_ctl), each");
+    m.comment("loading the next value: latch, CHECK (shift a row) and WAIT0/WAIT1 (compare)");
+    let check_next = m.def(
+        "check_next",
+        (ctx.st.is(WAIT1) & done.clone()) | (ctx.st.is(CHECK) & !ctx.idx.is(n as u64 - 1)),
+    );
+    let cmp_next = m.def(
+        "cmp_next",
+        ctx.st.is(START) | ctx.st.is(WAIT0) | (ctx.st.is(WAIT1) & !done.clone()),
+    );
+    let rowctl = rowctl_module(&format!("{}_rowctl", spec.top_name()));
+    let row_ctl: Vec<[V; 3]> = (0..n)
+        .map(|j| {
+            let ctl = ["latch", "shift", "cmp"].map(|k| m.wire(format!("row{j}_{k}"), 1));
+            let _ = m
+                .instance(format!("row{j}_ctl"), &rowctl)
+                .pin("clock", &ctx.clock)
+                .pin("latch_next", &latch_next)
+                .pin("shift_next", &check_next)
+                .pin("cmp_next", &cmp_next)
+                .pin("latch", &ctl[0])
+                .pin("shift", &ctl[1])
+                .pin("cmp", &ctl[2]);
+            ctl
+        })
+        .collect();
+    let net_dst = m.wire("net_dst", n * w);
     let net_conflict = m.wire("net_conflict", w);
     let first_in = m.def("first_row", first_c ^ offset.repeat(n));
     m.comment("PE j's messages, to PE q at word q of bank j: written in MSG, read at latch");
@@ -180,8 +210,6 @@ pub(super) fn attach(
             p.load(&fpos, zero(fw));
             p.load(&fcnt, zero(w));
             p.load(&run_bt, zero(16));
-            p.load(&seen, zero(n * n));
-            p.load(&msg_err, zero(n * n));
             p.load(&dup, lit(1, 0));
             p.load(&conflict_seen, lit(1, 0));
         });
@@ -196,10 +224,6 @@ pub(super) fn attach(
         p.if_(latch.clone(), |p| {
             p.load(&dst_rx, net_dst.clone());
             p.if_(dup_now.clone(), |p| p.load(&dup, lit(1, 1)));
-            for j in 0..n {
-                let row = seen.row(j, n);
-                p.load(&row, row.clone() | hot.row(j, n));
-            }
         })
         .elif(first_pay.clone(), |p| {
             p.load(&tx_sr, msg_q.shr(1) & keep.clone());
@@ -207,21 +231,29 @@ pub(super) fn attach(
         .elif(pay.clone(), |p| {
             p.load(&tx_sr, tx_sr.shr(1) & keep.clone());
         });
-        p.if_(cmp_on.clone(), |p| {
-            p.if_(net_busy.clone(), |p| {
-                p.load(&run_bt, run_bt.plus(1));
-                p.if_((net_conflict.clone() & armed.clone()).any(), |p| {
-                    p.load(&conflict_seen, lit(1, 1))
-                });
+        p.if_(cmp_on.clone() & net_busy.clone(), |p| {
+            p.load(&run_bt, run_bt.plus(1));
+            p.if_((net_conflict.clone() & armed.clone()).any(), |p| {
+                p.load(&conflict_seen, lit(1, 1))
             });
-            let bad = cat((0..n).rev().map(|j| mis.bit(j).repeat(n)));
-            p.load(&msg_err, msg_err.clone() | (hot_rx.clone() & bad));
         });
-        p.if_(ctx.st.is(CHECK), |p| {
-            p.comment("CHECK reads row 0: shift row idx + 1 into it for the next clock");
-            p.load(&seen, seen.shr(n));
-            p.load(&msg_err, msg_err.shr(n));
-        });
+        p.comment("Row j of the bitmaps, on its own controls. CHECK reads row 0 and shifts row");
+        p.comment("idx + 1 into it for the next clock, zeros into the top: all zero at TALLY");
+        for (j, [latch_j, shift_j, cmp_j]) in row_ctl.iter().enumerate() {
+            let (seen_j, err_j) = (seen.row(j, n), msg_err.row(j, n));
+            let above = |v: &V| if j + 1 < n { v.row(j + 1, n) } else { zero(n) };
+            p.if_(shift_j.clone(), |p| p.load(&seen_j, above(&seen)))
+                .elif(latch_j.clone(), |p| {
+                    p.load(&seen_j, seen_j.clone() | hot.row(j, n))
+                });
+            p.if_(shift_j.clone(), |p| p.load(&err_j, above(&msg_err)))
+                .elif(cmp_j.clone(), |p| {
+                    p.load(
+                        &err_j,
+                        err_j.clone() | (hot_rx.row(j, n) & mis.bit(j).repeat(n)),
+                    )
+                });
+        }
     });
 
     m.comment("Checker: at done, no duplicate and no conflict; in CHECK, PE idx's row");
@@ -235,13 +267,35 @@ pub(super) fn attach(
     let chk_ok = m.def("chk_ok", good.all());
     let all_ok = m.def("all_ok", !dup.clone() & !conflict_seen.clone());
     Hooks {
-        done: m.def("net_done", !net_busy.clone()),
+        done,
         all_ok,
         chk_ok,
         add1: run_bt.zext(32),
         add2: Add2::Check(count),
-        modules: vec![bank],
+        modules: vec![bank, rowctl],
     }
+}
+
+/// A row's copy of the bitmaps' controls, each a register loading the next value (`keep`:
+/// one copy per row, so that no enable net spans the die).
+fn rowctl_module(name: &str) -> Module {
+    let mut m = ModuleBuilder::new(name);
+    m.clock();
+    let pairs = ["latch", "shift", "cmp"].map(|k| {
+        let d = m.input(format!("{k}_next"), 1);
+        (d, m.output(k, 1))
+    });
+    let q = ["latch", "shift", "cmp"].map(|k| m.reg(format!("{k}_q"), 1));
+    m.keep_registers();
+    m.always(|p| {
+        for ((d, _), q) in pairs.iter().zip(&q) {
+            p.load(q, d);
+        }
+    });
+    for ((_, o), q) in pairs.iter().zip(&q) {
+        m.assign(o, q);
+    }
+    m.build()
 }
 
 /// A bank of `2^w` messages of `b` bits: one write port (`we`, `waddr`, `wdata`), one
