@@ -237,19 +237,22 @@ pub fn controller_module(name: &str, s: &CtrlShape) -> Module {
     } else {
         cat([top.clone(), flag(false)])
     };
-    let lv_next = priority(
-        lv.clone(),
-        [
-            Some((reset.clone(), zero(5))),
-            Some((pass_begins.clone(), h_new.zext(5))),
-            Some((in_arm.clone(), first_lv)),
-            up_step_ends
-                .as_ref()
-                .map(|u| (u.clone(), lv.is(31).select(top.zext(5), lv.minus(1)))),
-            Some((&setup_step_ends & lv.is_not(0), lv.minus(1))),
-        ],
-    );
-    let lv_next = m.def("lv_next", lv_next);
+    // The level in every phase but PLAN (which loads H); the taps' copy skips PLAN.
+    let lv_steps = |pass_begins: Option<V>| {
+        priority(
+            lv.clone(),
+            [
+                Some((reset.clone(), zero(5))),
+                pass_begins.map(|b| (b, h_new.zext(5))),
+                Some((in_arm.clone(), first_lv.clone())),
+                up_step_ends
+                    .as_ref()
+                    .map(|u| (u.clone(), lv.is(31).select(top.zext(5), lv.minus(1)))),
+                Some((&setup_step_ends & lv.is_not(0), lv.minus(1))),
+            ],
+        )
+    };
+    let lv_next = m.def("lv_next", lv_steps(Some(pass_begins.clone())));
 
     m.comment("To the switches' taps: the next state (each tap holds a copy of the state)");
     // `tap_last` is `bt_next == 0` written per branch of `bt_next` (a step length `t` loads
@@ -273,7 +276,15 @@ pub fn controller_module(name: &str, s: &CtrlShape) -> Module {
             Some((&in_data & &last, flag(false))),
         ],
     );
-    let tap_now = [phase_next.clone(), tap_last, lv_next.low(4)];
+    // `tap_lv` is the level's next value except in PLAN, where it holds: the taps read
+    // the level in DOWN only, ARM (after PLAN) loads the first level whatever it was, and
+    // the priority encoder of the PEs' status stays off the taps' nets.
+    let tap_lv = r1.then(|| {
+        // Bit 4 (UP's count below 0) is not a level a tap decodes.
+        m.allow_unread("tap_lv_next");
+        m.def("tap_lv_next", lv_steps(None)).low(4)
+    });
+    let tap_now = [phase_next.clone(), tap_last].into_iter().chain(tap_lv);
     for (o, v) in taps.iter().zip(tap_now) {
         m.assign(o, v);
     }

@@ -2,8 +2,9 @@
 //! instance in [`super::Structure::Rows`]), `lvl<i>_sw<j>_tap`. It holds its own copy of
 //! the controller's state — the phase, "the step timer is at 0" and the low four bits of
 //! the level register, each loaded with the controller's next value (`tap_phase`,
-//! `tap_last`, `tap_lv`), so it equals the controller's register in every bit-time — and
-//! decodes the switch broadcast `ctl_*` from that copy, beside its switch.
+//! `tap_last`, `tap_lv`), so it equals the controller's register in every bit-time (the
+//! level but in `ARM`, where no `ctl_*` reads it: `tap_lv` skips `PLAN`'s load of `H`) —
+//! and decodes the switch broadcast `ctl_*` from that copy, beside its switch.
 //!
 //! This is a fan-out tree (`docs/decisions/fpga-flow.md`): the controller's next state
 //! drives one flip-flop per tap instead of the resets and enables of every switch

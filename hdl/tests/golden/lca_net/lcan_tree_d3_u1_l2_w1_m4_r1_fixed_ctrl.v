@@ -83,9 +83,12 @@ module lcan_tree_d3_u1_l2_w1_m4_r1_fixed_ctrl (
     wire [4:0] lv_next = reset ? 5'd0 : pass_begins ? {1'b0, top_next} : in_arm ? ({1'b0, top} - 5'd1) : up_step_ends ? ((lv == 5'd31) ? {1'b0, top} : (lv - 5'd1)) : (setup_step_ends & (lv != 5'd0)) ? (lv - 5'd1) : lv;
 
     // To the switches' taps: the next state (each tap holds a copy of the state)
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire [4:0] tap_lv_next = reset ? 5'd0 : in_arm ? ({1'b0, top} - 5'd1) : up_step_ends ? ((lv == 5'd31) ? {1'b0, top} : (lv - 5'd1)) : (setup_step_ends & (lv != 5'd0)) ? (lv - 5'd1) : lv;
+    /* verilator lint_on UNUSEDSIGNAL */
     assign tap_phase = phase_next;
     assign tap_last = reset ? 1'b1 : go_now ? 1'b0 : in_arm ? 1'b0 : up_step_ends ? 1'b0 : setup_step_ends ? 1'b0 : (in_deliv & last) ? (data_len == 10'd0) : (in_data & last) ? 1'b0 : (last | (bt == 10'd1));
-    assign tap_lv = lv_next[3:0];
+    assign tap_lv = tap_lv_next[3:0];
 
     // PE strobes, registered: each loads its value in the next state
     reg [3:0] lsel_q;
