@@ -7,7 +7,7 @@
 //! Its own frame counters (`fpos`, `fcnt`, from the `start` clock on, as docs/min.md §4
 //! times a run) mark the payload positions. At position `m − 1` of every frame it latches
 //! `dst` into `dst_rx` (the frame's addressing while its bits arrive) and marks message
-//! `(j, dst_j)` in `seen` (a second mark is a duplicate), and reads each PE's message
+//! `(j, dst_j)` in `seen`, and reads each PE's message
 //! from its bank; the word read is PE `j`'s `din` at the first payload position and then
 //! shifts through `tx_sr`, whose bit 0 is the PE's `din` at the later ones.
 //!
@@ -18,13 +18,14 @@
 //! What PE `j` sent `m` bit-times ago (the delay line `dl`, zero at tag positions) must be
 //! on `dout[dst_rx_j]` now, for every `j`, at every clock of the run; a difference marks
 //! message `(j, dst_rx_j)` in `msg_err`. A stage's `conflict` flag is sampled once its
-//! first decision of the run shows (`run_bt > 2s`). At `done`: no duplicate, no conflict;
-//! in `CHECK`, row `idx` of `seen` is all ones and of `msg_err` all zeros. `CHECK` reads row
-//! 0 and shifts both bitmaps down a row every clock (row `idx` is in row 0 when `idx` is
-//! read), so that no `n`-way row multiplexer spans the die (`docs/decisions/fpga-flow.md`);
-//! its `n` shifts leave both zero for the next round. Each row has its own copy of the
-//! bitmaps' controls (`row<j>_ctl`: latch, shift and compare, registers loading their next
-//! value), so that no enable net reaches all `2n²` bits.
+//! first decision of the run shows (`run_bt > 2s`). At `done`: no conflict; in `CHECK`,
+//! row `idx` of `seen` is all ones and of `msg_err` all zeros. A duplicate needs no flag of
+//! its own: a row gets `n` marks in `n` bits, so a duplicate leaves a hole that `CHECK`
+//! sees. `CHECK` reads row 0 and shifts both bitmaps down a row every clock (row `idx` is in
+//! row 0 when `idx` is read), so that no `n`-way row multiplexer spans the die
+//! (`docs/decisions/fpga-flow.md`); its `n` shifts leave both zero for the next round. Each
+//! row has its own copy of the bitmaps' controls (`row<j>_ctl`: latch, shift and compare,
+//! registers loading their next value), so that no enable net reaches all `2n²` bits.
 //! Counter 1 sums the busy clocks (`run_bt`), counter 2 the messages seen and intact.
 
 use super::adapter::{rows_words, Add2, Ctx, Hooks};
@@ -75,7 +76,6 @@ pub(super) fn attach(
     let dl = m.reg("dl", n * w);
     let seen = m.reg("seen", n * n);
     let msg_err = m.reg("msg_err", n * n);
-    let dup = m.reg("dup", 1);
     let conflict_seen = m.reg("conflict_seen", 1);
 
     let net_dout = m.wire("net_dout", n);
@@ -193,7 +193,6 @@ pub(super) fn attach(
         "armed",
         cat((0..w).rev().map(|s| run_bt.gt(&lit(16, 2 * s as u64)))),
     );
-    let dup_now = m.def("dup_now", (seen.clone() & hot.clone()).any());
 
     m.always(|p| {
         p.load(&latch, &latch_next);
@@ -210,7 +209,6 @@ pub(super) fn attach(
             p.load(&fpos, zero(fw));
             p.load(&fcnt, zero(w));
             p.load(&run_bt, zero(16));
-            p.load(&dup, lit(1, 0));
             p.load(&conflict_seen, lit(1, 0));
         });
         p.if_(run.clone(), |p| {
@@ -223,7 +221,6 @@ pub(super) fn attach(
         });
         p.if_(latch.clone(), |p| {
             p.load(&dst_rx, net_dst.clone());
-            p.if_(dup_now.clone(), |p| p.load(&dup, lit(1, 1)));
         })
         .elif(first_pay.clone(), |p| {
             p.load(&tx_sr, msg_q.shr(1) & keep.clone());
@@ -256,7 +253,8 @@ pub(super) fn attach(
         }
     });
 
-    m.comment("Checker: at done, no duplicate and no conflict; in CHECK, PE idx's row");
+    m.comment("Checker: at done, no conflict; in CHECK, PE idx's row all seen and intact");
+    m.comment("(n marks in n bits: a duplicate leaves a hole in its row)");
     m.comment("(row 0 of the bitmaps, shifted one row per CHECK clock)");
     let good = m.def("chk_good", seen.row(0, n) & !msg_err.row(0, n));
     let cw = index_bits(n + 1);
@@ -265,7 +263,7 @@ pub(super) fn attach(
         (0..n).fold(zero(cw), |acc, j| acc + good.bit(j).zext(cw)),
     );
     let chk_ok = m.def("chk_ok", good.all());
-    let all_ok = m.def("all_ok", !dup.clone() & !conflict_seen.clone());
+    let all_ok = m.def("all_ok", !conflict_seen.clone());
     Hooks {
         done,
         all_ok,
