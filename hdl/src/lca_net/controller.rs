@@ -96,7 +96,7 @@ pub fn controller_module(name: &str, s: &CtrlShape) -> Module {
     let reset = m.input("reset", 1);
     let start = m.input("start", 1);
     let seed_in = s.random.then(|| m.input("seed_in", 16));
-    let pe_pend = m.input("pend", n);
+    let pe_pend = m.input("pend_next", n);
     let pe_hot = m.input("hot", n * l);
     let pe_bad = m.input("bad", n);
     let pe_dup = m.input("dup", n);
@@ -126,7 +126,9 @@ pub fn controller_module(name: &str, s: &CtrlShape) -> Module {
     let seed = s.random.then(|| m.reg("seed", 16));
 
     m.comment("The PEs' status, reduced");
-    let any_pend = m.def("any_pending", pe_pend.any());
+    // Registered: each PE says whether it is pending after this bit-time, so that PLAN's
+    // choice of ARM or DONE (which the taps load) starts at a flip-flop.
+    let any_pend = m.reg("any_pending_q", 1);
     let any_bad = m.def("any_range_error", pe_bad.any());
     let any_dup = m.def("any_dup", pe_dup.any());
     // `hot` is level-major: row j (n bits) holds every PE's "pending at level j".
@@ -311,6 +313,7 @@ pub fn controller_module(name: &str, s: &CtrlShape) -> Module {
     }
 
     m.always(|p| {
+        p.load(&any_pend, pe_pend.any());
         p.load(&phase, &phase_next);
         p.load(&bt, &bt_next);
         p.load(&lv, &lv_next);

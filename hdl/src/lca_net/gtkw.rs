@@ -92,7 +92,7 @@ pub fn network_gtkw(spec: &NetSpec) -> GtkwFiles {
             .chain([
                 Trace::new("pe_up", n * w),
                 Trace::new(down_links(0), n * w),
-                Trace::new("pe_pend", n),
+                Trace::new(format!("pe_{}", super::pe::pend_port(r3)), n),
                 Trace::new("pe_hot", n * l),
                 Trace::new("valid", n),
                 Trace::new("rmsg", n * m),

@@ -101,7 +101,8 @@ fn build(spec: &NetSpec) -> Result<Design, NetGenError> {
 
     t.comment("PE status vectors (PE p at row p; pe_hot: level j at row j) and the up-wires");
     let pe_up = t.wire("pe_up", n * w);
-    let pe_pend = t.wire("pe_pend", n);
+    let pend_port = super::pe::pend_port(r3);
+    let pe_pend = t.wire(format!("pe_{pend_port}"), n);
     let pe_hot = t.wire("pe_hot", n * l);
     let pe_bad = t.wire("pe_bad", n);
     let pe_dup = t.wire("pe_dup", n);
@@ -125,7 +126,7 @@ fn build(spec: &NetSpec) -> Result<Design, NetGenError> {
             b = b.pin("npass_in", np_in);
         }
         b = b
-            .pin("pend", &pe_pend)
+            .pin(pend_port, &pe_pend)
             .pin("hot", &pe_hot)
             .pin("bad", &pe_bad)
             .pin("dup", &pe_dup);
@@ -207,7 +208,7 @@ fn build(spec: &NetSpec) -> Result<Design, NetGenError> {
             .pin("valid", valid.bit(p))
             .pin("rmsg", rmsg.row(p, m_bits))
             .pin("sent", sent.bit(p))
-            .pin("pend", pe_pend.bit(p))
+            .pin(pend_port, pe_pend.bit(p))
             .pin("hot", cat((0..l).rev().map(|j| pe_hot.bit(j * n + p))))
             .pin("bad", pe_bad.bit(p))
             .pin("dup", pe_dup.bit(p));

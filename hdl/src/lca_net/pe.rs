@@ -111,6 +111,16 @@ impl PeShape {
     }
 }
 
+/// The PE's status port read by the controller: R1/R2 `pend_next` (pending after this
+/// bit-time's ack, so that the controller's `PLAN` reads a register), R3 `pend`.
+pub fn pend_port(r3: bool) -> &'static str {
+    if r3 {
+        "pend"
+    } else {
+        "pend_next"
+    }
+}
+
 /// The controller strobes a PE interface reads (controller output = PE input), with their
 /// widths; `lsel` only with `CONV`, `up_load`, `sel_lvl`, `deliv0` only with R1; R3 has
 /// `src`, `src_last` and the pass being run `pass_k` (`PB + 1` bits) instead of the
@@ -179,7 +189,7 @@ pub fn pe_module(name: &str, s: &PeShape) -> Module {
     let valid = m.output("valid", 1);
     let rmsg = m.output("rmsg", s.m);
     let sent_o = m.output("sent", 1);
-    let pend_o = m.output("pend", 1);
+    let pend_o = m.output(pend_port(s.r3), 1);
     let hot = m.output("hot", s.l);
     let bad = m.output("bad", 1);
     let dup = m.output("dup", 1);
@@ -201,7 +211,9 @@ pub fn pe_module(name: &str, s: &PeShape) -> Module {
 
     m.comment("Status");
     let pend = m.def("pending", &act & !&sent);
-    m.assign(&pend_o, &pend);
+    if s.r3 {
+        m.assign(&pend_o, &pend);
+    }
     m.assign(&sent_o, &sent);
     let range_error = if s.n.is_power_of_two() {
         flag(false)
@@ -322,6 +334,10 @@ pub fn pe_module(name: &str, s: &PeShape) -> Module {
     let deliv1 = strobe("deliv1");
     let data_last = strobe(if s.r3 { "src_last" } else { "data_last" }).expect("data_last");
     let ack = strobe("ack").expect("ack");
+    if !s.r3 {
+        m.comment("Pending after this bit-time's ack (the controller registers the OR)");
+        m.assign(&pend_o, &pend & !(&ack & &snd & &lanes_nz));
+    }
     // Label conversion in LOAD: enc <- dbl(enc, dst[k]) with lsel one-hot on k (§5.2).
     let conv_next = enc_reg.as_ref().map(|e| {
         let lsel = strobe("lsel").expect("CONV");

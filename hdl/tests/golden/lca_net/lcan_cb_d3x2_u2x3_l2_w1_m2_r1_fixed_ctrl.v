@@ -6,7 +6,7 @@ module lcan_cb_d3x2_u2x3_l2_w1_m2_r1_fixed_ctrl (
     input wire clock,
     input wire reset,
     input wire start,
-    input wire [5:0] pend,
+    input wire [5:0] pend_next,
     input wire [11:0] hot,
     input wire [5:0] bad,
     input wire [5:0] dup,
@@ -41,7 +41,7 @@ module lcan_cb_d3x2_u2x3_l2_w1_m2_r1_fixed_ctrl (
     reg err;
 
     // The PEs' status, reduced
-    wire any_pending = |pend;
+    reg any_pending_q;
     wire any_range_error = |bad;
     wire any_dup = |dup;
     /* verilator lint_off UNUSEDSIGNAL */
@@ -74,7 +74,7 @@ module lcan_cb_d3x2_u2x3_l2_w1_m2_r1_fixed_ctrl (
 
     // Next state of the sequencer: phase, step timer, level
     wire go_now = ~reset & start & idle_or_done;
-    wire plan_done = err | ~any_pending;
+    wire plan_done = err | ~any_pending_q;
     wire pass_begins = in_plan & ~plan_done;
     wire setup_step_ends = in_down & last;
     wire up_step_ends = in_up & last;
@@ -121,6 +121,7 @@ module lcan_cb_d3x2_u2x3_l2_w1_m2_r1_fixed_ctrl (
         passes_q = 16'd0;
         bit_times_q = 32'd0;
         err = 1'b0;
+        any_pending_q = 1'b0;
         lsel_q = 3'd0;
         plan_q = 1'b0;
         arm_q = 1'b0;
@@ -133,6 +134,7 @@ module lcan_cb_d3x2_u2x3_l2_w1_m2_r1_fixed_ctrl (
     end
 
     always @(posedge clock) begin
+        any_pending_q <= |pend_next;
         phase_q <= phase_next;
         bt <= bt_next;
         lv <= lv_next;

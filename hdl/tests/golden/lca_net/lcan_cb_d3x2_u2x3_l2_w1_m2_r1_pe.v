@@ -25,7 +25,7 @@ module lcan_cb_d3x2_u2x3_l2_w1_m2_r1_pe (
     output wire valid,
     output wire [1:0] rmsg,
     output wire sent,
-    output wire pend,
+    output wire pend_next,
     output wire [1:0] hot,
     output wire bad,
     output wire dup
@@ -48,7 +48,6 @@ module lcan_cb_d3x2_u2x3_l2_w1_m2_r1_pe (
 
     // Status
     wire pending = act & ~sent_q;
-    assign pend = pending;
     assign sent = sent_q;
     assign bad = act & (dst >= 3'd6);
 
@@ -73,6 +72,9 @@ module lcan_cb_d3x2_u2x3_l2_w1_m2_r1_pe (
 
     // Frame (left-aligned: start bit, then msg[0], msg[1], ...) and acknowledgement
     wire [7:0] frame = {1'b1, msg[0], msg[1], 5'd0};
+
+    // Pending after this bit-time's ack (the controller registers the OR)
+    assign pend_next = pending & ~(ack & snd & din_nz);
 
     // Label conversion (CONV): enc <- 2*enc + dst[k] in mixed radix
     wire conv_bit = |(lsel & dst);

@@ -21,7 +21,7 @@ module lcan_file_d2_u2_l2_w2_m3_r2_pe (
     output wire valid,
     output wire [2:0] rmsg,
     output wire sent,
-    output wire pend,
+    output wire pend_next,
     output wire [1:0] hot,
     output wire bad,
     output wire dup
@@ -43,7 +43,6 @@ module lcan_file_d2_u2_l2_w2_m3_r2_pe (
 
     // Status
     wire pending = act & ~sent_q;
-    assign pend = pending;
     assign sent = sent_q;
     assign bad = 1'b0;
 
@@ -66,6 +65,9 @@ module lcan_file_d2_u2_l2_w2_m3_r2_pe (
 
     // Frame (left-aligned: start bit, then msg[0], msg[1], ...) and acknowledgement
     wire [3:0] frame = {1'b1, msg[0], msg[1], msg[2]};
+
+    // Pending after this bit-time's ack (the controller registers the OR)
+    assign pend_next = pending & ~(ack & snd & din_nz);
 
     // Power-up values
     initial begin

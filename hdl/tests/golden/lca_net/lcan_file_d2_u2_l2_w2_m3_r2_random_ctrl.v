@@ -7,7 +7,7 @@ module lcan_file_d2_u2_l2_w2_m3_r2_random_ctrl (
     input wire reset,
     input wire start,
     input wire [15:0] seed_in,
-    input wire [3:0] pend,
+    input wire [3:0] pend_next,
     input wire [7:0] hot,
     input wire [3:0] bad,
     input wire [3:0] dup,
@@ -39,7 +39,7 @@ module lcan_file_d2_u2_l2_w2_m3_r2_random_ctrl (
     reg [15:0] seed;
 
     // The PEs' status, reduced
-    wire any_pending = |pend;
+    reg any_pending_q;
     wire any_range_error = |bad;
     wire any_dup = |dup;
     /* verilator lint_off UNUSEDSIGNAL */
@@ -72,7 +72,7 @@ module lcan_file_d2_u2_l2_w2_m3_r2_random_ctrl (
 
     // Next state of the sequencer: phase, step timer, level
     wire go_now = ~reset & start & idle_or_done;
-    wire plan_done = err | ~any_pending;
+    wire plan_done = err | ~any_pending_q;
     wire pass_begins = in_plan & ~plan_done;
     wire setup_step_ends = in_probe & last;
     wire [3:0] phase_next = reset ? 4'd0 : go_now ? 4'd1 : (in_load & last) ? 4'd2 : in_plan ? (plan_done ? 4'd10 : 4'd3) : in_arm ? 4'd6 : (setup_step_ends & (lv == 5'd0)) ? 4'd7 : (in_deliv & last) ? 4'd8 : (in_data & last) ? 4'd9 : (in_ack & last) ? 4'd2 : phase_q;
@@ -108,6 +108,7 @@ module lcan_file_d2_u2_l2_w2_m3_r2_random_ctrl (
         bit_times_q = 32'd0;
         err = 1'b0;
         seed = 16'd0;
+        any_pending_q = 1'b0;
         plan_q = 1'b0;
         arm_q = 1'b0;
         deliv1_q = 1'b0;
@@ -117,6 +118,7 @@ module lcan_file_d2_u2_l2_w2_m3_r2_random_ctrl (
     end
 
     always @(posedge clock) begin
+        any_pending_q <= |pend_next;
         phase_q <= phase_next;
         bt <= bt_next;
         lv <= lv_next;
