@@ -1485,15 +1485,22 @@ fn prove_args(b: &mut Builder, s: &Scratch, cmd: &str, case_dir: &Path, out: &mu
             b.defect(&["multiple", "--d", "--u", "--topology"]);
         }
     }
-    b.number(
-        "--levels",
-        "2",
-        |v| (1..=16).contains(&v),
-        &["levels", "--levels"],
-    );
-    b.choice("--policy", &["fixed", "round-robin", "random"]);
+    if cmd == "prove switch" {
+        b.number(
+            "--levels",
+            "2",
+            |v| (1..=16).contains(&v),
+            &["levels", "--levels"],
+        );
+        b.choice("--policy", &["fixed", "round-robin", "random"]);
+    } else {
+        // The matrix takes slices of its rows, never a switch shape.
+        b.choice("--slice", &["smoke"]);
+        b.choice("--variant", &["sequential", "levels,fast", "pi", "r3"]);
+        b.choice("--policy", &["fixed", "round-robin,random"]);
+    }
     if b.hit(b.rate / 3) {
-        let v = b.g.pick_str(&["P5", "p1;P2", "", "P 1", "all"]);
+        let v = b.g.pick_str(&["P7", "p1;P2", "", "P 1", "all"]);
         b.arg("--property", v);
         b.defect(&["--property", "property"]);
     } else if b.g.chance(30) {
