@@ -127,14 +127,29 @@ fn build(router: Router, p: CubeParams) -> Result<Design, NetlistError> {
 
     m.comment("Links: node x's dimension-d wire is bit x*k + d, read by node x ^ 2^d");
     let dim_out = m.wire("dim_out", n * k);
-    m.comment("The nodes");
+    let low_tap = (router == Router::Overlapped).then(|| overlap::controller::low_tap(p));
+    m.comment(match low_tap {
+        Some(_) => "The nodes, each with its copy of the loop thermometer (node<x>_tap)",
+        None => "The nodes",
+    });
     for x in 0..n {
+        let low = low_tap.as_ref().map(|t| {
+            let tap = format!("node{x}_tap");
+            let (inst, _) = m.instance_of(&tap, t);
+            let _ = inst
+                .pin("clock", &clock)
+                .pin("low_next", ctrl_out("low_next", k));
+            V::signal(names::output_net(&tap, "low"), k)
+        });
         let dim_in = cat((0..k).rev().map(|d| dim_out.bit((x ^ (1 << d)) * k + d)));
         let mut inst = m
             .instance(format!("node{x}"), &node_mod)
             .pin("clock", &clock);
         for (name, width) in &broadcast {
             inst = inst.pin(name.as_str(), ctrl_out(name, *width));
+        }
+        if let Some(low) = &low {
+            inst = inst.pin("low", low);
         }
         let _ = inst
             .pin("my_addr", lit(k, x as u64))
@@ -152,6 +167,9 @@ fn build(router: Router, p: CubeParams) -> Result<Design, NetlistError> {
 
     design.add_module(node_mod)?;
     design.add_module(ctrl_mod)?;
+    if let Some(t) = low_tap {
+        design.add_module(t)?;
+    }
     design.add_module(m.build())?;
     Ok(design)
 }
@@ -168,10 +186,18 @@ mod tests {
         let names: Vec<&str> = emitted.modules.iter().map(|f| f.name.as_str()).collect();
         assert_eq!(
             names,
-            ["hc_ctrl_k3_l4.v", "hc_node_k3_l4.v", "hypercube_k3_l4.v"]
+            [
+                "hc_ctrl_k3_l4.v",
+                "hc_ctrl_k3_l4_low_tap.v",
+                "hc_node_k3_l4.v",
+                "hypercube_k3_l4.v"
+            ]
         );
-        let top = &emitted.modules[2].contents;
+        let top = &emitted.modules[3].contents;
         assert_eq!(top.matches("hc_node_k3_l4 node").count(), 8);
+        // Each node reads its own copy of the loop thermometer.
+        assert_eq!(top.matches("hc_ctrl_k3_l4_low_tap node").count(), 8);
+        assert!(top.contains(".low(node5_tap_low)"), "{top}");
         // Node 1 hears node 5 on dimension 2 (bit 5*3 + 2), node 3 on dimension 1 (bit
         // 3*3 + 1) and node 0 on dimension 0.
         let node1 = &top[top.find("node1 (").unwrap()..];

@@ -66,7 +66,7 @@ pub fn router_gtkw(
         Router::Overlapped => {
             control.push(ctrl.trace("mode")?.named(1));
             control.extend(ctrl.traces(&["lc", "lp_f"])?);
-            control.extend(ctrl.binary(&["sel", "low", "sclr", "ewin"])?);
+            control.extend(ctrl.binary(&["sel", "low_r", "sclr", "ewin"])?);
             (
                 super::overlap::control::NAMES,
                 filter_codes("hc_mode.txt", MODE_NAMES.map(|(c, n)| (c as u64, n))),

@@ -72,6 +72,3 @@ control! {
     /// Loop cycles `1..=M`: the crossing message on the dimension-`i` wire.
     x_shift,
 }
-
-/// The `k`-bit vectors the controller broadcasts besides the strobes.
-pub const VECTORS: [&str; 4] = ["sel", "low", "sclr", "ewin"];

@@ -236,7 +236,7 @@ pub fn controller(p: CubeParams) -> Module {
     let algorithm = m.input("algorithm", 1);
     let ctl = Control::outputs(&mut m);
     let sel = m.output("sel", k);
-    let low = m.output("low", k);
+    let low_next = m.output("low_next", k);
     let sclr = m.output("sclr", k);
     let ewin = m.output("ewin", k);
     let bit_time = m.output("bit_time", 16);
@@ -306,7 +306,17 @@ pub fn controller(p: CubeParams) -> Module {
         m.assign(&V::signal(name, 1), v);
     }
     m.assign(&bit_time, &bt);
-    m.assign(&low, &low_r);
+    m.comment("The loop thermometer's next value, to each node's copy (low_tap)");
+    m.assign(
+        &low_next,
+        priority(
+            low_r.clone(),
+            [
+                Some((ctl.load.clone(), algorithm.select(lit(k, 1), zero(k)))),
+                Some((&advance & !&reset, shift_in_low(&low_r, lit(1, 1)))),
+            ],
+        ),
+    );
     m.assign(&sel, &sel_r);
     m.assign(&sclr, &sclr_r);
     m.assign(&ewin, &ewin_r);
@@ -317,6 +327,7 @@ pub fn controller(p: CubeParams) -> Module {
     let (b_start, b_addr, b_body) = (q("p0_start"), q("p0_addr"), q("p0_body"));
     m.always(|pr| {
         pr.load(&dec, &dec_next);
+        pr.load(&low_r, &low_next);
         pr.load(&is_last, &is_last_next);
         pr.load(&mode, &mode_next);
         pr.load(&lc, &lc_next);
@@ -349,16 +360,28 @@ pub fn controller(p: CubeParams) -> Module {
         .elif(&ctl.load, |pr| {
             pr.load(&finished, lit(1, 0));
             pr.load(&bt, zero(16));
-            pr.load(&low_r, algorithm.select(lit(k, 1), zero(k)));
         })
         .elif(&busy, |pr| {
             pr.load(&bt, bt.plus(1));
             pr.if_(&ends, |pr| pr.load(&finished, lit(1, 1)));
-            pr.if_(&advance, |pr| {
-                pr.comment("Next loop: i + 1 joins the thermometer (f decreases in lp_next)");
-                pr.load(&low_r, shift_in_low(&low_r, lit(1, 1)));
-            });
         });
     });
+    m.build()
+}
+
+/// The copy of the loop thermometer beside each node (`node<x>_tap`): a register loaded
+/// with the controller's `low_next`, `(* keep *)` so that each node decodes `first`,
+/// `dimi` and `act` from its own copy (synthesis would otherwise merge the nodes' decodes
+/// into one cone and fan it out across the die; `docs/decisions/fpga-flow.md`).
+pub fn low_tap(p: CubeParams) -> Module {
+    let k = p.k();
+    let mut m = ModuleBuilder::new(format!("{}_low_tap", Router::Overlapped.ctrl_name(p)));
+    m.clock();
+    let low_next = m.input("low_next", k);
+    let low = m.output("low", k);
+    let low_q = m.reg("low_q", k);
+    m.keep_registers();
+    m.always(|p| p.load(&low_q, &low_next));
+    m.assign(&low, &low_q);
     m.build()
 }

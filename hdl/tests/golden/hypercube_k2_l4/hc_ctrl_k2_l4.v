@@ -38,7 +38,7 @@ module hc_ctrl_k2_l4 (
     output wire x_decide,
     output wire x_shift,
     output wire [1:0] sel,
-    output wire [1:0] low,
+    output wire [1:0] low_next,
     output wire [1:0] sclr,
     output wire [1:0] ewin,
     output wire [15:0] bit_time
@@ -149,7 +149,9 @@ module hc_ctrl_k2_l4 (
     assign x_decide = dec_q[26];
     assign x_shift = dec_q[27];
     assign bit_time = bt;
-    assign low = low_r;
+
+    // The loop thermometer's next value, to each node's copy (low_tap)
+    assign low_next = load ? (algorithm ? 2'd1 : 2'd0) : (advance & ~reset) ? {low_r[0], 1'b1} : low_r;
     assign sel = sel_r;
     assign sclr = sclr_r;
     assign ewin = ewin_r;
@@ -187,6 +189,7 @@ module hc_ctrl_k2_l4 (
 
     always @(posedge clock) begin
         dec_q <= {enumerating & (lc_next < next_f2), in2 & (c2 == (next_f + 9'd6)), in0 & (c0 >= 9'd1) & (c0 <= next_f) & (c0 == next_f), full & (lc_next >= 9'd1) & (lc_next <= 9'd6), full & (lc_next == 9'd0), full & (lc_next <= 9'd6), enumerating & (lc_next == next_f3), enumerating & (lc_next > next_f2) & (lc_next <= next_f3), enumerating & (lc_next > next_f) & (lc_next <= next_f2), enumerating & (lc_next == next_f), enumerating & (lc_next == 9'd0), enumerating & (lc_next <= next_f3), (on_a & (ca == a_end) & (semi | in_r)) | (in0 & (c0 == b_end)), in0 & (c0 >= (b_rx + 9'd1)) & (c0 <= b_end), in0 & (c0 == b_rx), in0 & (c0 >= (next_f + 9'd1)) & (c0 <= b_fb), in0 & (c0 >= 9'd1) & (c0 <= next_f), in0 & (c0 == 9'd0), on_a & (ca == a_end), on_a & (ca >= (fa + 9'd1)) & (ca <= a_end), on_a & (ca >= (a_rx + 9'd1)) & (ca <= a_end), on_a & (ca == a_rx), on_a & (ca >= (fa + 9'd1)) & (ca <= a_fb), on_a & (ca >= 9'd1) & (ca <= fa), on_a & (ca == 9'd0), in_r, semi | in2 | in0, in_r, in0, in2, semi};
+        low_r <= low_next;
         is_last_q <= (semi & on_a & (ca == a_end)) | (full & (lc_next == next_loop_end));
         mode <= mode_next;
         lc <= lc_next;
@@ -225,14 +228,9 @@ module hc_ctrl_k2_l4 (
         end else if (load) begin
             finished <= 1'b0;
             bt <= 16'd0;
-            low_r <= algorithm ? 2'd1 : 2'd0;
         end else if (busy) begin
             bt <= bt + 16'd1;
             if (run_ends) finished <= 1'b1;
-            if (advance) begin
-                // Next loop: i + 1 joins the thermometer (f decreases in lp_next)
-                low_r <= {low_r[0], 1'b1};
-            end
         end
     end
 endmodule

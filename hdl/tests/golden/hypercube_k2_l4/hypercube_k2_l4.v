@@ -51,7 +51,7 @@ module hypercube_k2_l4 (
     wire ctrl_x_decide;
     wire ctrl_x_shift;
     wire [1:0] ctrl_sel;
-    wire [1:0] ctrl_low;
+    wire [1:0] ctrl_low_next;
     wire [1:0] ctrl_sclr;
     wire [1:0] ctrl_ewin;
     wire [15:0] ctrl_bit_time;
@@ -92,7 +92,7 @@ module hypercube_k2_l4 (
         .x_decide(ctrl_x_decide),
         .x_shift(ctrl_x_shift),
         .sel(ctrl_sel),
-        .low(ctrl_low),
+        .low_next(ctrl_low_next),
         .sclr(ctrl_sclr),
         .ewin(ctrl_ewin),
         .bit_time(ctrl_bit_time)
@@ -103,8 +103,14 @@ module hypercube_k2_l4 (
     // Links: node x's dimension-d wire is bit x*k + d, read by node x ^ 2^d
     wire [7:0] dim_out;
 
-    // The nodes
+    // The nodes, each with its copy of the loop thermometer (node<x>_tap)
+    wire [1:0] node0_tap_low;
 
+    hc_ctrl_k2_l4_low_tap node0_tap (
+        .clock(clock),
+        .low_next(ctrl_low_next),
+        .low(node0_tap_low)
+    );
     hc_node_k2_l4 node0 (
         .clock(clock),
         .load(ctrl_load),
@@ -138,7 +144,7 @@ module hypercube_k2_l4 (
         .x_decide(ctrl_x_decide),
         .x_shift(ctrl_x_shift),
         .sel(ctrl_sel),
-        .low(ctrl_low),
+        .low(node0_tap_low),
         .sclr(ctrl_sclr),
         .ewin(ctrl_ewin),
         .my_addr(2'd0),
@@ -151,6 +157,13 @@ module hypercube_k2_l4 (
         .rx_valid(rx_valid[0]),
         .rx_payload(rx_payload[3:0]),
         .collision(node_collision[0])
+    );
+    wire [1:0] node1_tap_low;
+
+    hc_ctrl_k2_l4_low_tap node1_tap (
+        .clock(clock),
+        .low_next(ctrl_low_next),
+        .low(node1_tap_low)
     );
     hc_node_k2_l4 node1 (
         .clock(clock),
@@ -185,7 +198,7 @@ module hypercube_k2_l4 (
         .x_decide(ctrl_x_decide),
         .x_shift(ctrl_x_shift),
         .sel(ctrl_sel),
-        .low(ctrl_low),
+        .low(node1_tap_low),
         .sclr(ctrl_sclr),
         .ewin(ctrl_ewin),
         .my_addr(2'd1),
@@ -198,6 +211,13 @@ module hypercube_k2_l4 (
         .rx_valid(rx_valid[1]),
         .rx_payload(rx_payload[7:4]),
         .collision(node_collision[1])
+    );
+    wire [1:0] node2_tap_low;
+
+    hc_ctrl_k2_l4_low_tap node2_tap (
+        .clock(clock),
+        .low_next(ctrl_low_next),
+        .low(node2_tap_low)
     );
     hc_node_k2_l4 node2 (
         .clock(clock),
@@ -232,7 +252,7 @@ module hypercube_k2_l4 (
         .x_decide(ctrl_x_decide),
         .x_shift(ctrl_x_shift),
         .sel(ctrl_sel),
-        .low(ctrl_low),
+        .low(node2_tap_low),
         .sclr(ctrl_sclr),
         .ewin(ctrl_ewin),
         .my_addr(2'd2),
@@ -245,6 +265,13 @@ module hypercube_k2_l4 (
         .rx_valid(rx_valid[2]),
         .rx_payload(rx_payload[11:8]),
         .collision(node_collision[2])
+    );
+    wire [1:0] node3_tap_low;
+
+    hc_ctrl_k2_l4_low_tap node3_tap (
+        .clock(clock),
+        .low_next(ctrl_low_next),
+        .low(node3_tap_low)
     );
     hc_node_k2_l4 node3 (
         .clock(clock),
@@ -279,7 +306,7 @@ module hypercube_k2_l4 (
         .x_decide(ctrl_x_decide),
         .x_shift(ctrl_x_shift),
         .sel(ctrl_sel),
-        .low(ctrl_low),
+        .low(node3_tap_low),
         .sclr(ctrl_sclr),
         .ewin(ctrl_ewin),
         .my_addr(2'd3),
