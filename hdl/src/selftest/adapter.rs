@@ -87,9 +87,11 @@ pub(super) fn rows_words(width: usize, rows: impl IntoIterator<Item = u64>) -> V
 /// In `CHECK`: PE `idx`'s destination (row `idx` of `dst`) holds a valid (`valid`) message
 /// (row of `rmsg`) equal to PE `idx`'s own (with the fault, bit 0 of PE 0's inverted).
 ///
-/// The destination is read a clock ahead, at `chk_next`, into the register `chk_dst`: the
-/// network's outputs are then read through one multiplexer from a flip-flop, not through
-/// two in series (on the 85F the second crossed the die: `docs/decisions/fpga-flow.md`).
+/// The destination and PE `idx`'s own message are read a clock ahead, at `chk_next`, into
+/// the registers `chk_dst` and `chk_own`: the network's outputs are then read through one
+/// multiplexer from a flip-flop, not through two in series, and compared with a
+/// flip-flop (on the 85F each multiplexer indexed by `idx` crossed the die:
+/// `docs/decisions/fpga-flow.md`).
 pub(super) fn delivered(
     m: &mut ModuleBuilder,
     spec: &SelftestSpec,
@@ -109,8 +111,10 @@ pub(super) fn delivered(
         .msg
         .as_ref()
         .expect("a permutation or packing has a message table");
-    let own = read_row(m, "chk_own", table, &ctx.idx, mb);
-    let want = expect(m, spec, own, &ctx.idx);
+    let chk_own = m.reg("chk_own", mb);
+    let own_next = read_row(m, "chk_own_next", table, &next, mb);
+    m.always(|p| p.load(&chk_own, &own_next));
+    let want = expect(m, spec, chk_own, &ctx.idx);
     m.def("chk_delivered", chk_valid & chk_msg.eq(&want))
 }
 
