@@ -1,7 +1,8 @@
 //! `lcanet prove` as a user runs it (Yosys on the PATH): the smoke slice of the coverage
 //! matrix proved (an R1/R2 switch of each set-up and topology, a level count other than 3,
-//! round-robin and random arbiters, an R3 switch); for every property of both switches a
-//! deliberately broken block failing it with a counterexample VCD that shows the violated
+//! round-robin and random arbiters, an R3 switch, the hypercube node with P3 bounded); for
+//! every property of both switches and of the hypercube node a deliberately broken block
+//! failing it with a counterexample VCD that shows the violated
 //! assertion; a proof that cannot finish reported unproved (never proved); bad input
 //! refused. The whole coverage matrix is opt-in (`lcanet prove matrix`, or
 //! `cargo test -p lcanet --test cli_prove -- --ignored`).
@@ -27,8 +28,12 @@ fn the_smoke_slice_of_the_matrix_is_proved() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{err}");
     let rows = lines(&out.stdout);
-    assert_eq!(rows.len(), 6, "{err}");
+    assert_eq!(rows.len(), 7, "{err}");
     for row in &rows {
+        if row["variant"] == "cube" {
+            cube_row_is_proved_p3_bounded(row);
+            continue;
+        }
         assert_eq!(row["status"], "proved", "{row}");
         let props: Vec<&str> = row["properties"]
             .as_array()
@@ -49,12 +54,39 @@ fn the_smoke_slice_of_the_matrix_is_proved() {
             assert!(r["vcd"].is_null(), "{r}");
         }
     }
-    for v in ["sequential", "levels", "fast", "r3"] {
+    for v in ["sequential", "levels", "fast", "r3", "cube"] {
         assert!(rows.iter().any(|r| r["variant"] == v), "no {v} row");
     }
     for p in ["fixed", "round-robin", "random"] {
         assert!(rows.iter().any(|r| r["policy"] == p), "no {p} row");
     }
+}
+
+/// The hypercube node's row: P1 and P2 proved by induction, P3 proved to its bounded
+/// depth (no counterexample from power-up), the witness found.
+fn cube_row_is_proved_p3_bounded(row: &Value) {
+    assert_eq!(row["status"], "bounded", "{row}");
+    let props = row["properties"].as_array().unwrap();
+    let status: Vec<(&str, &str)> = props
+        .iter()
+        .map(|r| {
+            (
+                r["property"].as_str().unwrap(),
+                r["status"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        status,
+        [("P1", "proved"), ("P2", "proved"), ("P3", "bounded")],
+        "{row}"
+    );
+    for r in props {
+        assert!(r["depth"].as_u64().unwrap() >= 1, "{r}");
+        assert!(r["witness_depth"].as_u64().is_some(), "{r}");
+    }
+    // The bounded depth covers a whole semi run from power-up (2k + L + 2 = 7, k = 2, L = 1).
+    assert!(props[2]["depth"].as_u64().unwrap() >= 9, "{row}");
 }
 
 /// The value changes of the 1-bit variables named `pred` in a VCD: name → (time, value).
@@ -194,6 +226,28 @@ fn every_r3_fault_fails_its_own_property() {
     }
 }
 
+const CUBE: &[&str] = &["cube", "--k", "2", "--payload-bits", "1"];
+
+#[test]
+fn every_hypercube_node_fault_fails_its_own_property() {
+    let frames: &[&str] = &["dim_in", "dim_out", "rx_bit", "ph_semi"];
+    for (fault, prop, sigs) in [
+        ("link-lost", "P1", frames),
+        (
+            "collision-not-sticky",
+            "P2",
+            &["dim_in", "collision", "load", "ph_semi"],
+        ),
+        ("head-never-crosses", "P3", frames),
+    ] {
+        let text = fault_fails(CUBE, fault, prop);
+        // The trace shows the node's links (or its flag) and the controller's phase.
+        for sig in sigs {
+            assert!(text.contains(sig), "{fault}: the VCD lacks {sig}");
+        }
+    }
+}
+
 #[test]
 fn a_proof_that_cannot_finish_is_unproved_never_proved() {
     // The broken switch's P1 does not induct, and one bit-time from power-up is too short
@@ -284,6 +338,14 @@ fn bad_parameters_are_refused_naming_the_condition() {
     rejects(
         &["prove", "switch", "--d", "1", "--u", "1"],
         &["d = 1", "at least 2 downers"],
+    );
+    rejects(
+        &["prove", "cube", "--k", "0", "--keep", k],
+        &["--k 0", "1 <= k <= 12"],
+    );
+    rejects(
+        &["prove", "cube", "--k", "2", "--property", "P4", "--keep", k],
+        &["its properties are P1, P2, P3"],
     );
     assert!(!keep.exists(), "a refused run wrote its --keep directory");
 }

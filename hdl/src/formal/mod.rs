@@ -6,12 +6,15 @@
 //! - [`switch`]: the LCA switch of R1/R2 (sequential, fast or chunked set-up; tree, cb or
 //!   Π with a given or symbolic ROM): P1–P6;
 //! - [`r3`]: the R3 switch (`docs/protocol.md` §12): P1–P5 of its own protocol;
+//! - [`cube`]: the hypercube node router (`docs/hypercube.md` §3, §12) with the cube's
+//!   controller: P1–P3 (transit, collision, one frame end to end);
 //! - [`script`]: the Yosys scripts: a k-induction proof (`sat -tempinduct`), a bounded
 //!   search for a counterexample (`sat -seq`), the search for a witness that the
 //!   assumptions admit real traffic.
 //!
 //! This module writes text only; running Yosys is the CLI's (`lcanet prove`).
 
+pub mod cube;
 pub mod r3;
 pub mod script;
 pub mod switch;
@@ -55,6 +58,8 @@ pub enum Block {
     Switch,
     /// The R3 switch.
     R3,
+    /// The hypercube node router (the overlapped router's node).
+    Cube,
 }
 
 impl Property {
@@ -74,6 +79,7 @@ impl Property {
         match block {
             Block::Switch => vec![P1, P2, P3, P4, P5, P6],
             Block::R3 => vec![P1, P2, P3, P4, P5],
+            Block::Cube => vec![P1, P2, P3],
         }
     }
 
@@ -99,6 +105,16 @@ impl Property {
     pub fn summary(self, block: Block) -> &'static str {
         use Property::*;
         match (self, block) {
+            (P1, Block::Cube) => {
+                "every bit entering the node's pipeline leaves once, in order, on the link or delivery its address names (§3.2)"
+            }
+            (P2, Block::Cube) => {
+                "collision is set exactly when both inputs of a pipeline register are 1, and cleared by load only"
+            }
+            (P3, Block::Cube) => {
+                "Algorithm 1: one aligned frame leaves on its first 1-dimension or is delivered, every bit after its address, in order (§3.3)"
+            }
+            (P4 | P5 | P6, Block::Cube) => "not a property of the hypercube node",
             (P1, _) => "no output wire has two drivers",
             (P2, _) => "no input drives two outputs",
             (P3, Block::R3) => "a closed crosspoint stays closed until ctl_clear",

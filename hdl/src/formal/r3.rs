@@ -77,28 +77,22 @@ pub fn harness(d: usize, u: usize, w: usize, f: usize, switch: &str) -> Harness 
     t.line("    input wire ctl_last,");
     t.line("    input wire ctl_clear");
     t.line(");");
-    t.line(format!("    wire [{}:0] out_c;", d * w - 1));
-    t.line(format!("    wire [{}:0] out_d;", u * w - 1));
-    for (n, wd) in &sigs {
-        t.line(format!("    wire [{}:0] {n};", wd - 1));
-    }
-    let mut pins: Vec<String> = [
-        "clock",
-        "a",
-        "b",
-        "ctl_init",
-        "ctl_mode",
-        "ctl_last",
-        "ctl_clear",
-    ]
-    .iter()
-    .map(|p| format!(".{p}({p})"))
-    .collect();
-    pins.extend([".c(out_c)".to_string(), ".d(out_d)".into()]);
-    pins.extend(sigs.iter().map(|(n, _)| format!(".{n}({n})")));
-    t.line(format!("    {switch} sw ("));
-    t.line(format!("        {}", pins.join(",\n        ")));
-    t.line("    );");
+    t.instance(
+        switch,
+        "sw",
+        &[
+            "clock",
+            "a",
+            "b",
+            "ctl_init",
+            "ctl_mode",
+            "ctl_last",
+            "ctl_clear",
+        ],
+        &[("out_c", d * w), ("out_d", u * w)],
+        &[("c", "out_c"), ("d", "out_d")],
+        &sigs,
+    );
     t.line("");
     t.line(
         "    // The controller's rules: the mode is constant during a step; no ctl_clear in SRC.",

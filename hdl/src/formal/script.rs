@@ -20,6 +20,9 @@ pub struct ScriptFiles {
     pub block_top: String,
     /// Internal signals of the block module the harness reads (made ports).
     pub exposed: Vec<String>,
+    /// Verilog files of modules the harness instantiates beside the block (read after
+    /// the block's signals are exposed; the hypercube node's controller).
+    pub support_files: Vec<String>,
     /// The harness file.
     pub harness_file: String,
     /// The harness module's name.
@@ -39,12 +42,18 @@ fn prologue(f: &ScriptFiles, defines: &[&str]) -> String {
     } else {
         format!("expose {}\n", exposed.join(" "))
     };
+    let support = if f.support_files.is_empty() {
+        String::new()
+    } else {
+        format!("read_verilog {}\n", f.support_files.join(" "))
+    };
     let defs: Vec<String> = defines.iter().map(|d| format!("-D{d}")).collect();
     format!(
         "read_verilog {files}\n\
          hierarchy -top {top}\n\
          proc\n\
          {expose}\
+         {support}\
          read_verilog -formal {defs} {harness}\n\
          prep -flatten -top {htop}\n",
         files = f.block_files.join(" "),

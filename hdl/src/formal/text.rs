@@ -129,6 +129,34 @@ impl Text {
         self.line(format!("    wire {wire} = {value}; // {name}"));
         self.line(format!("    always @* assert({wire});"));
     }
+
+    /// Declares the `outputs` (`(net, width)`) and `exposed` wires of a block instance
+    /// and instantiates `module` as `inst`: the inputs `inputs` connected to the
+    /// harness's nets of the same names, then `pins` (`.port(net)` pairs), then every
+    /// exposed signal to its wire of the same name.
+    pub(crate) fn instance(
+        &mut self,
+        module: &str,
+        inst: &str,
+        inputs: &[&str],
+        outputs: &[(&str, usize)],
+        pins: &[(&str, &str)],
+        exposed: &[(String, usize)],
+    ) {
+        for (n, w) in outputs
+            .iter()
+            .map(|(n, w)| (*n, *w))
+            .chain(exposed.iter().map(|(n, w)| (n.as_str(), *w)))
+        {
+            self.line(format!("    wire [{}:0] {n};", w - 1));
+        }
+        let mut all: Vec<String> = inputs.iter().map(|p| format!(".{p}({p})")).collect();
+        all.extend(pins.iter().map(|(p, n)| format!(".{p}({n})")));
+        all.extend(exposed.iter().map(|(n, _)| format!(".{n}({n})")));
+        self.line(format!("    {module} {inst} ("));
+        self.line(format!("        {}", all.join(",\n        ")));
+        self.line("    );");
+    }
 }
 
 #[cfg(test)]

@@ -10,7 +10,8 @@
 //!   is the same logic);
 //! - `pi`: the switches of `docs/examples/*.pi` — a symbolic ROM per level shape, and the
 //!   ROM of every switch (switches with equal tables proved once);
-//! - `r3`: the R3 switch, `2 ≤ d ≤ 4`, `1 ≤ u ≤ 4`, `W ∈ {1, 2}`.
+//! - `r3`: the R3 switch, `2 ≤ d ≤ 4`, `1 ≤ u ≤ 4`, `W ∈ {1, 2}`;
+//! - `cube`: the hypercube node router with its controller, `k ∈ CUBE_K`, `L ∈ CUBE_L`.
 //!
 //! Every arbitrated row comes in the three policies. `--slice smoke` is the handful of
 //! rows the default tests run.
@@ -47,7 +48,14 @@ pub enum Variant {
     Pi,
     /// The R3 switch.
     R3,
+    /// The hypercube node router (the overlapped router's node).
+    Cube,
 }
+
+/// The cube dimensions of the `cube` rows.
+pub const CUBE_K: [usize; 3] = [1, 2, 3];
+/// The payload widths of the `cube` rows.
+pub const CUBE_L: [usize; 2] = [1, 2];
 
 /// Which rows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -90,6 +98,8 @@ pub enum Item {
     Switch(Target),
     /// An R3 switch: `d`, `u`, `W`.
     R3(usize, usize, usize),
+    /// A hypercube node: `k`, `L`.
+    Cube(usize, usize),
 }
 
 /// One row: its description (a JSON object) and what it proves.
@@ -298,6 +308,7 @@ pub fn rows(slice: Slice) -> anyhow::Result<Vec<Row>> {
             rom: None,
             item: Item::R3(2, 1, 1),
         });
+        v.push(cube_row(2, 1));
         return Ok(v);
     }
     for pol in POLICIES {
@@ -359,7 +370,24 @@ pub fn rows(slice: Slice) -> anyhow::Result<Vec<Row>> {
             }
         }
     }
+    for k in CUBE_K {
+        for l in CUBE_L {
+            v.push(cube_row(k, l));
+        }
+    }
     Ok(v)
+}
+
+fn cube_row(k: usize, l: usize) -> Row {
+    Row {
+        variant: Variant::Cube,
+        topology: None,
+        shape: format!("k={k} L={l}"),
+        policy: None,
+        setup: None,
+        rom: None,
+        item: Item::Cube(k, l),
+    }
 }
 
 /// One line of `prove matrix`.
@@ -378,6 +406,8 @@ fn row_status(results: &[PropertyResult]) -> Status {
         Status::Failed
     } else if results.iter().any(|r| r.status == Status::Unproved) {
         Status::Unproved
+    } else if results.iter().any(|r| r.status == Status::Bounded) {
+        Status::Bounded
     } else {
         Status::Proved
     }
@@ -392,6 +422,7 @@ fn prove_row(
     let job = match &row.item {
         Item::Switch(t) => super::switch::job(t, None, dir)?,
         Item::R3(d, u, w) => super::r3::job(*d, *u, *w, None, dir)?,
+        Item::Cube(k, l) => super::cube::job(*k, *l, None, dir)?,
     };
     prove(&job, plan, dir, final_dir, &mut |_| Ok(()))
 }
@@ -501,6 +532,7 @@ mod tests {
         let per_policy: usize = shapes().iter().map(|&(_, d, u)| 2 * u + d).sum();
         assert_eq!(count(Variant::Fast), per_policy * 3);
         assert_eq!(count(Variant::R3), 3 * 4 * 2);
+        assert_eq!(count(Variant::Cube), CUBE_K.len() * CUBE_L.len());
         assert!(count(Variant::Pi) > 0);
         assert_eq!(
             supported_levels(SwitchTopology::Cb, 2, 2),

@@ -3,13 +3,15 @@
 //! every set-up (sequential, fast, `--decisions M`), topology (tree, cb, a Π file's
 //! tables or a symbolic table) and level count (P1–P6: no double drivers, no multicast,
 //! crosspoints held, packets forwarded bit for bit, every arbiter decision the policy's,
-//! state changed only as the protocol says); the R3 switch (P1–P5 of §12). `prove matrix`
-//! runs the coverage matrix, or a slice of it.
+//! state changed only as the protocol says); the R3 switch (P1–P5 of §12); the hypercube
+//! node router with its controller (P1–P3: transit, collision, one frame end to end).
+//! `prove matrix` runs the coverage matrix, or a slice of it.
 //!
 //! - [`run`](mod@run): the Yosys runs and their verdicts (shared by every target);
-//! - [`switch`], [`r3`]: one target each, its arguments and its job;
+//! - [`switch`], [`r3`], [`cube`]: one target each, its arguments and its job;
 //! - [`matrix`]: the coverage matrix, its slices, and the run over it.
 
+pub mod cube;
 pub mod matrix;
 pub mod r3;
 pub mod run;
@@ -29,6 +31,9 @@ pub enum Command {
     Switch(switch::Args),
     /// Prove the properties of one R3 switch (docs/protocol.md §12; P1-P5).
     R3(r3::Args),
+    /// Prove the hypercube node router (the default overlapped router's node, with the
+    /// cube's controller; P1-P3 of docs/formal.md).
+    Cube(cube::Args),
     /// Prove every configuration of the coverage matrix (or a slice): one line each.
     Matrix(matrix::Args),
 }
@@ -36,8 +41,8 @@ pub enum Command {
 /// The proof options shared by every target.
 #[derive(Debug, Clone, clap::Args)]
 pub struct ProofArgs {
-    /// Properties to prove, comma-separated (P1-P6; the R3 switch has P1-P5; default all
-    /// of the block's).
+    /// Properties to prove, comma-separated (P1-P6; the R3 switch has P1-P5, the hypercube
+    /// node P1-P3; default all of the block's).
     #[arg(long, value_delimiter = ',')]
     pub property: Vec<String>,
     /// Largest induction length k tried (1..=64).
@@ -111,13 +116,18 @@ pub fn run(command: Command) -> anyhow::Result<Outcome> {
     match command {
         Command::Switch(a) => switch::run(a),
         Command::R3(a) => r3::run(a),
+        Command::Cube(a) => cube::run(a),
         Command::Matrix(a) => matrix::run(a),
     }
 }
 
-/// Success only if every property is proved.
+/// Success only if every property is proved (or, where its block declares it bounded,
+/// proved to its bounded depth).
 pub fn verdict(results: &[PropertyResult]) -> Outcome {
-    if results.iter().all(|r| r.status == Status::Proved) {
+    if results
+        .iter()
+        .all(|r| matches!(r.status, Status::Proved | Status::Bounded))
+    {
         Outcome::Success
     } else {
         Outcome::Mismatch
@@ -133,6 +143,7 @@ pub fn print_result(r: &PropertyResult, json: bool) -> anyhow::Result<()> {
         let depth = match (r.status, r.depth) {
             (Status::Proved, Some(k)) => format!(", k = {k}"),
             (Status::Failed, Some(n)) => format!(", violated at time step {n}"),
+            (Status::Bounded, Some(n)) => format!(", no counterexample within {n} bit-times"),
             _ => String::new(),
         };
         writeln!(

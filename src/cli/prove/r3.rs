@@ -97,6 +97,7 @@ pub fn job(
             block_files: vec![file],
             block_top: top,
             exposed: exposed(d, u, w, f).into_iter().map(|(n, _)| n).collect(),
+            support_files: Vec::new(),
             harness_file: "r3_formal.sv".into(),
             harness_top: h.top,
             vcd: String::new(),
@@ -104,6 +105,7 @@ pub fn job(
         // One SRC step closes A->C, A->D and B->C (V, a field, the grant), a PASS after it.
         witness_depth: nf + 8,
         bmc_depth: 4 * (nf + 2) + 4,
+        bounded: Vec::new(),
     })
 }
 

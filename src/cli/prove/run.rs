@@ -5,9 +5,10 @@
 //! counterexample from power-up (`sat -seq`) written as a VCD.
 //!
 //! A property is `proved` only when Yosys says the induction step succeeded (and a witness
-//! was found); `failed` when a counterexample from power-up was found; `unproved` (with the
-//! reason) otherwise — induction failure without a counterexample, a time limit, a Yosys
-//! error.
+//! was found); `failed` when a counterexample from power-up was found; `bounded` when the
+//! job declares the property bounded (the induction does not close) and no
+//! counterexample exists within the job's depth; `unproved` (with the reason) otherwise —
+//! induction failure without a counterexample, a time limit, a Yosys error.
 
 use crate::cli::common::Staged;
 use anyhow::{bail, Context};
@@ -27,6 +28,9 @@ pub enum Status {
     Proved,
     /// A counterexample from power-up was found.
     Failed,
+    /// A property the block's job declares bounded: its induction does not close, and no
+    /// counterexample exists within `depth` bit-times of power-up (a bounded proof).
+    Bounded,
     /// Neither (the reason says why).
     Unproved,
 }
@@ -41,6 +45,7 @@ pub struct PropertyResult {
     /// The verdict.
     pub status: Status,
     /// Proved: the induction length k. Failed: the counterexample's length in bit-times.
+    /// Bounded: the bit-times from power-up searched without a counterexample.
     pub depth: Option<usize>,
     /// Wall-clock seconds of the Yosys runs.
     pub seconds: f64,
@@ -68,6 +73,9 @@ pub struct Job {
     pub witness_depth: usize,
     /// Bit-times of the counterexample search (unless the plan gives one).
     pub bmc_depth: usize,
+    /// Properties whose induction is not expected to close: with no counterexample
+    /// within the search depth (and a witness) they are `bounded`, not `unproved`.
+    pub bounded: Vec<Property>,
 }
 
 /// Validated proof options.
@@ -166,6 +174,10 @@ pub fn prove(
             switch: job.files.block_top.clone(),
         };
         induct(dir, final_dir, &files, prop, plan, depth, &witness, &mut r)?;
+        if job.bounded.contains(&prop) && bounded(&r, depth) {
+            r.status = Status::Bounded;
+            r.depth = Some(depth);
+        }
         r.seconds = (start.elapsed().as_secs_f64() * 100.0).round() / 100.0;
         report(&r)?;
         results.push(r);
@@ -260,6 +272,17 @@ fn induct(
         }
     }
     Ok(())
+}
+
+/// An unproved result whose only gap is the induction: the counterexample search
+/// finished without one, and the witness was found.
+fn bounded(r: &PropertyResult, depth: usize) -> bool {
+    r.status == Status::Unproved
+        && r.witness_depth.is_some()
+        && r.reason.as_ref().is_some_and(|why| {
+            why.contains("the induction step fails")
+                && why.ends_with(&format!("within {depth} bit-times of power-up"))
+        })
 }
 
 fn failed(r: &mut PropertyResult, dir: &Path, final_dir: &Path, cex_vcd: &str, why: &str) {

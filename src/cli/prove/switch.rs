@@ -254,6 +254,7 @@ pub fn job(t: &Target, fault: Option<TestFault>, dir: &Path) -> anyhow::Result<J
             block_files: vec![switch_file],
             block_top: emitted.top.clone(),
             exposed: exposed(&lay).into_iter().map(|(n, _)| n).collect(),
+            support_files: Vec::new(),
             harness_file,
             harness_top: h.top,
             vcd: String::new(),
@@ -262,6 +263,7 @@ pub fn job(t: &Target, fault: Option<TestFault>, dir: &Path) -> anyhow::Result<J
         // PASS step after it carries data: the witness needs little more than T_PROBE.
         witness_depth: f.t_probe + 6,
         bmc_depth: 2 * f.t_up.max(f.t_down).max(f.t_probe) + 2,
+        bounded: Vec::new(),
     })
 }
 

@@ -235,12 +235,7 @@ pub fn harness(lay: &Layout, switch: &str, rom: Option<&Rom>) -> Harness {
     t.line(");");
     t.line("");
     t.line("    // The switch, its outputs and its exposed internal state (docs/protocol.md §11)");
-    t.line(format!("    wire [{}:0] out_c;", d * w - 1));
-    t.line(format!("    wire [{}:0] out_d;", u * w - 1));
-    for (n, wd) in &sigs {
-        t.line(format!("    wire [{}:0] {n};", wd - 1));
-    }
-    let mut pins: Vec<String> = [
+    let mut inputs = vec![
         "clock",
         "a",
         "b",
@@ -250,21 +245,21 @@ pub fn harness(lay: &Layout, switch: &str, rom: Option<&Rom>) -> Harness {
         "ctl_last",
         "ctl_clear",
         "ctl_level",
-    ]
-    .iter()
-    .map(|p| format!(".{p}({p})"))
-    .collect();
+    ];
     if random {
-        pins.extend(["seed16", "salt_up", "salt_dn"].map(|p| format!(".{p}({p})")));
+        inputs.extend(["seed16", "salt_up", "salt_dn"]);
     }
     if table.is_some() {
-        pins.extend(["tab_dn", "tab_up"].map(|p| format!(".{p}({p})")));
+        inputs.extend(["tab_dn", "tab_up"]);
     }
-    pins.extend([".c(out_c)".to_string(), ".d(out_d)".into()]);
-    pins.extend(sigs.iter().map(|(n, _)| format!(".{n}({n})")));
-    t.line(format!("    {switch} sw ("));
-    t.line(format!("        {}", pins.join(",\n        ")));
-    t.line("    );");
+    t.instance(
+        switch,
+        "sw",
+        &inputs,
+        &[("out_c", d * w), ("out_d", u * w)],
+        &[("c", "out_c"), ("d", "out_d")],
+        &sigs,
+    );
     t.line("");
     monitor(&mut t, lay);
     if let Some((n, rom)) = &table {
