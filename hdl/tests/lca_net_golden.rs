@@ -1,5 +1,5 @@
-//! Golden files of the network's own small blocks: the PE interface, the controller and
-//! the broadcast tap,
+//! Golden files of the network's own small blocks: the PE interface, the controller, the
+//! broadcast tap and its driver,
 //! for R1 with label conversion (T-LCAN(3,1), radix 3), for R2 on a Π network with the
 //! random policy, and for R1 on a CB-LCAN whose switch sizes vary by level (d = [3, 2],
 //! u = [2, 3]: mixed radices, label conversion), with its two switch modules (each decodes
@@ -10,7 +10,7 @@
 use lcanet_hdl::lca::{add_switch, Layout};
 use lcanet_hdl::lca_net::controller::{controller_module, CtrlShape};
 use lcanet_hdl::lca_net::pe::{pe_module, PeShape};
-use lcanet_hdl::lca_net::tap::tap_module;
+use lcanet_hdl::lca_net::tap::{driver_module, tap_module};
 use lcanet_hdl::lca_net::NetSpec;
 use lcanet_hdl::netlist::{Design, Module};
 use lcanet_sim::lcan::cycle::ArbiterPolicy;
@@ -35,6 +35,7 @@ fn blocks(spec: &NetSpec) -> Vec<Module> {
         pe_module(&spec.pe_module_name(), &PeShape::of(spec)),
         controller_module(&spec.ctrl_module_name(), &CtrlShape::of(spec)),
         tap_module(&spec.tap_module_name(), spec.net.algorithm == Algorithm::R1),
+        driver_module(&spec.tap_driver_module_name(), &CtrlShape::of(spec)),
     ];
     if spec.net.per_level() {
         for p in spec.net.distinct_switches() {

@@ -9,7 +9,7 @@ use crate::cli::Outcome;
 use anyhow::{bail, Context};
 use lcanet_hdl::selftest::selftest_emit;
 use lcanet_testbench::fpga::device::{Board, Device, Family};
-use lcanet_testbench::fpga::flow::{self, FlowSpec, Knobs, Router, Summary};
+use lcanet_testbench::fpga::flow::{self, FlowSpec, Knobs, Placer, Router, Summary};
 use lcanet_testbench::fpga::routed::{self, RoutedReport};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -73,6 +73,10 @@ pub struct Args {
     /// nextpnr's router (default: router2 on ECP5 parts, router1 on iCE40).
     #[arg(long, value_enum)]
     router: Option<RouterArg>,
+    /// nextpnr's placer (default: static for an LCA network's self-test on ECP5 parts,
+    /// heap otherwise; the iCE40's nextpnr has no static placer).
+    #[arg(long, value_enum)]
+    placer: Option<PlacerArg>,
     /// For a self-test: simulate the placed netlist (ECP5: nextpnr's routed netlist; iCE40:
     /// the bitstream read back by icebox_vlog) from power-up for this many rounds in
     /// Icarus, and compare its UART lines, LEDs and line timing with the golden model
@@ -98,6 +102,17 @@ enum RouterArg {
     Router1,
     /// The newer router (the default on ECP5 parts: faster on large designs).
     Router2,
+}
+
+/// `--placer`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum PlacerArg {
+    /// The analytic placer HeAP (nextpnr's default).
+    Heap,
+    /// Simulated annealing.
+    Sa,
+    /// The electrostatic placer (ECP5 only; the default there for LCA self-tests).
+    Static,
 }
 
 /// `--wrap`.
@@ -204,6 +219,21 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
             );
         }
     }
+    // Refused before the long synthesis, not after it. Without --placer: static for an
+    // LCA network's self-test on the ECP5 (its recorded `generate selftest` command
+    // names no other family), else HeAP.
+    let placer = match args.placer {
+        Some(PlacerArg::Heap) => Placer::Heap,
+        Some(PlacerArg::Sa) => Placer::Sa,
+        Some(PlacerArg::Static) => Placer::Static,
+        None => {
+            let lca = record.as_ref().is_some_and(|r| {
+                !r.command.is_empty() && !matches!(r.command[0].as_str(), "hypercube" | "min")
+            });
+            Placer::default_for(device.family, lca)
+        }
+    };
+    placer.check(device.family)?;
     let root = lcanet_testbench::paths::workspace_root();
     if record.is_some() && args.wrap.is_some() {
         bail!("--wrap is for designs that are not self-tests; {top} is placed with its own five ports");
@@ -262,6 +292,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
                 RouterArg::Router1 => Router::Router1,
                 RouterArg::Router2 => Router::Router2,
             }),
+            placer: Some(placer),
         },
         out: out.clone(),
         progress: &progress,
@@ -329,9 +360,11 @@ fn print_summary(s: &Summary, board: Option<&Board>) {
     );
     match s.fmax_mhz {
         Some(f) => println!(
-            "fpga: Fmax {f:.1} MHz (target {} MHz{})",
+            "fpga: Fmax {f:.1} MHz (target {} MHz{}; nextpnr {:?} placer, {:?})",
             s.target_mhz,
-            if s.timing_met { ", met" } else { ", NOT met" }
+            if s.timing_met { ", met" } else { ", NOT met" },
+            s.placer,
+            s.router
         ),
         None => println!("fpga: no clock found"),
     }

@@ -1,13 +1,16 @@
 //! The network controller (`docs/interface.md` §4), word-level: the phase register, a
 //! count-down step timer, the set-up step/level register, the pass and bit-time counters
-//! and the sticky error flag. It drives the switches' broadcast taps ([`super::tap`]) and
-//! phase strobes to every PE interface, and reduces the PEs' status vectors (pending,
-//! one-hot LCA level — level-major, PE `p`'s level `j` at bit `j·n + p` — range and
-//! duplicate-frame errors).
+//! and the sticky error flag. It drives phase strobes to every PE interface and the tap
+//! drivers ([`super::tap`]), and reduces the PEs' status vectors (pending, one-hot LCA
+//! level — level-major, PE `p`'s level `j` at bit `j·n + p` — range and duplicate-frame
+//! errors).
 //!
 //! The next state (`phase_next`, `bt_next`, `lv_next`) is explicit
-//! (`docs/decisions/fpga-flow.md`). The taps get it (`tap_phase`, `tap_last`, `tap_lv`), keep
-//! a copy of the state and decode `ctl_*` beside their switch. The PE strobes are
+//! (`docs/decisions/fpga-flow.md`) and built by [`sequencer`], which every tap driver runs
+//! too on its own copy of the state, reading the controller's registered `H`
+//! (`seq_top`), "some PE is pending" (`seq_pend`) and `error`. The drivers send it to the
+//! taps (`tap_phase`, `tap_last`, `tap_lv`), which keep a copy of the state and decode
+//! `ctl_*` beside their switch. The PE strobes are
 //! registered: each strobe's register loads its value in the next state, so that every PE
 //! sees the same values in the same bit-time as from a combinational decode, but from a
 //! flip-flop. Not `go` (the top's `start`, same bit-time) nor `sel_lvl` (the `lv` register
@@ -20,7 +23,6 @@
 
 use super::pe::{strobes, PeShape};
 use super::spec::NetSpec;
-use super::tap::tap_inputs;
 use crate::netlist::{cat, flag, lit, priority, zero, Module, ModuleBuilder, V};
 use lcanet_sim::lcan::cycle::network::Phase;
 use lcanet_sim::lcan::cycle::ArbiterPolicy;
@@ -41,6 +43,10 @@ pub const CTL_SIGNALS: [(&str, usize); 5] = [
     ("ctl_clear", 1),
     ("ctl_level", 4),
 ];
+
+/// What the controller sends the tap drivers ([`super::tap::driver_module`]): "some PE is
+/// pending" and `H`, both registers (with its `error`, the top's output).
+pub const SEQ_OUTPUTS: [(&str, usize); 2] = [("seq_pend", 1), ("seq_top", 4)];
 
 /// Generation parameters of the controller.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -90,7 +96,6 @@ pub(super) fn code(p: Phase) -> u64 {
 /// The controller module `name` for `s`.
 pub fn controller_module(name: &str, s: &CtrlShape) -> Module {
     let (n, l) = (s.n, s.l);
-    let r1 = s.pe.r1;
     let mut m = ModuleBuilder::new(name);
     m.clock();
     let reset = m.input("reset", 1);
@@ -100,10 +105,7 @@ pub fn controller_module(name: &str, s: &CtrlShape) -> Module {
     let pe_hot = m.input("hot", n * l);
     let pe_bad = m.input("bad", n);
     let pe_dup = m.input("dup", n);
-    let taps: Vec<V> = tap_inputs(r1)
-        .iter()
-        .map(|&(c, w)| m.output(c, w))
-        .collect();
+    let [pend_o, top_o] = SEQ_OUTPUTS.map(|(k, w)| m.output(k, w));
     let seed16 = s.random.then(|| m.output("seed16", 16));
     let phase_o = m.output("phase", 4);
     let done = m.output("done", 1);
@@ -145,6 +147,193 @@ pub fn controller_module(name: &str, s: &CtrlShape) -> Module {
     // Level 0 is the default of the encoder: its bit is not read.
     m.allow_unread("levels_pending");
 
+    let nx = sequencer(
+        &mut m,
+        s,
+        &SeqState {
+            phase: phase.clone(),
+            bt: bt.clone(),
+            lv: lv.clone(),
+            top: top.clone(),
+            reset: reset.clone(),
+            start: start.clone(),
+            err: err.clone(),
+            pend: any_pend.clone(),
+        },
+    );
+    let go = nx.go.clone();
+    let pass_begins = m.def("pass_begins", nx.pass_begins.clone());
+
+    m.comment("Outputs to the top and to the taps' drivers");
+    m.assign(&phase_o, &phase);
+    m.assign(&done, phase.is(code(Phase::Done)));
+    m.assign(&error, &err);
+    m.assign(&pend_o, &any_pend);
+    m.assign(&top_o, &top);
+    m.assign(&passes_o, &passes);
+    m.assign(&bit_times_o, &bit_times);
+    if let (Some(o), Some(r)) = (&seed16, &seed) {
+        m.assign(o, r);
+    }
+    // The taps' level but in PLAN, which loads H when a pass begins.
+    let lv_next = m.def(
+        "lv_next",
+        priority(
+            nx.lv_hold.clone(),
+            [
+                Some((reset.clone(), zero(5))),
+                Some((pass_begins.clone(), h_new.zext(5))),
+            ],
+        ),
+    );
+
+    m.comment("PE strobes, registered: each loads its value in the next state");
+    let fanout: Vec<(&str, V, V)> = strobes_of(s, &nx.phase_next, &nx.bt_next, &lv_next)
+        .into_iter()
+        .map(|(k, v)| (k, m.reg(format!("{k}_q"), v.width()), v))
+        .collect();
+    let reg_of = |k: &str| {
+        fanout
+            .iter()
+            .find(|(n, _, _)| *n == k)
+            .map(|(_, r, _)| r.clone())
+    };
+    for (k, o) in &st {
+        let v = match *k {
+            // The start handshake reads the top's `start` in the same bit-time.
+            "go" => go.clone(),
+            // The level register itself.
+            "sel_lvl" => lv.low(4),
+            k => reg_of(k).expect("every other strobe is registered"),
+        };
+        m.assign(o, v);
+    }
+
+    m.always(|p| {
+        p.load(&any_pend, pe_pend.any());
+        p.load(&phase, &nx.phase_next);
+        p.load(&bt, &nx.bt_next);
+        p.load(&lv, &lv_next);
+        for (_, r, v) in &fanout {
+            p.load(r, v);
+        }
+        p.if_(&reset, |p| {
+            p.comment("Reset: every counter 0");
+            p.load(&top, zero(4));
+            p.load(&passes, zero(16));
+            p.load(&bit_times, zero(32));
+            p.load(&err, flag(false));
+            if let Some(r) = &seed {
+                p.load(r, zero(16));
+            }
+        })
+        .elif(&go, |p| {
+            p.comment("Start: clear the counters, latch the seed");
+            p.load(&passes, zero(16));
+            p.load(&bit_times, zero(32));
+            p.load(&err, flag(false));
+            if let (Some(r), Some(i)) = (&seed, &seed_in) {
+                p.load(r, i);
+            }
+        })
+        .else_(|p| {
+            p.if_(!&nx.idle_or_done, |p| p.load(&bit_times, bit_times.plus(1)));
+            p.if_(
+                (&nx.in_data & &any_dup) | (&nx.in_load & &nx.last & &any_bad),
+                |p| p.load(&err, flag(true)),
+            );
+            p.if_(&pass_begins, |p| {
+                p.load(&passes, passes.plus(1));
+                p.load(&top, &h_new);
+            });
+        });
+    });
+    m.build()
+}
+
+/// The PE strobes but `go` and `sel_lvl`, as functions of the state `phase`, `bt`, `lv`
+/// (`docs/interface.md` §4). The switch broadcast is decoded by the taps
+/// ([`super::tap::switch_broadcast`]).
+fn strobes_of(s: &CtrlShape, phase: &V, bt: &V, lv: &V) -> Vec<(&'static str, V)> {
+    let is = |p: Phase| phase.is(code(p));
+    let last = bt.is(0);
+    let (in_load, in_arm) = (is(Phase::Load), is(Phase::Arm));
+    let (in_deliv, in_data, in_ack) = (is(Phase::Deliv), is(Phase::Data), is(Phase::Ack));
+    let mut v = Vec::new();
+    for (k, _) in strobes(&s.pe) {
+        let x = match k {
+            "go" | "sel_lvl" => continue,
+            "lsel" => cat((0..s.pe.abin).rev().map(|b| &in_load & bt.is(b as u64))),
+            "plan" => is(Phase::Plan),
+            "arm" => in_arm.clone(),
+            "up_load" => is(Phase::Up) & &last & lv.is_not(31),
+            "deliv0" => &in_deliv & !&last,
+            "deliv1" => &in_deliv & &last,
+            "data" => in_data.clone(),
+            "data_last" => &in_data & &last,
+            "ack" => in_ack.clone(),
+            other => unreachable!("strobe {other}"),
+        };
+        v.push((k, x));
+    }
+    v
+}
+
+/// The sequencer's state and what its next state reads: the controller's own registers,
+/// or a tap driver's copies of them ([`super::tap::driver_module`]).
+pub struct SeqState {
+    /// `phase_q` (4).
+    pub phase: V,
+    /// The step timer `bt` (10).
+    pub bt: V,
+    /// The level register `lv` (5).
+    pub lv: V,
+    /// `H` of this pass, `top` (4).
+    pub top: V,
+    /// The top's `reset`.
+    pub reset: V,
+    /// The top's `start`.
+    pub start: V,
+    /// The sticky error flag.
+    pub err: V,
+    /// "Some PE is pending", registered.
+    pub pend: V,
+}
+
+/// The sequencer's next state, as named wires of the module it was built in.
+pub struct SeqNext {
+    /// The start handshake: `start` in `IDLE` or `DONE`, not in reset.
+    pub go: V,
+    /// The step timer is at 0.
+    pub last: V,
+    /// Phase `LOAD`.
+    pub in_load: V,
+    /// Phase `DATA`.
+    pub in_data: V,
+    /// Phase `IDLE` or `DONE`.
+    pub idle_or_done: V,
+    /// `PLAN` with a pass to run: the controller loads `H` and counts the pass (an
+    /// expression: only the controller names it).
+    pub pass_begins: V,
+    /// The next phase.
+    pub phase_next: V,
+    /// The step timer's next value.
+    pub bt_next: V,
+    /// The level's next value but in `PLAN`, where it holds. The taps read the level in
+    /// `DOWN` only and `ARM` (after `PLAN`) loads the first level whatever it was, so a copy
+    /// of the level that skips `PLAN`'s load of `H` serves them without the PEs' status.
+    pub lv_hold: V,
+    /// `bt_next == 0`, written per branch of `bt_next` (a step length `t` loads `t − 1`):
+    /// constants but for the count-down, so that it is not behind a 10-bit multiplexer and
+    /// a compare (an expression: only the drivers read it).
+    pub last_next: V,
+}
+
+/// The sequencer's next state from `q` (`docs/interface.md` §4): built once in the
+/// controller and once in every tap driver, from the same code, so the copies agree.
+pub fn sequencer(m: &mut ModuleBuilder, s: &CtrlShape, q: &SeqState) -> SeqNext {
+    let r1 = s.pe.r1;
+    let (phase, bt, lv, top, reset) = (&q.phase, &q.bt, &q.lv, &q.top, &q.reset);
     m.comment("Phase decoding");
     let is = |p: Phase| phase.is(code(p));
     let last = m.def("last", bt.is(0));
@@ -160,26 +349,16 @@ pub fn controller_module(name: &str, s: &CtrlShape) -> Module {
     let in_ack = m.def("in_ack", is(Phase::Ack));
     let idle_or_done = m.def("idle_or_done", is(Phase::Idle) | is(Phase::Done));
 
-    m.comment("Outputs to the top");
-    m.assign(&phase_o, &phase);
-    m.assign(&done, is(Phase::Done));
-    m.assign(&error, &err);
-    m.assign(&passes_o, &passes);
-    m.assign(&bit_times_o, &bit_times);
-    if let (Some(o), Some(r)) = (&seed16, &seed) {
-        m.assign(o, r);
-    }
-
     m.comment("Step lengths of this pass: DATA NF+2H+2, ACK 2H+2 (loaded as length-1)");
     let ack_len = m.def("ack_len", cat([zero(5), top.clone(), flag(true)]));
     let data_len = m.def("data_len", &ack_len + lit(10, s.nf as u64));
     let len = |t: usize| lit(10, (t - 1) as u64);
 
     m.comment("Next state of the sequencer: phase, step timer, level");
-    let go = m.def("go_now", !&reset & &start & &idle_or_done);
+    let go = m.def("go_now", !reset & &q.start & &idle_or_done);
     // In PLAN: no pass left (or an error), so DONE rather than ARM.
-    let plan_done = m.def("plan_done", &err | !&any_pend);
-    let pass_begins = m.def("pass_begins", &in_plan & !&plan_done);
+    let plan_done = m.def("plan_done", &q.err | !&q.pend);
+    let pass_begins = &in_plan & !&plan_done;
     // The last set-up phase (R1 DOWN, R2 PROBE), DELIV after its level-0 step.
     let (setup_last, t_setup_last) = match (&in_down, &in_probe) {
         (Some(d), _) => (d.clone(), s.t_down),
@@ -239,29 +418,20 @@ pub fn controller_module(name: &str, s: &CtrlShape) -> Module {
     } else {
         cat([top.clone(), flag(false)])
     };
-    // The level in every phase but PLAN (which loads H); the taps' copy skips PLAN.
-    let lv_steps = |pass_begins: Option<V>| {
-        priority(
-            lv.clone(),
-            [
-                Some((reset.clone(), zero(5))),
-                pass_begins.map(|b| (b, h_new.zext(5))),
-                Some((in_arm.clone(), first_lv.clone())),
-                up_step_ends
-                    .as_ref()
-                    .map(|u| (u.clone(), lv.is(31).select(top.zext(5), lv.minus(1)))),
-                Some((&setup_step_ends & lv.is_not(0), lv.minus(1))),
-            ],
-        )
-    };
-    let lv_next = m.def("lv_next", lv_steps(Some(pass_begins.clone())));
-
-    m.comment("To the switches' taps: the next state (each tap holds a copy of the state)");
-    // `tap_last` is `bt_next == 0` written per branch of `bt_next` (a step length `t` loads
-    // `t − 1`): constants but for the count-down, so that the taps' widest net is not
-    // behind a 10-bit multiplexer and a compare.
+    let lv_hold = priority(
+        lv.clone(),
+        [
+            Some((reset.clone(), zero(5))),
+            Some((in_arm.clone(), first_lv)),
+            up_step_ends
+                .as_ref()
+                .map(|u| (u.clone(), lv.is(31).select(top.zext(5), lv.minus(1)))),
+            Some((&setup_step_ends & lv.is_not(0), lv.minus(1))),
+        ],
+    );
+    let lv_hold = m.def("lv_hold", lv_hold);
     let ends = |t: usize| flag(t == 1);
-    let tap_last = priority(
+    let last_next = priority(
         &last | bt.is(1),
         [
             Some((reset.clone(), flag(true))),
@@ -271,112 +441,23 @@ pub fn controller_module(name: &str, s: &CtrlShape) -> Module {
                 .as_ref()
                 .map(|u| (u.clone(), lv.is(31).select(ends(s.t_down), ends(s.t_up)))),
             Some((
-                setup_step_ends.clone(),
+                setup_step_ends,
                 lv.is(0).select(flag(false), ends(t_setup_last)),
             )),
             Some((&in_deliv & &last, data_len.is(0))),
             Some((&in_data & &last, flag(false))),
         ],
     );
-    // `tap_lv` is the level's next value except in PLAN, where it holds: the taps read
-    // the level in DOWN only, ARM (after PLAN) loads the first level whatever it was, and
-    // the priority encoder of the PEs' status stays off the taps' nets.
-    let tap_lv = r1.then(|| {
-        // Bit 4 (UP's count below 0) is not a level a tap decodes.
-        m.allow_unread("tap_lv_next");
-        m.def("tap_lv_next", lv_steps(None)).low(4)
-    });
-    let tap_now = [phase_next.clone(), tap_last].into_iter().chain(tap_lv);
-    for (o, v) in taps.iter().zip(tap_now) {
-        m.assign(o, v);
+    SeqNext {
+        go,
+        last,
+        in_load,
+        in_data,
+        idle_or_done,
+        pass_begins,
+        phase_next,
+        bt_next,
+        lv_hold,
+        last_next,
     }
-    m.comment("PE strobes, registered: each loads its value in the next state");
-    let fanout: Vec<(&str, V, V)> = strobes_of(s, &phase_next, &bt_next, &lv_next)
-        .into_iter()
-        .map(|(k, v)| (k, m.reg(format!("{k}_q"), v.width()), v))
-        .collect();
-    let reg_of = |k: &str| {
-        fanout
-            .iter()
-            .find(|(n, _, _)| *n == k)
-            .map(|(_, r, _)| r.clone())
-    };
-    for (k, o) in &st {
-        let v = match *k {
-            // The start handshake reads the top's `start` in the same bit-time.
-            "go" => go.clone(),
-            // The level register itself.
-            "sel_lvl" => lv.low(4),
-            k => reg_of(k).expect("every other strobe is registered"),
-        };
-        m.assign(o, v);
-    }
-
-    m.always(|p| {
-        p.load(&any_pend, pe_pend.any());
-        p.load(&phase, &phase_next);
-        p.load(&bt, &bt_next);
-        p.load(&lv, &lv_next);
-        for (_, r, v) in &fanout {
-            p.load(r, v);
-        }
-        p.if_(&reset, |p| {
-            p.comment("Reset: every counter 0");
-            p.load(&top, zero(4));
-            p.load(&passes, zero(16));
-            p.load(&bit_times, zero(32));
-            p.load(&err, flag(false));
-            if let Some(r) = &seed {
-                p.load(r, zero(16));
-            }
-        })
-        .elif(&go, |p| {
-            p.comment("Start: clear the counters, latch the seed");
-            p.load(&passes, zero(16));
-            p.load(&bit_times, zero(32));
-            p.load(&err, flag(false));
-            if let (Some(r), Some(i)) = (&seed, &seed_in) {
-                p.load(r, i);
-            }
-        })
-        .else_(|p| {
-            p.if_(!&idle_or_done, |p| p.load(&bit_times, bit_times.plus(1)));
-            p.if_((&in_data & &any_dup) | (&in_load & &last & &any_bad), |p| {
-                p.load(&err, flag(true))
-            });
-            p.if_(&pass_begins, |p| {
-                p.load(&passes, passes.plus(1));
-                p.load(&top, &h_new);
-            });
-        });
-    });
-    m.build()
-}
-
-/// The PE strobes but `go` and `sel_lvl`, as functions of the state `phase`, `bt`, `lv`
-/// (`docs/interface.md` §4). The switch broadcast is decoded by the taps
-/// ([`super::tap::switch_broadcast`]).
-fn strobes_of(s: &CtrlShape, phase: &V, bt: &V, lv: &V) -> Vec<(&'static str, V)> {
-    let is = |p: Phase| phase.is(code(p));
-    let last = bt.is(0);
-    let (in_load, in_arm) = (is(Phase::Load), is(Phase::Arm));
-    let (in_deliv, in_data, in_ack) = (is(Phase::Deliv), is(Phase::Data), is(Phase::Ack));
-    let mut v = Vec::new();
-    for (k, _) in strobes(&s.pe) {
-        let x = match k {
-            "go" | "sel_lvl" => continue,
-            "lsel" => cat((0..s.pe.abin).rev().map(|b| &in_load & bt.is(b as u64))),
-            "plan" => is(Phase::Plan),
-            "arm" => in_arm.clone(),
-            "up_load" => is(Phase::Up) & &last & lv.is_not(31),
-            "deliv0" => &in_deliv & !&last,
-            "deliv1" => &in_deliv & &last,
-            "data" => in_data.clone(),
-            "data_last" => &in_data & &last,
-            "ack" => in_ack.clone(),
-            other => unreachable!("strobe {other}"),
-        };
-        v.push((k, x));
-    }
-    v
 }

@@ -31,7 +31,7 @@
 use super::controller::CTL_SIGNALS;
 use super::rom::rom_instance;
 use super::spec::Structure;
-use super::tap::tap_instance;
+use super::tap::{driver_instance, tap_instance, TAPS_PER_DRIVER};
 use crate::netlist::{
     cat, lit, names, replicate, zero, Design, Direction, Module, ModuleBuilder, CLOCK, V,
 };
@@ -53,10 +53,11 @@ pub struct FabricWiring<'a> {
     /// Π networks: the route ROM module of each switch, by global index (empty for tree
     /// and cb). Switch `lvl<i>_sw<j>` gets an instance `lvl<i>_sw<j>_rom` of it.
     pub roms: &'a [Module],
-    /// R1, R2: the broadcast tap module; each switch (each rows instance) gets its own
-    /// instance `<inst>_tap` and reads `ctl_*` from it. `None` (R3): every switch reads
-    /// the top's `ctl_*` nets.
-    pub tap: Option<&'a Module>,
+    /// R1, R2: the tap driver and the broadcast tap modules; each switch (each rows
+    /// instance) gets its own tap instance `<inst>_tap` and reads `ctl_*` from it, and every
+    /// [`TAPS_PER_DRIVER`] taps in order share a driver `tapdrv<g>`. `None` (R3): every
+    /// switch reads the top's `ctl_*` nets.
+    pub taps: Option<(&'a Module, &'a Module)>,
     /// Instances or rows.
     pub structure: Structure,
 }
@@ -175,6 +176,7 @@ pub fn add_fabric(
         .collect();
     m.allow_unread(up_links(levels - 1));
     let groups = row_groups(topo);
+    let mut taps = 0;
     // Rows: the pins of every switch of the current group, in global order.
     let mut rows: Vec<Vec<(&str, V)>> = Vec::new();
     for level in 0..levels {
@@ -243,7 +245,7 @@ pub fn add_fabric(
             pins.push(("d", up[level].row(sw, u * w)));
             match f.structure {
                 Structure::Instances => {
-                    let ctl = broadcast_of(m, f, &inst, &clock, &ctl);
+                    let ctl = broadcast_of(m, f, &inst, &clock, &ctl, &mut taps);
                     let b = m.instance(inst, switch);
                     let _ = shared_pins(b, switch, &clock, Some(level), &ctl, f.seed16).pins(pins);
                 }
@@ -271,7 +273,7 @@ pub fn add_fabric(
                 module
             };
             let inst = rows_instance(&group);
-            let ctl = broadcast_of(m, f, &inst, &clock, &ctl);
+            let ctl = broadcast_of(m, f, &inst, &clock, &ctl, &mut taps);
             let b = m.instance(inst, &module);
             let level_pin = (!merged).then_some(level);
             let mut b = shared_pins(b, &module, &clock, level_pin, &ctl, f.seed16);
@@ -292,27 +294,56 @@ pub fn add_fabric(
 }
 
 /// The broadcast `ctl_*` that switch (or rows instance) `inst` reads: the outputs of its
-/// own tap `<inst>_tap`, which reads the controller's next state (the top's `tap_*` nets),
-/// or without a tap (R3) the top's `ctl` nets.
+/// own tap `<inst>_tap`, or without a tap (R3) the top's `ctl` nets. `taps` counts the taps
+/// made so far: the first of every [`TAPS_PER_DRIVER`] adds the driver `tapdrv<g>` that it
+/// and the next ones read (its inputs are the top's nets of the same names).
 fn broadcast_of(
     m: &mut ModuleBuilder,
     f: &FabricWiring<'_>,
     inst: &str,
     clock: &V,
     ctl: &[V],
+    taps: &mut usize,
 ) -> Vec<V> {
-    let Some(tap) = f.tap else {
+    let Some((driver, tap)) = f.taps else {
         return ctl.to_vec();
     };
-    let (mut b, outs) = m.instance_of(tap_instance(inst), tap);
-    b = b.pin(CLOCK, clock);
-    for p in &tap.ports {
-        if p.direction == Direction::Input && p.name != CLOCK {
-            b = b.pin(p.name.as_str(), V::signal(p.name.as_str(), p.width));
+    let g = *taps / TAPS_PER_DRIVER;
+    let drv = driver_instance(g);
+    if taps.is_multiple_of(TAPS_PER_DRIVER) {
+        let (b, _) = m.instance_of(drv.as_str(), driver);
+        let _ = by_name(b, driver, clock);
+    }
+    *taps += 1;
+    let (b, outs) = m.instance_of(tap_instance(inst), tap);
+    let mut b = b.pin(CLOCK, clock);
+    for p in tap.ports.iter().filter(|p| p.direction == Direction::Input) {
+        if p.name != CLOCK {
+            let net = names::output_net(&drv, &p.name);
+            b = b.pin(p.name.as_str(), V::signal(net, p.width));
         }
     }
     let _ = b;
     outs
+}
+
+/// Pins every input of `module` but the clock to the top's net of the same name.
+fn by_name<'b>(
+    b: crate::netlist::InstanceBuilder<'b>,
+    module: &Module,
+    clock: &V,
+) -> crate::netlist::InstanceBuilder<'b> {
+    let mut b = b.pin(CLOCK, clock);
+    for p in module
+        .ports
+        .iter()
+        .filter(|p| p.direction == Direction::Input)
+    {
+        if p.name != CLOCK {
+            b = b.pin(p.name.as_str(), V::signal(p.name.as_str(), p.width));
+        }
+    }
+    b
 }
 
 /// Connects what every switch of a level shares: clock, level (unless it is a row port,

@@ -8,14 +8,14 @@
 //! pending at level `j` at bit `j·n + p`), `pe_bad`, `pe_dup`; the PE interfaces drive the top's `valid`, `rmsg` and `sent` rows
 //! directly.
 
-use super::controller::{controller_module, CtrlShape};
+use super::controller::{controller_module, CtrlShape, SEQ_OUTPUTS};
 use super::controller_r3::{r3_controller_module, R3CtrlShape, R3_CTL_SIGNALS};
 use super::design::{header, NetGenError};
 use super::fabric::{add_fabric, FabricWiring};
 use super::pe::{pe_module, strobes, PeShape};
 use super::spec::NetSpec;
 use super::tables::PiTables;
-use super::tap::{tap_inputs, tap_module};
+use super::tap::{driver_module, tap_module};
 use crate::lca::r3::add_r3_switch;
 use crate::lca::{add_switch, Layout};
 use crate::netlist::{cat, elaborate, lit, Design, ModuleBuilder, V};
@@ -57,18 +57,20 @@ fn build(spec: &NetSpec) -> Result<Design, NetGenError> {
             add_switch(&mut design, &Layout::new(*p))?
         });
     }
-    // R3 broadcasts ctl_* from its controller; R1 and R2 send the next state to a tap
-    // beside each switch, which decodes ctl_* there.
-    let (roms, ctrl, ctl_signals, tap) = if r3 {
+    // R3 broadcasts ctl_* from its controller; R1 and R2 send a few registers to tap
+    // drivers, whose next state goes to a tap beside each switch, which decodes ctl_* there.
+    let (roms, ctrl, ctl_signals, taps) = if r3 {
         let ctrl = r3_controller_module(&spec.ctrl_module_name(), &R3CtrlShape::of(spec));
         (Vec::new(), ctrl, &R3_CTL_SIGNALS[..], None)
     } else {
         let roms = super::rom::roms_of(&mut design, spec)?;
-        let ctrl = controller_module(&spec.ctrl_module_name(), &CtrlShape::of(spec));
-        let r1 = net.algorithm == Algorithm::R1;
-        let tap = tap_module(&spec.tap_module_name(), r1);
+        let shape = CtrlShape::of(spec);
+        let ctrl = controller_module(&spec.ctrl_module_name(), &shape);
+        let tap = tap_module(&spec.tap_module_name(), net.algorithm == Algorithm::R1);
+        let driver = driver_module(&spec.tap_driver_module_name(), &shape);
+        design.add_module(driver.clone())?;
         design.add_module(tap.clone())?;
-        (roms, ctrl, tap_inputs(r1), Some(tap))
+        (roms, ctrl, &SEQ_OUTPUTS[..], Some((driver, tap)))
     };
     design.add_module(ctrl.clone())?;
     let pe_sh = PeShape::of(spec);
@@ -106,7 +108,9 @@ fn build(spec: &NetSpec) -> Result<Design, NetGenError> {
     let pe_hot = t.wire("pe_hot", n * l);
     let pe_bad = t.wire("pe_bad", n);
     let pe_dup = t.wire("pe_dup", n);
-    t.comment("Controller: switch broadcast (R1, R2: the next state, to the taps) and PE strobes");
+    t.comment(
+        "Controller: switch broadcast (R1, R2: registers, to the tap drivers) and PE strobes",
+    );
     let ctl: Vec<V> = ctl_signals.iter().map(|&(c, cw)| t.wire(c, cw)).collect();
     let seed16 = random.then(|| t.wire("seed16", 16));
     let st: Vec<(&str, V)> = strobes(&pe_sh)
@@ -159,7 +163,7 @@ fn build(spec: &NetSpec) -> Result<Design, NetGenError> {
             pe_up: &pe_up,
             seed16: seed16.as_ref(),
             roms: &roms,
-            tap: tap.as_ref(),
+            taps: taps.as_ref().map(|(d, t)| (d, t)),
             structure: spec.structure,
         },
     )

@@ -182,6 +182,11 @@ impl NetSpec {
         )
     }
 
+    /// The tap driver module ([`super::tap::driver_module`]): `<top>_tapdrv`.
+    pub fn tap_driver_module_name(&self) -> String {
+        format!("{}_tapdrv", self.network_name())
+    }
+
     /// The controller module: `<top>_ctrl`.
     pub fn ctrl_module_name(&self) -> String {
         format!("{}_ctrl", self.network_name())

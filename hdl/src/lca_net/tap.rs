@@ -6,14 +6,21 @@
 //! level but in `ARM`, where no `ctl_*` reads it: `tap_lv` skips `PLAN`'s load of `H`) —
 //! and decodes the switch broadcast `ctl_*` from that copy, beside its switch.
 //!
-//! This is a fan-out tree (`docs/decisions/fpga-flow.md`): the controller's next state
-//! drives one flip-flop per tap instead of the resets and enables of every switch
-//! register, and each copy drives only its own switch. The copies are identical, so the
-//! process is `(* keep *)`, or synthesis would merge them back into one. Decoding beside the
-//! switch (rather than copying the decoded `ctl_*`) keeps `ctl_mode` a function of the phase,
-//! so synthesis still drops the logic of modes the algorithm never uses.
+//! The next state comes from a tap driver `tapdrv<g>` ([`driver_module`]), one per
+//! [`TAPS_PER_DRIVER`] taps in fabric order: a copy of the controller's sequencer (its
+//! phase, step timer and level, and the same next-state code,
+//! [`super::controller::sequencer`]) that reads only the controller's registered `H`,
+//! error and "some PE is pending", and the top's `reset` and `start`.
+//!
+//! Together they are a fan-out tree (`docs/decisions/fpga-flow.md`): no net of the
+//! controller reaches every switch. The controller's few registers reach the drivers, each
+//! driver's next state reaches its group of taps, and each tap drives only its own switch's
+//! resets and enables. The copies are identical, so their processes are `(* keep *)`, or
+//! synthesis would merge them back into one. Decoding beside the switch (rather than
+//! copying the decoded `ctl_*`) keeps `ctl_mode` a function of the phase, so synthesis still
+//! drops the logic of modes the algorithm never uses.
 
-use super::controller::{code, CTL_SIGNALS};
+use super::controller::{code, sequencer, CtrlShape, SeqState, CTL_SIGNALS};
 use crate::netlist::{lit, zero, Module, ModuleBuilder, V};
 use lcanet_sim::lcan::cycle::network::Phase;
 
@@ -28,6 +35,67 @@ pub fn tap_inputs(r1: bool) -> &'static [(&'static str, usize)] {
     } else {
         &TAP_INPUTS[..2]
     }
+}
+
+/// Taps per driver: each driver's next state reaches at most this many taps.
+pub const TAPS_PER_DRIVER: usize = 8;
+
+/// A driver's inputs, named as the network top's nets: its `reset` and `start`, and the
+/// controller's `error`, `seq_pend` (some PE is pending, registered) and `seq_top` (`H`).
+pub const DRIVER_INPUTS: [(&str, usize); 5] = [
+    ("reset", 1),
+    ("start", 1),
+    ("error", 1),
+    ("seq_pend", 1),
+    ("seq_top", 4),
+];
+
+/// The instance name of tap driver `g`: `tapdrv<g>`.
+pub fn driver_instance(g: usize) -> String {
+    format!("tapdrv{g}")
+}
+
+/// The tap driver module `name` for the controller of shape `s`: kept copies of the
+/// sequencer's phase, step timer and level, loaded with their next state, which it sends to
+/// its taps as [`tap_inputs`].
+pub fn driver_module(name: &str, s: &CtrlShape) -> Module {
+    let mut m = ModuleBuilder::new(name);
+    m.clock();
+    let ins: Vec<V> = DRIVER_INPUTS.iter().map(|&(k, w)| m.input(k, w)).collect();
+    let outs: Vec<V> = tap_inputs(s.pe.r1)
+        .iter()
+        .map(|&(k, w)| m.output(k, w))
+        .collect();
+    m.comment("The controller's sequencer state, copied (it powers up as the controller's)");
+    let phase = m.reg_init("phase_q", 4, code(Phase::Idle));
+    let bt = m.reg("bt", 10);
+    let lv = m.reg("lv", 5);
+    m.keep_registers();
+    let nx = sequencer(
+        &mut m,
+        s,
+        &SeqState {
+            phase: phase.clone(),
+            bt: bt.clone(),
+            lv: lv.clone(),
+            top: ins[4].clone(),
+            reset: ins[0].clone(),
+            start: ins[1].clone(),
+            err: ins[2].clone(),
+            pend: ins[3].clone(),
+        },
+    );
+    m.always(|p| {
+        p.load(&phase, &nx.phase_next);
+        p.load(&bt, &nx.bt_next);
+        p.load(&lv, &nx.lv_hold);
+    });
+    m.comment("To the taps: the next state");
+    let next = [nx.phase_next, nx.last_next, nx.lv_hold.low(4)];
+    for (o, v) in outs.iter().zip(next) {
+        m.assign(o, v);
+    }
+    m.build()
 }
 
 /// The instance name of the tap of switch (or rows instance) `inst`: `<inst>_tap`.

@@ -125,13 +125,16 @@ fn the_rtl_digest_names_the_verilog_and_nothing_else() {
     assert_ne!(a.digest(), b.digest());
 }
 
-/// R1 and R2: each switch (each rows instance) reads `ctl_*` from a tap of its own, and no
+/// R1 and R2: each switch (each rows instance) reads `ctl_*` from a tap of its own, every
+/// [`TAPS_PER_DRIVER`](super::tap::TAPS_PER_DRIVER) taps in order read one driver, and no
 /// switch reads a network-wide `ctl_*` net (the fan-out tree, `docs/interface.md` §4); R3
 /// keeps its controller's broadcast.
 #[test]
 fn every_switch_has_its_own_tap() {
     use super::fabric::{row_groups, rows_instance, switch_instance};
-    use super::tap::tap_instance;
+    use super::tap::{driver_instance, tap_instance, TAPS_PER_DRIVER};
+    use crate::netlist::Expr;
+    // 12 switches: two drivers, the second with 4 taps.
     let topo = Topology::complete_bipartite(2, 2, Size::Levels(3)).unwrap();
     for alg in [Algorithm::R1, Algorithm::R2, Algorithm::R3] {
         for structure in [Structure::Instances, Structure::Rows] {
@@ -157,6 +160,22 @@ fn every_switch_has_its_own_tap() {
                 _ => owners.iter().map(|o| tap_instance(o)).collect(),
             };
             assert_eq!(taps, want, "{alg:?} {structure:?}");
+            let drivers: Vec<&str> = top
+                .body
+                .instances()
+                .filter(|i| i.module == spec.tap_driver_module_name())
+                .map(|i| i.name.as_str())
+                .collect();
+            let want_drivers: Vec<String> = (0..want.len().div_ceil(TAPS_PER_DRIVER))
+                .map(driver_instance)
+                .collect();
+            assert_eq!(drivers, want_drivers, "{alg:?} {structure:?}");
+            for (t, tap) in want.iter().enumerate() {
+                let inst = top.body.instances().find(|i| &i.name == tap).unwrap();
+                let phase = inst.pins.iter().find(|p| p.port == "tap_phase").unwrap();
+                let net = format!("{}_tap_phase", driver_instance(t / TAPS_PER_DRIVER));
+                assert_eq!(phase.expr, Some(Expr::Signal(net)), "{tap}");
+            }
             let text = design.emit().unwrap();
             let top_text = &text
                 .modules

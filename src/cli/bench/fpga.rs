@@ -12,7 +12,7 @@ use crate::cli::Outcome;
 use anyhow::{bail, Context};
 use lcanet_hdl::selftest::{selftest_emit, SelftestSpec};
 use lcanet_testbench::fpga::device::{Board, Device, Family};
-use lcanet_testbench::fpga::flow::{self, Summary, Synthesized};
+use lcanet_testbench::fpga::flow::{self, Placer, Summary, Synthesized};
 use lcanet_testbench::fpga::FpgaError;
 use lcanet_testbench::paths::workspace_root;
 use rayon::prelude::*;
@@ -644,7 +644,11 @@ fn place_largest(
             args.freq,
             lcanet_testbench::fpga::flow::Knobs {
                 seed: 1,
-                router: None,
+                placer: Some(Placer::default_for(
+                    dev.family,
+                    !matches!(fam, Fam::Cube | Fam::Min),
+                )),
+                ..Default::default()
             },
             &dir.join(dev.name),
             &|_| {},

@@ -69,6 +69,52 @@ impl Router {
     }
 }
 
+/// nextpnr's placer (`--placer`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Placer {
+    /// The analytic placer HeAP, nextpnr's default.
+    Heap,
+    /// Simulated annealing.
+    Sa,
+    /// The electrostatic placer (nextpnr-ecp5 only).
+    Static,
+}
+
+impl Placer {
+    /// The placer the flow uses unless told otherwise: HeAP (nextpnr's default), but the
+    /// static placer for an LCA network's self-test (`lca`) on the ECP5. Measured on the
+    /// LFE5U-85F on the same netlists (`docs/decisions/fpga-flow.md`): static gave the
+    /// 32-PE CB(2,2) 59.3 MHz against 47.4 and legalized the 128-PE T(2,1) that HeAP
+    /// could not place; HeAP gave the 7-cube 41.0 against 37.1 and the omega m = 6 MIN
+    /// 59.3 against 48.6.
+    pub fn default_for(family: Family, lca: bool) -> Placer {
+        match family {
+            Family::Ecp5 if lca => Placer::Static,
+            _ => Placer::Heap,
+        }
+    }
+
+    /// Whether `family`'s nextpnr has this placer: nextpnr-ice40 (Debian's 0.4) has HeAP
+    /// and SA only.
+    pub fn check(self, family: Family) -> Result<(), FpgaError> {
+        match (self, family) {
+            (Placer::Static, Family::Ice40) => Err(FpgaError::Design(
+                "--placer static: nextpnr-ice40 has no static placer (it has heap and sa)".into(),
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    fn flag(self) -> &'static str {
+        match self {
+            Placer::Heap => "heap",
+            Placer::Sa => "sa",
+            Placer::Static => "static",
+        }
+    }
+}
+
 /// nextpnr's knobs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Knobs {
@@ -76,6 +122,8 @@ pub struct Knobs {
     pub seed: u64,
     /// Router (`None`: [`Router::default_for`] the family).
     pub router: Option<Router>,
+    /// Placer (`None`: HeAP, [`Placer::default_for`] a design that is not an LCA self-test).
+    pub placer: Option<Placer>,
 }
 
 /// Used and available units of a resource, as nextpnr reports them after placement.
@@ -135,6 +183,10 @@ pub struct Summary {
     pub placed: BTreeMap<String, Use>,
     /// `--freq`.
     pub target_mhz: f64,
+    /// nextpnr's placer.
+    pub placer: Placer,
+    /// nextpnr's router.
+    pub router: Router,
     /// The lowest Fmax nextpnr reports over the design's clocks after routing.
     pub fmax_mhz: Option<f64>,
     /// `fmax_mhz ≥ target_mhz`.
@@ -386,6 +438,10 @@ pub fn place(
     progress: &dyn Fn(&str),
 ) -> Result<Summary, FpgaError> {
     let router = knobs.router.unwrap_or(Router::default_for(dev.family));
+    let placer = knobs
+        .placer
+        .unwrap_or(Placer::default_for(dev.family, false));
+    placer.check(dev.family)?;
     std::fs::create_dir_all(out).map_err(|e| ToolError::io("create", out, e))?;
     let out = out
         .canonicalize()
@@ -439,6 +495,7 @@ pub fn place(
         c.arg("--freq").arg(freq_mhz.to_string());
         c.arg("--seed").arg(knobs.seed.to_string());
         c.args(["--router", router.flag()]);
+        c.args(["--placer", placer.flag()]);
         c.args(["--timing-allow-fail", "-q", "-l", "pnr.log"]);
         let (pins_flag, loose) = match dev.family {
             Family::Ice40 => ("--pcf", "--pcf-allow-unconstrained"),
@@ -512,6 +569,8 @@ pub fn place(
         bitstream: packed,
         routed,
         critical_path,
+        placer,
+        router,
         seconds: Seconds {
             synth: s.seconds,
             pnr,

@@ -10,9 +10,8 @@ module lcan_cb_d3x2_u2x3_l2_w1_m2_r1_fixed_ctrl (
     input wire [11:0] hot,
     input wire [5:0] bad,
     input wire [5:0] dup,
-    output wire [3:0] tap_phase,
-    output wire tap_last,
-    output wire [3:0] tap_lv,
+    output wire seq_pend,
+    output wire [3:0] seq_top,
     output wire [3:0] phase,
     output wire done,
     output wire error,
@@ -61,13 +60,6 @@ module lcan_cb_d3x2_u2x3_l2_w1_m2_r1_fixed_ctrl (
     wire in_ack = phase_q == 4'd9;
     wire idle_or_done = (phase_q == 4'd0) | (phase_q == 4'd10);
 
-    // Outputs to the top
-    assign phase = phase_q;
-    assign done = phase_q == 4'd10;
-    assign error = err;
-    assign passes = passes_q;
-    assign bit_times = bit_times_q;
-
     // Step lengths of this pass: DATA NF+2H+2, ACK 2H+2 (loaded as length-1)
     wire [9:0] ack_len = {5'd0, top, 1'b1};
     wire [9:0] data_len = ack_len + 10'd3;
@@ -75,20 +67,22 @@ module lcan_cb_d3x2_u2x3_l2_w1_m2_r1_fixed_ctrl (
     // Next state of the sequencer: phase, step timer, level
     wire go_now = ~reset & start & idle_or_done;
     wire plan_done = err | ~any_pending_q;
-    wire pass_begins = in_plan & ~plan_done;
     wire setup_step_ends = in_down & last;
     wire up_step_ends = in_up & last;
     wire [3:0] phase_next = reset ? 4'd0 : go_now ? 4'd1 : (in_load & last) ? 4'd2 : in_plan ? (plan_done ? 4'd10 : 4'd3) : in_arm ? 4'd4 : (up_step_ends & (lv == 5'd31)) ? 4'd5 : (setup_step_ends & (lv == 5'd0)) ? 4'd7 : (in_deliv & last) ? 4'd8 : (in_data & last) ? 4'd9 : (in_ack & last) ? 4'd2 : phase_q;
     wire [9:0] bt_next = reset ? 10'd0 : go_now ? 10'd2 : in_arm ? 10'd11 : up_step_ends ? ((lv == 5'd31) ? 10'd21 : 10'd11) : setup_step_ends ? ((lv == 5'd0) ? 10'd1 : 10'd21) : (in_deliv & last) ? data_len : (in_data & last) ? ack_len : last ? 10'd0 : (bt - 10'd1);
-    wire [4:0] lv_next = reset ? 5'd0 : pass_begins ? {1'b0, top_next} : in_arm ? ({1'b0, top} - 5'd1) : up_step_ends ? ((lv == 5'd31) ? {1'b0, top} : (lv - 5'd1)) : (setup_step_ends & (lv != 5'd0)) ? (lv - 5'd1) : lv;
+    wire [4:0] lv_hold = reset ? 5'd0 : in_arm ? ({1'b0, top} - 5'd1) : up_step_ends ? ((lv == 5'd31) ? {1'b0, top} : (lv - 5'd1)) : (setup_step_ends & (lv != 5'd0)) ? (lv - 5'd1) : lv;
+    wire pass_begins = in_plan & ~plan_done;
 
-    // To the switches' taps: the next state (each tap holds a copy of the state)
-    /* verilator lint_off UNUSEDSIGNAL */
-    wire [4:0] tap_lv_next = reset ? 5'd0 : in_arm ? ({1'b0, top} - 5'd1) : up_step_ends ? ((lv == 5'd31) ? {1'b0, top} : (lv - 5'd1)) : (setup_step_ends & (lv != 5'd0)) ? (lv - 5'd1) : lv;
-    /* verilator lint_on UNUSEDSIGNAL */
-    assign tap_phase = phase_next;
-    assign tap_last = reset ? 1'b1 : go_now ? 1'b0 : in_arm ? 1'b0 : up_step_ends ? 1'b0 : setup_step_ends ? 1'b0 : (in_deliv & last) ? (data_len == 10'd0) : (in_data & last) ? 1'b0 : (last | (bt == 10'd1));
-    assign tap_lv = tap_lv_next[3:0];
+    // Outputs to the top and to the taps' drivers
+    assign phase = phase_q;
+    assign done = phase_q == 4'd10;
+    assign error = err;
+    assign seq_pend = any_pending_q;
+    assign seq_top = top;
+    assign passes = passes_q;
+    assign bit_times = bit_times_q;
+    wire [4:0] lv_next = reset ? 5'd0 : pass_begins ? {1'b0, top_next} : lv_hold;
 
     // PE strobes, registered: each loads its value in the next state
     reg [2:0] lsel_q;

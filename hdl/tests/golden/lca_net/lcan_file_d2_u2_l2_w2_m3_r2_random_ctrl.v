@@ -11,8 +11,8 @@ module lcan_file_d2_u2_l2_w2_m3_r2_random_ctrl (
     input wire [7:0] hot,
     input wire [3:0] bad,
     input wire [3:0] dup,
-    output wire [3:0] tap_phase,
-    output wire tap_last,
+    output wire seq_pend,
+    output wire [3:0] seq_top,
     output wire [15:0] seed16,
     output wire [3:0] phase,
     output wire done,
@@ -58,14 +58,6 @@ module lcan_file_d2_u2_l2_w2_m3_r2_random_ctrl (
     wire in_ack = phase_q == 4'd9;
     wire idle_or_done = (phase_q == 4'd0) | (phase_q == 4'd10);
 
-    // Outputs to the top
-    assign phase = phase_q;
-    assign done = phase_q == 4'd10;
-    assign error = err;
-    assign passes = passes_q;
-    assign bit_times = bit_times_q;
-    assign seed16 = seed;
-
     // Step lengths of this pass: DATA NF+2H+2, ACK 2H+2 (loaded as length-1)
     wire [9:0] ack_len = {5'd0, top, 1'b1};
     wire [9:0] data_len = ack_len + 10'd2;
@@ -73,15 +65,22 @@ module lcan_file_d2_u2_l2_w2_m3_r2_random_ctrl (
     // Next state of the sequencer: phase, step timer, level
     wire go_now = ~reset & start & idle_or_done;
     wire plan_done = err | ~any_pending_q;
-    wire pass_begins = in_plan & ~plan_done;
     wire setup_step_ends = in_probe & last;
     wire [3:0] phase_next = reset ? 4'd0 : go_now ? 4'd1 : (in_load & last) ? 4'd2 : in_plan ? (plan_done ? 4'd10 : 4'd3) : in_arm ? 4'd6 : (setup_step_ends & (lv == 5'd0)) ? 4'd7 : (in_deliv & last) ? 4'd8 : (in_data & last) ? 4'd9 : (in_ack & last) ? 4'd2 : phase_q;
     wire [9:0] bt_next = reset ? 10'd0 : go_now ? 10'd0 : in_arm ? 10'd6 : setup_step_ends ? ((lv == 5'd0) ? 10'd1 : 10'd6) : (in_deliv & last) ? data_len : (in_data & last) ? ack_len : last ? 10'd0 : (bt - 10'd1);
-    wire [4:0] lv_next = reset ? 5'd0 : pass_begins ? {1'b0, top_next} : in_arm ? {top, 1'b0} : (setup_step_ends & (lv != 5'd0)) ? (lv - 5'd1) : lv;
+    wire [4:0] lv_hold = reset ? 5'd0 : in_arm ? {top, 1'b0} : (setup_step_ends & (lv != 5'd0)) ? (lv - 5'd1) : lv;
+    wire pass_begins = in_plan & ~plan_done;
 
-    // To the switches' taps: the next state (each tap holds a copy of the state)
-    assign tap_phase = phase_next;
-    assign tap_last = reset ? 1'b1 : go_now ? 1'b1 : in_arm ? 1'b0 : setup_step_ends ? 1'b0 : (in_deliv & last) ? (data_len == 10'd0) : (in_data & last) ? 1'b0 : (last | (bt == 10'd1));
+    // Outputs to the top and to the taps' drivers
+    assign phase = phase_q;
+    assign done = phase_q == 4'd10;
+    assign error = err;
+    assign seq_pend = any_pending_q;
+    assign seq_top = top;
+    assign passes = passes_q;
+    assign bit_times = bit_times_q;
+    assign seed16 = seed;
+    wire [4:0] lv_next = reset ? 5'd0 : pass_begins ? {1'b0, top_next} : lv_hold;
 
     // PE strobes, registered: each loads its value in the next state
     reg plan_q;
