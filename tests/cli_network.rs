@@ -222,3 +222,36 @@ fn sim_network_matches_reports_time_and_writes_waveforms() {
         "REV",
     );
 }
+
+/// `--threads 2` builds a model of two threads (Verilator's `--threads`) that matches the
+/// golden model as the single-threaded one does and says so; `--threads 0` is refused.
+#[test]
+fn sim_network_runs_a_two_thread_model_and_refuses_zero_threads() {
+    let net = [
+        "sim",
+        "network",
+        "--topology",
+        "cb",
+        "--d",
+        "2",
+        "--u",
+        "2",
+        "--levels",
+        "2",
+        "--seed",
+        "5",
+        "--json",
+    ];
+    let zero = lcanet(&[&net[..], &["--threads", "0"]].concat());
+    assert!(!zero.status.success());
+    assert!(
+        String::from_utf8_lossy(&zero.stderr).contains("--threads"),
+        "{}",
+        String::from_utf8_lossy(&zero.stderr)
+    );
+    let r = lcanet(&[&net[..], &["--threads", "2"]].concat());
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let s: serde_json::Value = serde_json::from_slice(&r.stdout).unwrap();
+    assert_eq!(s["match"], true, "{s}");
+    assert_eq!(s["threads"], 2, "{s}");
+}

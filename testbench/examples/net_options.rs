@@ -9,7 +9,9 @@
 //! `+noinline` (`-fno-inline`), `+share` (`NetBuild::SHARE_ARGS`, `-fno-gate -fno-dfg
 //! -fno-table`: no optimization across instance boundaries, so every switch instance shares
 //! one copy of the switch's code), `+sharegd` (`-fno-gate -fno-dfg` only),
-//! `+split` (`--output-split 20000`), e.g. `O1,O1+share,O3+share`.
+//! `+split` (`--output-split 20000`), `+t2` (two threads, `NetBuild::threads`), e.g.
+//! `O1,O1+share,O3+share`. Every variant keeps the switches and the PE module out of line
+//! (`model_options`).
 
 use lcanet_hdl::lca_net::NetSpec;
 use lcanet_sim::lcan::cycle::ArbiterPolicy;
@@ -30,6 +32,7 @@ fn variant(v: &str) -> NetBuild {
         trace: false,
         fst: false,
         extra_args: Vec::new(),
+        threads: 1,
     };
     for p in parts {
         match p {
@@ -45,6 +48,7 @@ fn variant(v: &str) -> NetBuild {
             "split" => how
                 .extra_args
                 .extend(["--output-split".into(), "20000".into()]),
+            "t2" => how.threads = 2,
             other => panic!("unknown variant part `{other}`"),
         }
     }

@@ -46,6 +46,8 @@ pub struct Args {
     /// Compile the model with g++ -O3 instead of -O1.
     #[arg(long)]
     optimize: bool,
+    #[command(flatten)]
+    threads: crate::cli::sim::ThreadsArg,
     /// Build with tracing and write a VCD during the co-simulation (into the work
     /// directory), as `sim … --vcd` does.
     #[arg(long)]
@@ -101,6 +103,8 @@ struct Report {
     verilate_seconds: f64,
     cpp_bytes: u64,
     optimize: &'static str,
+    /// Threads of the Verilated model (`--threads`).
+    threads: usize,
     /// The model was built with tracing and the co-simulation wrote a VCD.
     vcd: bool,
     memory: Memory,
@@ -201,6 +205,7 @@ fn network(
     let m = spec.net.msg_bits;
     let how = NetBuild {
         optimize,
+        threads: args.threads.get(),
         ..NetBuild::auto(args.vcd)
     };
     let vcd = args.vcd.then(|| work.join("cosim.vcd"));
@@ -240,6 +245,7 @@ fn network(
         verilate_seconds: manifest.verilate_seconds,
         cpp_bytes: manifest.cpp_bytes,
         optimize: optimize.cxx_flag()?,
+        threads: args.threads.get(),
         vcd: args.vcd,
         memory: memory(),
         cosim_over_verilator: cosim.rate() / bare.rate(),
@@ -288,6 +294,7 @@ fn cube(
         seed: Some(seed),
         optimize,
         models_root: Some(cache.clone()),
+        threads: args.threads.get(),
         ..CosimOptions::default()
     };
     // The first run builds the model (cold); the repeats find it in the cache.
@@ -317,6 +324,7 @@ fn cube(
             &design,
             &cache,
             optimize,
+            args.threads.get(),
             k,
             l,
             algorithm,
@@ -338,6 +346,7 @@ fn cube(
         verilate_seconds,
         cpp_bytes,
         optimize: optimize.cxx_flag()?,
+        threads: args.threads.get(),
         vcd: args.vcd,
         memory: memory(),
         cosim_over_verilator: cosim_rate / bare.rate(),
@@ -370,11 +379,13 @@ fn print_text(r: &Report) {
         r.generate_seconds, r.verilog_bytes
     );
     println!(
-        "  build (cold)    {:>10.2} s   Verilator {:.2} s, {} bytes of C++, g++ {}{}",
+        "  build (cold)    {:>10.2} s   Verilator {:.2} s, {} bytes of C++, g++ {}, {} thread{}{}",
         r.build_seconds,
         r.verilate_seconds,
         r.cpp_bytes,
         r.optimize,
+        r.threads,
+        if r.threads == 1 { "" } else { "s" },
         if r.vcd {
             ", traced (co-simulation writes a VCD)"
         } else {

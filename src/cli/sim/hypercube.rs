@@ -81,6 +81,8 @@ pub struct Args {
     /// `--vcd`, `--json`, `--optimize`.
     #[command(flatten)]
     pub out: CosimArgs,
+    #[command(flatten)]
+    pub threads: super::ThreadsArg,
 }
 
 #[derive(serde::Serialize)]
@@ -200,6 +202,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         optimize: args.out.speed(),
         models_root: None,
         router: Some(router),
+        threads: args.threads.get(),
     };
     let result = cosim(args.k, args.payload_bits, algorithm, &r, &payloads, &opts);
     let _ = std::fs::remove_dir_all(&dir);

@@ -33,6 +33,23 @@ pub fn run(command: Command) -> anyhow::Result<super::Outcome> {
     }
 }
 
+/// `--threads N`: the Verilated model evaluated by N threads (Verilator's `--threads`).
+#[derive(Debug, Clone, clap::Args)]
+pub struct ThreadsArg {
+    /// Threads of the Verilated model (Verilator's --threads; a model per thread count is
+    /// built and cached). 1, the default, is the fastest on a 2-core machine; see
+    /// docs/testbench.md ("Threads") for larger ones.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
+    pub threads: u16,
+}
+
+impl ThreadsArg {
+    /// The thread count.
+    pub fn get(&self) -> usize {
+        usize::from(self.threads)
+    }
+}
+
 /// Writes the GTKWave save file `files` (and its translate filters) beside `vcd`
 /// (`run.vcd` → `run.gtkw`), opening on `view`, and returns its path.
 pub(crate) fn write_gtkw(

@@ -39,6 +39,8 @@ pub struct Args {
     seed: SeedArg,
     #[command(flatten)]
     out: CosimArgs,
+    #[command(flatten)]
+    threads: super::ThreadsArg,
     /// Write an FST waveform here instead of a VCD (Verilator's FST tracing: a fraction of
     /// the VCD's size for large runs; GTKWave reads it natively; docs/testbench.md).
     #[arg(long, value_name = "FILE", conflicts_with = "vcd")]
@@ -95,6 +97,8 @@ struct Report {
     vcd: Option<PathBuf>,
     build: &'static str,
     optimize: &'static str,
+    /// Threads of the Verilated model (`--threads`).
+    threads: usize,
     verilog_bytes: usize,
     cpp_bytes: u64,
     seconds: Seconds,
@@ -152,6 +156,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let waves = args.out.vcd.as_ref().or(args.fst.as_ref());
     let mut how = NetBuild::auto(waves.is_some());
     how.fst = args.fst.is_some();
+    how.threads = args.threads.get();
     if args.out.optimize {
         how.optimize = args.out.speed();
     }
@@ -253,6 +258,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
             CacheOutcome::Built => "built",
         },
         optimize: bench.how().optimize.cxx_flag()?,
+        threads: bench.how().threads,
         verilog_bytes: bench.verilog_bytes,
         cpp_bytes: bench.info.manifest.cpp_bytes,
         seconds: Seconds {
@@ -280,13 +286,15 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
             report.bit_times
         );
         println!(
-            "algorithm {}, arbiter {}, seed {seed}, perm {}; model {} ({}) in {:.1} s; \
+            "algorithm {}, arbiter {}, seed {seed}, perm {}; model {} ({}, {} thread{}) in {:.1} s; \
 simulated {} bit-times in {:.2} s ({:.0} bit-times/s, {} values compared)",
             report.algorithm,
             report.arbiter,
             report.perm,
             report.build,
             report.optimize,
+            report.threads,
+            if report.threads == 1 { "" } else { "s" },
             report.seconds.build,
             report.simulated_bit_times,
             report.seconds.run,

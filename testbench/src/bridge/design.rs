@@ -181,6 +181,17 @@ impl ModelOptions {
         self
     }
 
+    /// A model evaluated by `threads` threads (Verilator's `--threads`, one more argument);
+    /// 0 or 1 leaves the options as they are (single-threaded, the same cache key as
+    /// before the option existed).
+    pub fn with_threads(mut self, threads: usize) -> Self {
+        if threads > 1 {
+            self.extra_args
+                .extend(["--threads".to_string(), threads.to_string()]);
+        }
+        self
+    }
+
     /// Adds a pattern of modules that Verilator must not inline.
     pub fn with_no_inline(mut self, module: &str) -> Self {
         self.no_inline.push(module.to_string());

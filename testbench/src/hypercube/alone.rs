@@ -31,12 +31,14 @@ pub fn golden_alone(
     Ok((trace, timed))
 }
 
-/// The Verilated cube of `design` (built under `models_root`) alone for `bit_times`.
+/// The Verilated cube of `design` (built under `models_root`, with `threads` threads as
+/// [`CosimOptions::threads`](super::cosim::CosimOptions::threads)) alone for `bit_times`.
 #[allow(clippy::too_many_arguments)]
 pub fn verilator_alone(
     design: &Design,
     models_root: &Path,
     optimize: Optimize,
+    threads: usize,
     k: usize,
     payload_bits: usize,
     algorithm: Algorithm,
@@ -46,7 +48,11 @@ pub fn verilator_alone(
 ) -> Result<Timed, CosimError> {
     let params =
         hw_params(k, payload_bits).map_err(lcanet_hdl::hypercube::cube::CubeError::from)?;
-    let info = build_in(models_root, design, &model_options(false, optimize))?;
+    let info = build_in(
+        models_root,
+        design,
+        &model_options(false, optimize).with_threads(threads),
+    )?;
     let lib = ModelLibrary::load(&info)?;
     let mut model = Model::new(&lib, None)?;
     let clock = model.input("clock")?;

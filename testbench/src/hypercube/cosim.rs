@@ -81,6 +81,8 @@ pub struct CosimOptions {
     /// The router whose cube runs (default: the one that runs the algorithm,
     /// [`Router::for_algorithm`]).
     pub router: Option<Router>,
+    /// Threads of the Verilated model (Verilator's `--threads`; 0 or 1: single-threaded).
+    pub threads: usize,
 }
 
 /// The first node whose row of a mismatching output vector differs.
@@ -281,7 +283,7 @@ fn run(
         .router
         .unwrap_or_else(|| Router::for_algorithm(trace.algorithm));
     let design = emit_router(router, k, l, &opts.verilog_dir)?;
-    let options = model_options(vcd.is_some(), opts.optimize);
+    let options = model_options(vcd.is_some(), opts.optimize).with_threads(opts.threads);
     let (mut model, info) = match &opts.models_root {
         None => build_model(&design, &options, vcd)?,
         Some(root) => {

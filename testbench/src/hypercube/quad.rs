@@ -165,7 +165,7 @@ fn run(
     let expected = trace.port_words();
     let t0 = Instant::now();
     let design = emit_router(router, k, l, &opts.verilog_dir)?;
-    let options = model_options(vcd.is_some(), opts.optimize);
+    let options = model_options(vcd.is_some(), opts.optimize).with_threads(opts.threads);
     let (mut model, info) = match &opts.models_root {
         None => build_model(&design, &options, vcd)?,
         Some(root) => {

@@ -55,6 +55,9 @@ pub struct NetBuild {
     /// Extra Verilator arguments (measured choices for large networks,
     /// `docs/network-rtl.md`).
     pub extra_args: Vec<String>,
+    /// Threads of the Verilated model (Verilator's `--threads`; 1 = single-threaded, the
+    /// default and the fastest on a 2-core machine, `docs/testbench.md`).
+    pub threads: usize,
 }
 
 impl NetBuild {
@@ -78,15 +81,15 @@ impl NetBuild {
     /// `-fno-inline`, would also keep the PEs: rows networks then simulate 1.7x slower.)
     pub const NO_INLINE: &'static str = "lca_switch_*";
 
-    /// Networks with fewer switches than this also keep their PE module out of line
-    /// ([`model_options`]): one copy of the PE's code instead of one per PE, which
-    /// shortens the g++ compile of networks with many PEs, at some cost in simulation
-    /// speed. Measured (`lcanet sweep`, 100 permutations, g++ -O1, cold model cache,
-    /// `docs/network-rtl.md`, "Large networks"): T(10,2) l = 3 (250 PEs, 31 switches)
-    /// built in 44 s instead of 73 s and ran in 18 s instead of 13 s; CB(15,5) l = 2
-    /// (225 PEs, 20 switches) 40 s instead of 53 s and 2.8 s instead of 2.4 s. Larger
-    /// networks spend their time simulating, so their PEs stay inlined.
-    pub const PES_OUT_OF_LINE_BELOW: usize = 200;
+    /// The PE module is kept out of line too, at every size ([`model_options`]): one copy of
+    /// the PE's code instead of one per PE. Measured side by side (issue 35,
+    /// `docs/network-rtl.md`, "Large networks"): CB-LCAN(2,2) n = 1,024 writes 28.1 MB of
+    /// C++ instead of 38.6 MB, for an RTL about 1.1x slower per bit-time; the build is most
+    /// of a large network's co-simulation (n = 4,096: 750 s of build for a minute of run).
+    /// Until then only networks of fewer than 200 switches kept it.
+    pub fn pe_no_inline(spec: &NetSpec) -> String {
+        spec.pe_module_name()
+    }
 
     /// `o` with the switch-code sharing of every LCA network build: [`Self::SHARE_ARGS`]
     /// and the switches kept from inlining ([`Self::NO_INLINE`]).
@@ -105,6 +108,7 @@ impl NetBuild {
             trace,
             fst: false,
             extra_args: Self::SHARE_ARGS.map(String::from).to_vec(),
+            threads: 1,
         }
     }
 
@@ -115,25 +119,24 @@ impl NetBuild {
             trace: false,
             fst: false,
             extra_args: Self::SHARE_ARGS.map(String::from).to_vec(),
+            threads: 1,
         }
     }
 }
 
 /// The Verilator options of a network build: the switches' crosspoint vectors made
-/// readable (they are compared at the end of every set-up), the switches not inlined
-/// ([`NetBuild::NO_INLINE`]) and, below [`NetBuild::PES_OUT_OF_LINE_BELOW`] switches,
-/// the PE module neither; tracing as asked.
+/// readable (they are compared at the end of every set-up), the switches
+/// ([`NetBuild::NO_INLINE`]) and the PE module ([`NetBuild::pe_no_inline`]) not inlined;
+/// tracing as asked.
 pub fn model_options(how: &NetBuild, spec: &NetSpec) -> ModelOptions {
     let mut o = ModelOptions::traced(how.trace)
         .with_public("lca_switch_*", "xp_*")
-        .with_no_inline(NetBuild::NO_INLINE);
-    if spec.topo.total_switches() < NetBuild::PES_OUT_OF_LINE_BELOW {
-        o = o.with_no_inline(&spec.pe_module_name());
-    }
+        .with_no_inline(NetBuild::NO_INLINE)
+        .with_no_inline(&NetBuild::pe_no_inline(spec));
     o.fst = how.fst;
     o.optimize = how.optimize;
     o.extra_args = how.extra_args.clone();
-    o
+    o.with_threads(how.threads)
 }
 
 /// A network built into a Verilated model library.
@@ -251,19 +254,31 @@ mod tests {
     }
 
     #[test]
-    fn the_pe_module_is_kept_from_inlining_below_the_switch_threshold_only() {
+    fn the_switches_and_the_pe_module_are_kept_from_inlining_at_every_size() {
         // CB(2,2) n = 16: 4 levels of 8 switches; n = 256: 8 levels of 128.
-        let (small, large) = (baseline(16), baseline(256));
-        assert!(small.topo.total_switches() < NetBuild::PES_OUT_OF_LINE_BELOW);
-        assert!(large.topo.total_switches() >= NetBuild::PES_OUT_OF_LINE_BELOW);
-        let how = NetBuild::quick();
+        for spec in [baseline(16), baseline(256)] {
+            assert_eq!(
+                model_options(&NetBuild::quick(), &spec).no_inline,
+                vec![NetBuild::NO_INLINE.to_string(), spec.pe_module_name()]
+            );
+        }
+    }
+
+    #[test]
+    fn threads_add_verilators_option_and_one_thread_leaves_the_options_as_they_were() {
+        let spec = baseline(16);
+        let one = model_options(&NetBuild::quick(), &spec);
         assert_eq!(
-            model_options(&how, &small).no_inline,
-            vec![NetBuild::NO_INLINE.to_string(), small.pe_module_name()]
+            one.extra_args,
+            NetBuild::SHARE_ARGS.map(String::from).to_vec()
         );
-        assert_eq!(
-            model_options(&how, &large).no_inline,
-            vec![NetBuild::NO_INLINE.to_string()]
+        let two = model_options(
+            &NetBuild {
+                threads: 2,
+                ..NetBuild::quick()
+            },
+            &spec,
         );
+        assert_eq!(two.extra_args[3..], ["--threads", "2"]);
     }
 }
