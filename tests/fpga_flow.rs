@@ -209,6 +209,21 @@ fn bad_input_is_refused_with_the_condition() {
         "not a self-test top",
     );
     refused(&["fpga", s(&net), "--board", "ulx3s"], "not one");
+    // The iCE40's nextpnr has no static placer: refused before synthesis, nothing written.
+    refused(
+        &[
+            "fpga",
+            s(&net),
+            "--device",
+            "hx8k",
+            "--placer",
+            "static",
+            "-o",
+            s(&dir.join("o2")),
+        ],
+        "nextpnr-ice40 has no static placer",
+    );
+    assert!(!dir.join("o2").exists());
 
     // A self-test generated for 12 MHz, placed for the ULX3S (25 MHz): regenerate.
     let st = dir.join("st");
