@@ -308,39 +308,28 @@ fn broadcast_of(
     let Some((driver, tap)) = f.taps else {
         return ctl.to_vec();
     };
-    let g = *taps / TAPS_PER_DRIVER;
-    let drv = driver_instance(g);
+    let drv = driver_instance(*taps / TAPS_PER_DRIVER);
     if taps.is_multiple_of(TAPS_PER_DRIVER) {
         let (b, _) = m.instance_of(drv.as_str(), driver);
-        let _ = by_name(b, driver, clock);
+        let _ = pin_inputs(b, driver, clock, |port| port.to_string());
     }
     *taps += 1;
     let (b, outs) = m.instance_of(tap_instance(inst), tap);
-    let mut b = b.pin(CLOCK, clock);
-    for p in tap.ports.iter().filter(|p| p.direction == Direction::Input) {
-        if p.name != CLOCK {
-            let net = names::output_net(&drv, &p.name);
-            b = b.pin(p.name.as_str(), V::signal(net, p.width));
-        }
-    }
-    let _ = b;
+    let _ = pin_inputs(b, tap, clock, |port| names::output_net(&drv, port));
     outs
 }
 
-/// Pins every input of `module` but the clock to the top's net of the same name.
-fn by_name<'b>(
-    b: crate::netlist::InstanceBuilder<'b>,
+/// Pins `clock` and every other input of `module` to the top's net `net(port)`.
+fn pin_inputs<'b>(
+    mut b: crate::netlist::InstanceBuilder<'b>,
     module: &Module,
     clock: &V,
+    net: impl Fn(&str) -> String,
 ) -> crate::netlist::InstanceBuilder<'b> {
-    let mut b = b.pin(CLOCK, clock);
-    for p in module
-        .ports
-        .iter()
-        .filter(|p| p.direction == Direction::Input)
-    {
-        if p.name != CLOCK {
-            b = b.pin(p.name.as_str(), V::signal(p.name.as_str(), p.width));
+    b = b.pin(CLOCK, clock);
+    for p in module.ports.iter() {
+        if p.direction == Direction::Input && p.name != CLOCK {
+            b = b.pin(p.name.as_str(), V::signal(net(&p.name), p.width));
         }
     }
     b

@@ -1,7 +1,7 @@
 //! The broadcast tap (`docs/interface.md` §4): one per switch instance (one per rows
 //! instance in [`super::Structure::Rows`]), `lvl<i>_sw<j>_tap`. It holds its own copy of
 //! the controller's state — the phase, "the step timer is at 0" and the low four bits of
-//! the level register, each loaded with the controller's next value (`tap_phase`,
+//! the level register, each loaded with the next value its driver computes (`tap_phase`,
 //! `tap_last`, `tap_lv`), so it equals the controller's register in every bit-time (the
 //! level but in `ARM`, where no `ctl_*` reads it: `tap_lv` skips `PLAN`'s load of `H`) —
 //! and decodes the switch broadcast `ctl_*` from that copy, beside its switch.

@@ -81,16 +81,6 @@ impl NetBuild {
     /// `-fno-inline`, would also keep the PEs: rows networks then simulate 1.7x slower.)
     pub const NO_INLINE: &'static str = "lca_switch_*";
 
-    /// The PE module is kept out of line too, at every size ([`model_options`]): one copy of
-    /// the PE's code instead of one per PE. Measured side by side (issue 35,
-    /// `docs/network-rtl.md`, "Large networks"): CB-LCAN(2,2) n = 1,024 writes 28.1 MB of
-    /// C++ instead of 38.6 MB, for an RTL about 1.1x slower per bit-time; the build is most
-    /// of a large network's co-simulation (n = 4,096: 750 s of build for a minute of run).
-    /// Until then only networks of fewer than 200 switches kept it.
-    pub fn pe_no_inline(spec: &NetSpec) -> String {
-        spec.pe_module_name()
-    }
-
     /// `o` with the switch-code sharing of every LCA network build: [`Self::SHARE_ARGS`]
     /// and the switches kept from inlining ([`Self::NO_INLINE`]).
     pub fn shared(mut o: ModelOptions) -> ModelOptions {
@@ -126,13 +116,19 @@ impl NetBuild {
 
 /// The Verilator options of a network build: the switches' crosspoint vectors made
 /// readable (they are compared at the end of every set-up), the switches
-/// ([`NetBuild::NO_INLINE`]) and the PE module ([`NetBuild::pe_no_inline`]) not inlined;
-/// tracing as asked.
+/// ([`NetBuild::NO_INLINE`]) and the PE module not inlined; tracing as asked.
+///
+/// The PE module is kept out of line at every size: one copy of the PE's code instead of
+/// one per PE. Measured side by side (issue 35, `docs/network-rtl.md`, "Large networks"):
+/// CB-LCAN(2,2) n = 1,024 writes 28.1 MB of C++ instead of 38.6 MB, for an RTL about 1.1x
+/// slower per bit-time; the build is most of a large network's co-simulation (n = 4,096:
+/// 750 s of build for a minute of run). Until then only networks of fewer than 200
+/// switches kept it.
 pub fn model_options(how: &NetBuild, spec: &NetSpec) -> ModelOptions {
     let mut o = ModelOptions::traced(how.trace)
         .with_public("lca_switch_*", "xp_*")
         .with_no_inline(NetBuild::NO_INLINE)
-        .with_no_inline(&NetBuild::pe_no_inline(spec));
+        .with_no_inline(&spec.pe_module_name());
     o.fst = how.fst;
     o.optimize = how.optimize;
     o.extra_args = how.extra_args.clone();
