@@ -4,8 +4,9 @@
 //! tables), what the adapter gives back ([`Hooks`]: the network's `done`, the checker's
 //! verdicts, the counters' increments), and the helpers the adapters share.
 
+use super::top::{CHECK, WAIT1};
 use super::SelftestSpec;
-use crate::netlist::{cat, index_bits, lit_words, zero, ModuleBuilder, Proc, V};
+use crate::netlist::{cat, index_bits, lit, lit_words, zero, ModuleBuilder, Proc, V};
 
 /// What the shared top gives an adapter.
 pub(super) struct Ctx {
@@ -55,6 +56,17 @@ pub(super) struct Hooks {
     pub modules: Vec<crate::netlist::Module>,
 }
 
+/// The network's `start`: the sequencer's `START` a clock later (`start_q`), since the
+/// last Fisher–Yates swap of the round lands at the end of `START` (`super::top`): the
+/// network latches the final table. One clock per round
+/// (`lcanet_sim::selftest::Dut::start_delay`).
+pub(super) fn start_q(m: &mut ModuleBuilder, ctx: &Ctx) -> V {
+    let start_q = m.reg("start_q", 1);
+    let starts = ctx.st.is(super::top::START);
+    m.always(|p| p.load(&start_q, starts));
+    start_q
+}
+
 /// `n` one bits.
 pub(super) fn ones(n: usize) -> V {
     let words = (0..n.div_ceil(64))
@@ -87,33 +99,48 @@ pub(super) fn rows_words(width: usize, rows: impl IntoIterator<Item = u64>) -> V
 /// In `CHECK`: PE `idx`'s destination (row `idx` of `dst`) holds a valid (`valid`) message
 /// (row of `rmsg`) equal to PE `idx`'s own (with the fault, bit 0 of PE 0's inverted).
 ///
-/// The destination and PE `idx`'s own message are read a clock ahead, at `chk_next`, into
-/// the registers `chk_dst` and `chk_own`: the network's outputs are then read through one
-/// multiplexer from a flip-flop, not through two in series, and compared with a
-/// flip-flop (on the 85F each multiplexer indexed by `idx` crossed the die:
-/// `docs/decisions/fpga-flow.md`).
+/// Everything the verdict compares comes from flip-flops, read ahead: the destination two
+/// clocks ahead into `chk_dst` (in the first `done` clock of `WAIT1` the next is PE 1's),
+/// what the network holds there a clock ahead into `chk_valid`, `chk_msg`, and PE `idx`'s
+/// own message a clock ahead into `chk_own`. Each read is one multiplexer from flip-flops
+/// into a flip-flop: on the 85F the multiplexers indexed by `idx`, and the network's
+/// outputs read through one into the counter of intact messages, crossed the die
+/// (`docs/decisions/fpga-flow.md`). `done` is the network's.
 pub(super) fn delivered(
     m: &mut ModuleBuilder,
     spec: &SelftestSpec,
     ctx: &Ctx,
     dst: &V,
-    valid: &V,
-    rmsg: &V,
+    (valid, rmsg, done): (&V, &V, &V),
 ) -> V {
     let (n, mb) = (valid.width(), rmsg.width() / valid.width());
-    let chk_dst = m.reg("chk_dst", index_bits(n));
+    let (ab, iw) = (index_bits(n), ctx.idx.width());
+    let ahead = m.def(
+        "chk_ahead",
+        ctx.st.is(CHECK).select(
+            ctx.idx.plus(1).plus(1), // (`plus(2)` does not fit a 1-bit index, n = 2)
+            (ctx.st.is(WAIT1) & done.clone()).select(lit(iw, 1), zero(iw)),
+        ),
+    );
+    let chk_dst = m.reg("chk_dst", ab);
+    let dst_next = read_row(m, "chk_dst_next", dst, &ahead, ab);
+    let chk_valid = m.reg("chk_valid", 1);
+    let valid_next = m.def("chk_valid_next", valid.row_at(&chk_dst, 1));
+    let chk_msg = m.reg("chk_msg", mb);
+    let msg_next = read_row(m, "chk_msg_next", rmsg, &chk_dst, mb);
     let next = m.def("chk_next", ctx.chk_next.clone());
-    let dst_next = read_row(m, "chk_dst_next", dst, &next, index_bits(n));
-    m.always(|p| p.load(&chk_dst, &dst_next));
-    let chk_valid = m.def("chk_valid", valid.row_at(&chk_dst, 1));
-    let chk_msg = read_row(m, "chk_msg", rmsg, &chk_dst, mb);
     let table = ctx
         .msg
         .as_ref()
         .expect("a permutation or packing has a message table");
     let chk_own = m.reg("chk_own", mb);
     let own_next = read_row(m, "chk_own_next", table, &next, mb);
-    m.always(|p| p.load(&chk_own, &own_next));
+    m.always(|p| {
+        p.load(&chk_dst, &dst_next);
+        p.load(&chk_valid, &valid_next);
+        p.load(&chk_msg, &msg_next);
+        p.load(&chk_own, &own_next);
+    });
     let want = expect(m, spec, chk_own, &ctx.idx);
     m.def("chk_delivered", chk_valid & chk_msg.eq(&want))
 }

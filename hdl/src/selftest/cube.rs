@@ -6,8 +6,7 @@
 //! payload (if it sent), and node `idx` must hold a message exactly when it is a
 //! destination. Counter 1 sums the cube's `bit_time`, counter 2 the messages checked.
 
-use super::adapter::{delivered, ones, Add2, Ctx, Hooks};
-use super::top::START;
+use super::adapter::{delivered, ones, start_q, Add2, Ctx, Hooks};
 use super::{DutSpec, SelftestSpec};
 use crate::netlist::{cat, index_bits, lit, Module, ModuleBuilder};
 
@@ -41,6 +40,8 @@ pub(super) fn attach(
     } else {
         ctx.send.clone().expect("a packing has senders")
     };
+    m.comment("The cube's start, a clock after START");
+    let start = start_q(m, ctx);
     let net_done = m.wire("net_done", 1);
     let net_collision = m.wire("net_collision", 1);
     let net_bits = m.wire("net_bit_time", 16);
@@ -50,7 +51,7 @@ pub(super) fn attach(
         .instance("net", net_top)
         .pin("clock", &ctx.clock)
         .pin("reset", lit(1, 0))
-        .pin("start", ctx.st.is(START))
+        .pin("start", &start)
         .pin("algorithm", lit(1, u64::from(full)))
         .pin("send", send)
         .pin("dest", &dest)
@@ -64,7 +65,7 @@ pub(super) fn attach(
         .pin("bit_time", &net_bits);
 
     m.comment("Checker: PE idx's destination holds PE idx's payload");
-    let delivered = delivered(m, spec, ctx, &dest, &net_valid, &net_payload);
+    let delivered = delivered(m, spec, ctx, &dest, (&net_valid, &net_payload, &net_done));
     let (chk_ok, counted, all_ok) = if full {
         let all_ok = m.def("all_ok", net_valid.all() & !net_collision.clone());
         (delivered.clone(), delivered, all_ok)

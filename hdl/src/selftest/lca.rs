@@ -4,8 +4,7 @@
 //! `error`, and in `CHECK` PE `idx`'s destination `perm[idx]` must hold PE `idx`'s
 //! message. Counter 1 sums the network's `passes`, counter 2 its `bit_times`.
 
-use super::adapter::{delivered, ones, Add2, Ctx, Hooks};
-use super::top::START;
+use super::adapter::{delivered, ones, start_q, Add2, Ctx, Hooks};
 use super::{DutSpec, SelftestSpec};
 use crate::netlist::{index_bits, lit, Module, ModuleBuilder};
 
@@ -23,6 +22,8 @@ pub(super) fn attach(
     let (n, ab, mb) = (np.n, np.abin, np.msg_bits);
     assert_eq!(ab, index_bits(n), "lcanet-hdl bug: AB = {ab} for n = {n}");
     let perm = ctx.perm.as_ref().expect("a permutation round has a table");
+    m.comment("The network's start, a clock after START");
+    let start = start_q(m, ctx);
     let net_done = m.wire("net_done", 1);
     let net_error = m.wire("net_error", 1);
     let net_passes = m.wire("net_passes", 16);
@@ -35,7 +36,7 @@ pub(super) fn attach(
             .instance("net", net_top)
             .pin("clock", &ctx.clock)
             .pin("reset", lit(1, 0))
-            .pin("start", ctx.st.is(START))
+            .pin("start", &start)
             .pin("act", ones(n))
             .pin("dst", perm)
             .pin("msg", ctx.msg.as_ref().expect("a permutation has messages"));
@@ -57,7 +58,7 @@ pub(super) fn attach(
     }
 
     m.comment("Checker: PE idx's destination perm[idx] holds PE idx's message");
-    let chk_ok = delivered(m, spec, ctx, perm, &net_valid, &net_rmsg);
+    let chk_ok = delivered(m, spec, ctx, perm, (&net_valid, &net_rmsg, &net_done));
     let all_ok = m.def(
         "all_ok",
         net_valid.all() & net_sent.all() & !net_error.clone(),

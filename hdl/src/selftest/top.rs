@@ -116,13 +116,29 @@ pub fn top_module(spec: &SelftestSpec, net_top: &Module, report: &Module) -> (Mo
         let ok = m.def("fy_ok", j.le(&lim));
         (j, ok)
     });
-    let swap = match (&perm, kind, &fy) {
-        (Some(perm), StimulusKind::Shuffle, Some((j, _))) => Some((
-            read_row(&mut m, "perm_i", perm, &idx, ab),
-            read_row(&mut m, "perm_j", perm, j, ab),
-        )),
-        _ => None,
-    };
+    if let (Some(perm), StimulusKind::Shuffle, Some((j, ok))) = (&perm, kind, &fy) {
+        // The swap of a step accepted in one clock happens in the next, from registered
+        // rows `fy_iq`, `fy_jq`: the draw (`idx` → `smear` → `fy_j` → `fy_ok`) and the
+        // swap (a 128-way read and write of `perm` at 128 PEs) were one path across the
+        // die on the 85F (docs/decisions/fpga-flow.md). Steps never read a row an earlier
+        // step has yet to write: the draw reads no row.
+        m.comment("Fisher–Yates swap of the step accepted in the clock before");
+        let iq = m.reg("fy_iq", ab);
+        let jq = m.reg("fy_jq", ab);
+        let okq = m.reg("fy_okq", 1);
+        let pi = read_row(&mut m, "perm_i", perm, &iq, ab);
+        let pj = read_row(&mut m, "perm_j", perm, &jq, ab);
+        let accept = st.is(SHUF) & ok.clone();
+        m.always(|p| {
+            p.load(&iq, &idx);
+            p.load(&jq, j.clone());
+            p.load(&okq, accept);
+            p.if_(okq.clone(), |p| {
+                load_row(p, perm, &iq, &pj);
+                load_row(p, perm, &jq, &pi);
+            });
+        });
+    }
 
     m.comment("The network under test");
     let ctx = Ctx {
@@ -165,6 +181,11 @@ pub fn top_module(spec: &SelftestSpec, net_top: &Module, report: &Module) -> (Mo
     m.assign(&led_fail, lf);
     m.assign(&heartbeat, &hb);
 
+    // The network's end-of-run verdict of the `done` clock, read in the first `CHECK`
+    // clock from a flip-flop (on the 85F the cube's 128-way `rx_valid` reduction into
+    // `bad` was a path across the die).
+    let all_ok_q = m.reg("all_ok_q", 1);
+    m.always(|p| p.load(&all_ok_q, &hooks.all_ok));
     let last_msg = lit(iw, msgs as u64 - 1);
     let last_pe = lit(iw, n as u64 - 1);
     let every = u64::from(spec.params.report_every) - 1;
@@ -191,22 +212,20 @@ pub fn top_module(spec: &SelftestSpec, net_top: &Module, report: &Module) -> (Mo
             });
             c.arm(&[SHUF], |p| {
                 p.load(&rng, rng_next.clone());
-                match (kind, &fy, &swap, &perm, &offset) {
-                    (StimulusKind::Shuffle, Some((j, ok)), Some((pi, pj)), Some(perm), _) => {
+                match (kind, &fy, &offset) {
+                    (StimulusKind::Shuffle, Some((_, ok)), _) => {
                         p.if_(ok.clone(), |p| {
-                            load_row(p, perm, &idx, pj);
-                            load_row(p, perm, j, pi);
                             p.if_(idx.is(1), |p| p.load(&st, lit(3, START)))
                                 .else_(|p| p.load(&idx, idx.minus(1)));
                         });
                     }
-                    (StimulusKind::Packing, Some((j, ok)), _, _, Some(off)) => {
+                    (StimulusKind::Packing, Some((j, ok)), Some(off)) => {
                         p.if_(ok.clone(), |p| {
                             p.load(off, j.clone());
                             p.load(&st, lit(3, START));
                         });
                     }
-                    (StimulusKind::Exchange, _, _, _, Some(off)) => {
+                    (StimulusKind::Exchange, _, Some(off)) => {
                         p.load(off, rng.low(ab));
                         p.load(&st, lit(3, START));
                     }
@@ -221,11 +240,14 @@ pub fn top_module(spec: &SelftestSpec, net_top: &Module, report: &Module) -> (Mo
                 p.if_(hooks.done.clone(), |p| {
                     p.load(&st, lit(3, CHECK));
                     p.load(&idx, zero(iw));
-                    p.load(&bad, !hooks.all_ok.clone());
+                    p.load(&bad, lit(1, 0));
                 });
             });
             c.arm(&[CHECK], |p| {
-                p.if_(!hooks.chk_ok.clone(), |p| p.load(&bad, lit(1, 1)));
+                p.if_(
+                    !hooks.chk_ok.clone() | (idx.is(0) & !all_ok_q.clone()),
+                    |p| p.load(&bad, lit(1, 1)),
+                );
                 if let Add2::Check(v) = &hooks.add2 {
                     p.load(&cnt[2], cnt[2].clone() + v.zext(32));
                 }

@@ -96,6 +96,16 @@ impl Dut {
         }
     }
 
+    /// Clocks between the sequencer's `START` and the network's `start`: 1 where the
+    /// network latches a destination table (an LCA network, the cube), which it then reads
+    /// from a registered copy loaded every clock (`docs/selftest.md` §3), else 0.
+    pub fn start_delay(&self) -> u64 {
+        match self.stimulus() {
+            StimulusKind::Exchange => 0,
+            StimulusKind::Shuffle | StimulusKind::Packing => 1,
+        }
+    }
+
     /// Message (payload) bits.
     pub fn msg_bits(&self) -> usize {
         match self {

@@ -7,6 +7,7 @@
 
 use super::line::{ratio_x100, Counters, LineFormat, Piece};
 use super::predict::RoundResult;
+use super::Dut;
 
 /// The printer's states (`docs/selftest.md` §5).
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -154,6 +155,20 @@ pub struct Clocks {
     pub divisor: u64,
     /// Clocks between heartbeat toggles ([`super::heartbeat_clocks`]).
     pub heartbeat: u64,
+    /// Clocks from `START` to the network's `start` ([`Dut::start_delay`]).
+    pub start_delay: u64,
+}
+
+impl Clocks {
+    /// The clocks of `dut`'s self-test with `divisor` clocks per UART bit.
+    pub fn new(dut: &Dut, divisor: u64, heartbeat: u64) -> Self {
+        Clocks {
+            check: dut.pes() as u64,
+            divisor,
+            heartbeat,
+            start_delay: dut.start_delay(),
+        }
+    }
 }
 
 /// For every report line of `rounds` (one per `report_every` rounds), when its last byte
@@ -170,9 +185,15 @@ pub fn line_timing(
     // The heartbeat: its pin, and the edge that last cleared its counter (0: power-up).
     let (mut hb, mut hb_reset) = (false, 0u64);
     for (r, round) in rounds.iter().enumerate() {
-        // MSG + SHUF (one clock per draw), START, WAIT0, WAIT1 until `done` (START + 1 +
-        // bit_times), CHECK; `tally` is the TALLY clock.
-        let tally = clock + round.draws + u64::from(round.bit_times) + clocks.check + 2;
+        // MSG + SHUF (one clock per draw), START, WAIT0 (start_delay + 1 clocks), WAIT1
+        // until `done` (START + start_delay + 1 + bit_times), CHECK; `tally` is the TALLY
+        // clock.
+        let tally = clock
+            + round.draws
+            + u64::from(round.bit_times)
+            + clocks.check
+            + clocks.start_delay
+            + 2;
         // The counter reads min(clock − 1 − reset edge, heartbeat) in clock `tally`.
         if tally - 1 - hb_reset >= clocks.heartbeat {
             hb = !hb;

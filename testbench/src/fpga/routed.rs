@@ -86,11 +86,7 @@ pub fn check(
     }
     let pred = predict(&spec.golden, &spec.params, rounds)
         .map_err(|e| FpgaError::Design(format!("golden model: {e}")))?;
-    let clocks = Clocks {
-        check: spec.golden.pes() as u64,
-        divisor: spec.divisor,
-        heartbeat: spec.heartbeat,
-    };
+    let clocks = Clocks::new(&spec.golden, spec.divisor, spec.heartbeat);
     let timing = line_timing(
         spec.golden.line(),
         &pred.rounds,

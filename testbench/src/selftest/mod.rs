@@ -151,11 +151,7 @@ impl SelftestBench {
         let t0 = Instant::now();
         let pred = predict(&s.golden, &s.params, perms)
             .map_err(|e| SelftestCosimError::Model(e.to_string()))?;
-        let clocks = Clocks {
-            check: s.golden.pes() as u64,
-            divisor: s.divisor,
-            heartbeat: s.heartbeat,
-        };
+        let clocks = Clocks::new(&s.golden, s.divisor, s.heartbeat);
         let expected_timing =
             line_timing(s.golden.line(), &pred.rounds, s.params.report_every, clocks);
         let predict_seconds = t0.elapsed().as_secs_f64();

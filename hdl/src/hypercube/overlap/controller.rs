@@ -51,7 +51,10 @@ pub(crate) struct Channel {
 pub(crate) fn channel(m: &mut ModuleBuilder, name: &str, c: &V, f: &V, b: &V, on: &V) -> Channel {
     let one = lit(CNT_BITS, 1);
     let fb = m.def(format!("{name}_fb"), f + b);
-    let f2 = m.def(format!("{name}_f2"), f + f);
+    // 2f as a shift, not `f + f`: an adder of a value with itself gives iCE40 carry LUTs
+    // with one net on two inputs, on which nextpnr-ice40 0.4's routers loop for ever
+    // (docs/decisions/fpga-flow.md).
+    let f2 = m.def(format!("{name}_f2"), f.shl(1));
     let rx = m.def(format!("{name}_rx"), &f2 + &one);
     let end = m.def(format!("{name}_end"), &f2 + &b.plus(1));
     let within = |lo: &V, hi: &V| c.ge(lo) & c.le(hi);
@@ -83,7 +86,7 @@ impl Loop {
     /// The constants of the loop with `f` (9 bits) and `M`-bit messages, as expressions.
     fn of(f: &V, msg: usize) -> Loop {
         let c9 = |v: usize| lit(CNT_BITS, v as u64);
-        let f2 = f + f;
+        let f2 = f.shl(1); // not `f + f`: see `channel`
         let f3 = &f2 + f;
         let m_minus_f = c9(msg) - f;
         let p_start = f2.ge(&m_minus_f).select(&f2, &m_minus_f);

@@ -82,13 +82,13 @@ module hc_ctrl_k2_l4 (
     wire [1:0] mode_next = reset ? 2'd0 : load ? (algorithm ? 2'd2 : 2'd1) : run_ends ? 2'd0 : mode;
     wire [8:0] lc_next = (reset | load | (busy & is_last_q)) ? 9'd0 : busy ? (lc + 9'd1) : lc;
     wire [8:0] next_f = load ? 9'd1 : advance ? nx_f : lp_f;
-    wire [8:0] next_f2 = load ? (9'd1 + 9'd1) : advance ? nx_f2 : lp_f2;
-    wire [8:0] next_f3 = load ? (9'd1 + 9'd1 + 9'd1) : advance ? nx_f3 : lp_f3;
-    wire [8:0] next_p_start = load ? (((9'd1 + 9'd1) >= (9'd6 - 9'd1)) ? (9'd1 + 9'd1) : (9'd6 - 9'd1)) : advance ? nx_p_start : lp_p_start;
-    wire [8:0] next_q_start = load ? ((((9'd1 + 9'd1) >= (9'd6 - 9'd1)) ? (9'd1 + 9'd1) : (9'd6 - 9'd1)) + 9'd1 + 9'd7) : advance ? nx_q_start : lp_q_start;
-    wire [8:0] next_r_start = load ? ((((9'd1 + 9'd1) >= (9'd6 - 9'd1)) ? (9'd1 + 9'd1) : (9'd6 - 9'd1)) + 9'd1 + 9'd7 + 9'd1 + 9'd1 + 9'd1 + 9'd2) : advance ? nx_r_start : lp_r_start;
-    wire [8:0] next_loop_end = load ? ((9'd1 != 9'd0) ? ((((9'd1 + 9'd1) >= (9'd6 - 9'd1)) ? (9'd1 + 9'd1) : (9'd6 - 9'd1)) + 9'd1 + 9'd7 + 9'd1 + 9'd1 + 9'd1 + 9'd2 + 9'd1 + 9'd1 + 9'd7) : 9'd6) : advance ? nx_loop_end : lp_loop_end;
-    wire [8:0] next_frame_end = load ? (9'd1 + 9'd1 + 9'd7) : advance ? nx_frame_end : lp_frame_end;
+    wire [8:0] next_f2 = load ? (9'd1 << 1) : advance ? nx_f2 : lp_f2;
+    wire [8:0] next_f3 = load ? ((9'd1 << 1) + 9'd1) : advance ? nx_f3 : lp_f3;
+    wire [8:0] next_p_start = load ? (((9'd1 << 1) >= (9'd6 - 9'd1)) ? (9'd1 << 1) : (9'd6 - 9'd1)) : advance ? nx_p_start : lp_p_start;
+    wire [8:0] next_q_start = load ? ((((9'd1 << 1) >= (9'd6 - 9'd1)) ? (9'd1 << 1) : (9'd6 - 9'd1)) + 9'd1 + 9'd7) : advance ? nx_q_start : lp_q_start;
+    wire [8:0] next_r_start = load ? ((((9'd1 << 1) >= (9'd6 - 9'd1)) ? (9'd1 << 1) : (9'd6 - 9'd1)) + 9'd1 + 9'd7 + (9'd1 << 1) + 9'd1 + 9'd2) : advance ? nx_r_start : lp_r_start;
+    wire [8:0] next_loop_end = load ? ((9'd1 != 9'd0) ? ((((9'd1 << 1) >= (9'd6 - 9'd1)) ? (9'd1 << 1) : (9'd6 - 9'd1)) + 9'd1 + 9'd7 + (9'd1 << 1) + 9'd1 + 9'd2 + (9'd1 << 1) + 9'd7) : 9'd6) : advance ? nx_loop_end : lp_loop_end;
+    wire [8:0] next_frame_end = load ? ((9'd1 << 1) + 9'd7) : advance ? nx_frame_end : lp_frame_end;
 
     // The registered decode, of the next state
     wire semi = mode_next == 2'd1;
@@ -107,13 +107,13 @@ module hc_ctrl_k2_l4 (
     wire [8:0] ba = semi ? 9'd4 : 9'd6;
     wire on_a = semi | in2 | in_r;
     wire [8:0] a_fb = fa + ba;
-    wire [8:0] a_f2 = fa + fa;
+    wire [8:0] a_f2 = fa << 1;
     wire [8:0] a_rx = a_f2 + 9'd1;
     wire [8:0] a_end = a_f2 + ba + 9'd1;
 
     // Channel B: step 5 (f stages, f body bits)
     wire [8:0] b_fb = next_f + next_f;
-    wire [8:0] b_f2 = next_f + next_f;
+    wire [8:0] b_f2 = next_f << 1;
     wire [8:0] b_rx = b_f2 + 9'd1;
     wire [8:0] b_end = b_f2 + next_f + 9'd1;
     reg [30:0] dec_q;
@@ -202,13 +202,13 @@ module hc_ctrl_k2_l4 (
         lp_loop_end <= next_loop_end;
         lp_frame_end <= next_frame_end;
         nx_f <= lp_f - 9'd1;
-        nx_f2 <= (lp_f - 9'd1) + (lp_f - 9'd1);
-        nx_f3 <= (lp_f - 9'd1) + (lp_f - 9'd1) + (lp_f - 9'd1);
-        nx_p_start <= (((lp_f - 9'd1) + (lp_f - 9'd1)) >= (9'd6 - (lp_f - 9'd1))) ? ((lp_f - 9'd1) + (lp_f - 9'd1)) : (9'd6 - (lp_f - 9'd1));
-        nx_q_start <= ((((lp_f - 9'd1) + (lp_f - 9'd1)) >= (9'd6 - (lp_f - 9'd1))) ? ((lp_f - 9'd1) + (lp_f - 9'd1)) : (9'd6 - (lp_f - 9'd1))) + (lp_f - 9'd1) + 9'd7;
-        nx_r_start <= ((((lp_f - 9'd1) + (lp_f - 9'd1)) >= (9'd6 - (lp_f - 9'd1))) ? ((lp_f - 9'd1) + (lp_f - 9'd1)) : (9'd6 - (lp_f - 9'd1))) + (lp_f - 9'd1) + 9'd7 + (lp_f - 9'd1) + (lp_f - 9'd1) + (lp_f - 9'd1) + 9'd2;
-        nx_loop_end <= ((lp_f - 9'd1) != 9'd0) ? (((((lp_f - 9'd1) + (lp_f - 9'd1)) >= (9'd6 - (lp_f - 9'd1))) ? ((lp_f - 9'd1) + (lp_f - 9'd1)) : (9'd6 - (lp_f - 9'd1))) + (lp_f - 9'd1) + 9'd7 + (lp_f - 9'd1) + (lp_f - 9'd1) + (lp_f - 9'd1) + 9'd2 + (lp_f - 9'd1) + (lp_f - 9'd1) + 9'd7) : 9'd6;
-        nx_frame_end <= (lp_f - 9'd1) + (lp_f - 9'd1) + 9'd7;
+        nx_f2 <= (lp_f - 9'd1) << 1;
+        nx_f3 <= ((lp_f - 9'd1) << 1) + (lp_f - 9'd1);
+        nx_p_start <= (((lp_f - 9'd1) << 1) >= (9'd6 - (lp_f - 9'd1))) ? ((lp_f - 9'd1) << 1) : (9'd6 - (lp_f - 9'd1));
+        nx_q_start <= ((((lp_f - 9'd1) << 1) >= (9'd6 - (lp_f - 9'd1))) ? ((lp_f - 9'd1) << 1) : (9'd6 - (lp_f - 9'd1))) + (lp_f - 9'd1) + 9'd7;
+        nx_r_start <= ((((lp_f - 9'd1) << 1) >= (9'd6 - (lp_f - 9'd1))) ? ((lp_f - 9'd1) << 1) : (9'd6 - (lp_f - 9'd1))) + (lp_f - 9'd1) + 9'd7 + ((lp_f - 9'd1) << 1) + (lp_f - 9'd1) + 9'd2;
+        nx_loop_end <= ((lp_f - 9'd1) != 9'd0) ? (((((lp_f - 9'd1) << 1) >= (9'd6 - (lp_f - 9'd1))) ? ((lp_f - 9'd1) << 1) : (9'd6 - (lp_f - 9'd1))) + (lp_f - 9'd1) + 9'd7 + ((lp_f - 9'd1) << 1) + (lp_f - 9'd1) + 9'd2 + ((lp_f - 9'd1) << 1) + 9'd7) : 9'd6;
+        nx_frame_end <= ((lp_f - 9'd1) << 1) + 9'd7;
         // sel: the dimension of the address (or, in step 5, body) bit being sent
         if ((dec_q[6] & ~dec_q[3]) | dec_q[13]) sel_r <= first;
         else if (dec_q[6] & dec_q[3]) sel_r <= 2'd2;
