@@ -7,6 +7,7 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU32, Ordering};
 
 use crate::paths::artifacts_root;
 
@@ -29,6 +30,36 @@ impl ArtifactDir {
     /// Creates (emptying it first) `<artifact root>/<sanitized name>/`.
     pub fn new(name: &str) -> std::io::Result<Self> {
         let path = artifacts_root().join(sanitize(name));
+        if path.exists() {
+            fs::remove_dir_all(&path)?;
+        }
+        fs::create_dir_all(&path)?;
+        Ok(ArtifactDir { path })
+    }
+
+    /// A directory for one CLI run of `name`: `<artifact root>/<sanitized name>/<pid>-<k>/`
+    /// (`k` counts the process's runs), so that two runs of the same design at once (two
+    /// `lcanet sim network` of one network, two tests, two in-process runs) never share a
+    /// file. Kept afterwards (the run prints its
+    /// Verilog's and a failure's VCD's paths); created runs of `name` whose process has
+    /// ended are removed first, where the system lists processes under `/proc`.
+    pub fn for_run(name: &str) -> std::io::Result<Self> {
+        let parent = artifacts_root().join(sanitize(name));
+        let me = std::process::id();
+        if Path::new("/proc/self").exists() {
+            if let Ok(entries) = fs::read_dir(&parent) {
+                for e in entries.flatten() {
+                    let name = e.file_name().to_string_lossy().into_owned();
+                    let pid = name.split('-').next().unwrap_or("").parse::<u32>();
+                    if pid.is_ok_and(|p| p != me && !Path::new(&format!("/proc/{p}")).exists()) {
+                        let _ = fs::remove_dir_all(e.path());
+                    }
+                }
+            }
+        }
+        static RUNS: AtomicU32 = AtomicU32::new(0);
+        let k = RUNS.fetch_add(1, Ordering::Relaxed);
+        let path = parent.join(format!("{me}-{k}"));
         if path.exists() {
             fs::remove_dir_all(&path)?;
         }

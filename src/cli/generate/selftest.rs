@@ -441,7 +441,7 @@ pub fn run(args: Args, command: Vec<String>) -> anyhow::Result<Outcome> {
     }
     let mut outcome = Outcome::Success;
     if let Some(n) = common.run {
-        let dir = ArtifactDir::new(&format!("cli::generate_selftest::{}", summary.top))
+        let dir = ArtifactDir::for_run(&format!("cli::generate_selftest::{}", summary.top))
             .context("creating the work directory")?;
         if !common.json {
             eprintln!("building the Verilated model (cached by content)…");

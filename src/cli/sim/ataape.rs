@@ -69,8 +69,8 @@ pub(crate) fn execute(cfg: &RunConfig, args: &RunArgs, name: &str) -> anyhow::Re
     let (verilog_dir, failure_vcd) = match &args.work_dir {
         Some(d) => (d.clone(), d.join("failure.vcd")),
         None => {
-            let dir =
-                ArtifactDir::new(&format!("cli::{name}")).context("creating the work directory")?;
+            let dir = ArtifactDir::for_run(&format!("cli::{name}"))
+                .context("creating the work directory")?;
             (dir.path().join("verilog"), dir.path().join("failure.vcd"))
         }
     };

@@ -137,7 +137,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         .collect();
     let lb = lower_bound(&topo, &conns, Conflict::Wire);
     let top = spec.network_name();
-    let dir = ArtifactDir::new(&format!("cli::sim_network::{top}"))
+    let dir = ArtifactDir::for_run(&format!("cli::sim_network::{top}"))
         .context("creating the work directory")?;
     let rtl_dir = dir.file("rtl");
     let algorithm = spec.net.algorithm.name();

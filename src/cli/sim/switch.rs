@@ -107,7 +107,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         }
         None => None,
     };
-    let dir = ArtifactDir::new(&format!("cli::sim_switch::{}", seed))
+    let dir = ArtifactDir::for_run(&format!("cli::sim_switch::{}", seed))
         .context("creating the work directory")?;
     let rtl_dir = dir.file("rtl");
     let r = run_switch_cosim(&cfg, &rtl_dir)?;
