@@ -40,17 +40,17 @@ impl ArtifactDir {
     /// A directory for one CLI run of `name`: `<artifact root>/<sanitized name>/<pid>-<k>/`
     /// (`k` counts the process's runs), so that two runs of the same design at once (two
     /// `lcanet sim network` of one network, two tests, two in-process runs) never share a
-    /// file. Kept afterwards (the run prints its
-    /// Verilog's and a failure's VCD's paths); created runs of `name` whose process has
-    /// ended are removed first, where the system lists processes under `/proc`.
+    /// file. It is kept afterwards (the run prints its Verilog's and a failure's VCD's
+    /// paths); the directories of runs of `name` whose process has ended are removed
+    /// first, where the system lists processes under `/proc`.
     pub fn for_run(name: &str) -> std::io::Result<Self> {
         let parent = artifacts_root().join(sanitize(name));
         let me = std::process::id();
         if Path::new("/proc/self").exists() {
             if let Ok(entries) = fs::read_dir(&parent) {
                 for e in entries.flatten() {
-                    let name = e.file_name().to_string_lossy().into_owned();
-                    let pid = name.split('-').next().unwrap_or("").parse::<u32>();
+                    let run = e.file_name().to_string_lossy().into_owned();
+                    let pid = run.split('-').next().unwrap_or("").parse::<u32>();
                     if pid.is_ok_and(|p| p != me && !Path::new(&format!("/proc/{p}")).exists()) {
                         let _ = fs::remove_dir_all(e.path());
                     }

@@ -4,7 +4,7 @@
 //! tables), what the adapter gives back ([`Hooks`]: the network's `done`, the checker's
 //! verdicts, the counters' increments), and the helpers the adapters share.
 
-use super::top::{CHECK, WAIT1};
+use super::top::{CHECK, START, WAIT1};
 use super::SelftestSpec;
 use crate::netlist::{cat, index_bits, lit, lit_words, zero, ModuleBuilder, Proc, V};
 
@@ -62,7 +62,7 @@ pub(super) struct Hooks {
 /// (`lcanet_sim::selftest::Dut::start_delay`).
 pub(super) fn start_q(m: &mut ModuleBuilder, ctx: &Ctx) -> V {
     let start_q = m.reg("start_q", 1);
-    let starts = ctx.st.is(super::top::START);
+    let starts = ctx.st.is(START);
     m.always(|p| p.load(&start_q, starts));
     start_q
 }

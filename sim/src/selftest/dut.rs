@@ -96,13 +96,14 @@ impl Dut {
         }
     }
 
-    /// Clocks between the sequencer's `START` and the network's `start`: 1 where the
-    /// network latches a destination table (an LCA network, the cube), which it then reads
-    /// from a registered copy loaded every clock (`docs/selftest.md` §3), else 0.
+    /// Clocks between the sequencer's `START` and the network's `start`
+    /// (`docs/selftest.md` §3): 1 for an LCA network and the cube, whose adapters start the
+    /// network from a register a clock after `START` because a shuffle's last swap lands
+    /// at the end of `START` (the cube's for packings too); 0 for a MIN.
     pub fn start_delay(&self) -> u64 {
-        match self.stimulus() {
-            StimulusKind::Exchange => 0,
-            StimulusKind::Shuffle | StimulusKind::Packing => 1,
+        match self {
+            Dut::Lca(_) | Dut::Cube { .. } => 1,
+            Dut::Min { .. } => 0,
         }
     }
 
