@@ -56,14 +56,18 @@ pub(super) struct Hooks {
     pub modules: Vec<crate::netlist::Module>,
 }
 
-/// The network's `start`: the sequencer's `START` a clock later (`start_q`), since the
-/// last Fisher–Yates swap of the round lands at the end of `START` (`super::top`): the
-/// network latches the final table. One clock per round
+/// The network's `start`: the sequencer's `START` two clocks later (`start_q`), since the
+/// last Fisher–Yates swap of the round is written at the end of the clock after `START`
+/// (`super::top`): the network latches the final table. Two clocks per round
 /// (`lcanet_sim::selftest::Dut::start_delay`).
 pub(super) fn start_q(m: &mut ModuleBuilder, ctx: &Ctx) -> V {
+    let start_d = m.reg("start_d", 1);
     let start_q = m.reg("start_q", 1);
     let starts = ctx.st.is(START);
-    m.always(|p| p.load(&start_q, starts));
+    m.always(|p| {
+        p.load(&start_d, starts);
+        p.load(&start_q, &start_d);
+    });
     start_q
 }
 

@@ -117,25 +117,40 @@ pub fn top_module(spec: &SelftestSpec, net_top: &Module, report: &Module) -> (Mo
         (j, ok)
     });
     if let (Some(perm), StimulusKind::Shuffle, Some((j, ok))) = (&perm, kind, &fy) {
-        // The swap of a step accepted in one clock happens in the next, from registered
-        // rows `fy_iq`, `fy_jq`: the draw (`idx` → `smear` → `fy_j` → `fy_ok`) and the
-        // swap (a 128-way read and write of `perm` at 128 PEs) were one path across the
-        // die on the 85F (docs/decisions/fpga-flow.md). Steps never read a row an earlier
-        // step has yet to write: the draw reads no row.
-        m.comment("Fisher–Yates swap of the step accepted in the clock before");
+        // A step accepted in one clock (the draw: `idx` → `smear` → `fy_j` → `fy_ok`)
+        // reads its rows `perm[i]`, `perm[j]` into flip-flops in the next (`fy_vi`,
+        // `fy_vj`) and writes them swapped in the one after. On the 85F at 128 PEs the
+        // draw, the 128-way reads and the writes were each a path across the die
+        // (docs/decisions/fpga-flow.md). The draw reads no row, so the permutations are
+        // the sequential algorithm's. A read sees the write still pending from the step
+        // before through `fy_fwd_*`: only that step's row `j` can be read again, since
+        // `i` falls by one per step and a step's `j` is at most its `i`.
+        m.comment("Fisher–Yates: draw, read (forwarding the pending write), swap");
         let iq = m.reg("fy_iq", ab);
         let jq = m.reg("fy_jq", ab);
         let okq = m.reg("fy_okq", 1);
+        let wi = m.reg("fy_wi", ab);
+        let wj = m.reg("fy_wj", ab);
+        let wok = m.reg("fy_wok", 1);
+        let vi = m.reg("fy_vi", ab);
+        let vj = m.reg("fy_vj", ab);
         let pi = read_row(&mut m, "perm_i", perm, &iq, ab);
         let pj = read_row(&mut m, "perm_j", perm, &jq, ab);
+        let fwd_i = m.def("fy_fwd_i", (wok.clone() & iq.eq(&wj)).select(&vi, &pi));
+        let fwd_j = m.def("fy_fwd_j", (wok.clone() & jq.eq(&wj)).select(&vi, &pj));
         let accept = st.is(SHUF) & ok.clone();
         m.always(|p| {
             p.load(&iq, &idx);
             p.load(&jq, j.clone());
             p.load(&okq, accept);
-            p.if_(okq.clone(), |p| {
-                load_row(p, perm, &iq, &pj);
-                load_row(p, perm, &jq, &pi);
+            p.load(&wi, &iq);
+            p.load(&wj, &jq);
+            p.load(&wok, &okq);
+            p.load(&vi, &fwd_i);
+            p.load(&vj, &fwd_j);
+            p.if_(wok.clone(), |p| {
+                load_row(p, perm, &wi, &vj);
+                load_row(p, perm, &wj, &vi);
             });
         });
     }

@@ -97,12 +97,13 @@ impl Dut {
     }
 
     /// Clocks between the sequencer's `START` and the network's `start`
-    /// (`docs/selftest.md` §3): 1 for an LCA network and the cube, whose adapters start the
-    /// network from a register a clock after `START` because a shuffle's last swap lands
-    /// at the end of `START` (the cube's for packings too); 0 for a MIN.
+    /// (`docs/selftest.md` §3): 2 for an LCA network and the cube, whose adapters start the
+    /// network from a register two clocks after `START` because a shuffle's last swap is
+    /// written at the end of the clock after `START` (the cube's for packings too); 0 for
+    /// a MIN.
     pub fn start_delay(&self) -> u64 {
         match self {
-            Dut::Lca(_) | Dut::Cube { .. } => 1,
+            Dut::Lca(_) | Dut::Cube { .. } => 2,
             Dut::Min { .. } => 0,
         }
     }

@@ -17,7 +17,7 @@
 use super::control::Control;
 use crate::hypercube::parts::{down, first_above, shift_in_low, up};
 use crate::hypercube::Router;
-use crate::netlist::{cat, lit, priority, zero, Module, ModuleBuilder, V};
+use crate::netlist::{cat, flag, lit, priority, zero, Module, ModuleBuilder, V};
 use lcanet_sim::hypercube::CubeParams;
 
 /// Width of the loop counter and of every loop-cycle constant.
@@ -154,36 +154,84 @@ impl Loop {
     }
 }
 
+/// The loop cycle a [`decode`] reads: the loop's first (0), or the signal's. The first
+/// cycle's comparisons are folded here: Verilator `-Wall` rejects `0 <= x` and `0 > x` as
+/// constant (UNSIGNED).
+#[derive(Clone, Copy)]
+enum Cycle<'a> {
+    First,
+    At(&'a V),
+}
+
+impl Cycle<'_> {
+    fn value(self) -> V {
+        match self {
+            Cycle::First => zero(CNT_BITS),
+            Cycle::At(lc) => lc.clone(),
+        }
+    }
+    fn eq(self, x: &V) -> V {
+        match self {
+            Cycle::First => x.is(0),
+            Cycle::At(lc) => lc.eq(x),
+        }
+    }
+    fn le(self, x: &V) -> V {
+        match self {
+            Cycle::First => flag(true),
+            Cycle::At(lc) => lc.le(x),
+        }
+    }
+    fn lt(self, x: &V) -> V {
+        match self {
+            Cycle::First => x.is_not(0),
+            Cycle::At(lc) => lc.lt(x),
+        }
+    }
+    fn gt(self, x: &V) -> V {
+        match self {
+            Cycle::First => flag(false),
+            Cycle::At(lc) => lc.gt(x),
+        }
+    }
+}
+
 /// What the controller decodes from a state (mode, loop cycle, loop constants): the
 /// broadcast strobes and what its own sequencing reads, by name, as wires of `m`.
 fn decode(
     m: &mut ModuleBuilder,
     p: CubeParams,
+    pre: &str,
     mode: &V,
-    lc: &V,
+    lc: Cycle,
     lp: &Loop,
 ) -> Vec<(&'static str, V)> {
     let (k, l, msg) = (p.k(), p.payload_bits(), p.message_bits());
     let c9 = |v: usize| lit(CNT_BITS, v as u64);
-    let semi = m.def("semi", mode.is(Mode::Semi as u64));
-    let full = m.def("full", mode.is(Mode::Full as u64));
+    let semi = m.def(format!("{pre}_semi"), mode.is(Mode::Semi as u64));
+    let full = m.def(format!("{pre}_full"), mode.is(Mode::Full as u64));
     let f9 = &lp.f;
-    let enumerating = m.def("enumerating", &full & f9.is_not(0));
-    let c2 = m.def("c2", lc - &lp.p_start);
-    let c0 = m.def("c0", lc - &lp.q_start);
-    let cr = m.def("cr", lc - &lp.r_start);
-    let in2 = m.def("in2", &enumerating & c2.le(&lp.frame_end));
-    let in_r = m.def("in_r", &enumerating & cr.le(&lp.frame_end));
-    let in0 = m.def("in0", &enumerating & c0.le(&lp.f3.plus(1)));
+    let enumerating = m.def(format!("{pre}_enumerating"), &full & f9.is_not(0));
+    let c2 = m.def(format!("{pre}_c2"), lc.value() - &lp.p_start);
+    let c0 = m.def(format!("{pre}_c0"), lc.value() - &lp.q_start);
+    let cr = m.def(format!("{pre}_cr"), lc.value() - &lp.r_start);
+    let in2 = m.def(format!("{pre}_in2"), &enumerating & c2.le(&lp.frame_end));
+    let in_r = m.def(format!("{pre}_in_r"), &enumerating & cr.le(&lp.frame_end));
+    let in0 = m.def(format!("{pre}_in0"), &enumerating & c0.le(&lp.f3.plus(1)));
 
-    m.comment("Channel A: semi (lc, k stages, L body bits) or step 3 / step 6 (f, M)");
-    let ca = m.def("ca", semi.select(lc, in2.select(&c2, &cr)));
-    let fa = m.def("fa", semi.select(c9(k), f9.clone()));
-    let ba = m.def("ba", semi.select(c9(l), c9(msg)));
-    let on_a = m.def("on_a", &semi | &in2 | &in_r);
-    let a = channel(m, "a", &ca, &fa, &ba, &on_a);
-    m.comment("Channel B: step 5 (f stages, f body bits)");
-    let b = channel(m, "b", &c0, f9, f9, &in0);
+    m.comment(format!(
+        "{pre}: channel A, semi (lc, k stages, L body bits) or step 3 / step 6 (f, M)"
+    ));
+    let ca = m.def(
+        format!("{pre}_ca"),
+        semi.select(lc.value(), in2.select(&c2, &cr)),
+    );
+    let fa = m.def(format!("{pre}_fa"), semi.select(c9(k), f9.clone()));
+    let ba = m.def(format!("{pre}_ba"), semi.select(c9(l), c9(msg)));
+    let on_a = m.def(format!("{pre}_on_a"), &semi | &in2 | &in_r);
+    let a = channel(m, &format!("{pre}_a"), &ca, &fa, &ba, &on_a);
+    m.comment(format!("{pre}: channel B, step 5 (f stages, f body bits)"));
+    let b = channel(m, &format!("{pre}_b"), &c0, f9, f9, &in0);
     vec![
         ("ph_semi", semi.clone()),
         ("ph_pack2", in2.clone()),
@@ -205,14 +253,14 @@ fn decode(
         ("p0_rxbody", b.rxbody),
         ("s_clear", (&a.last & (&semi | &in_r)) | &b.last),
         ("enum_on", &enumerating & lc.le(&lp.f3)),
-        ("e_inj2", &enumerating & lc.is(0)),
+        ("e_inj2", &enumerating & lc.eq(&zero(CNT_BITS))),
         ("e_inj0", &enumerating & lc.eq(f9)),
         ("e_cap2", &enumerating & lc.gt(f9) & lc.le(&lp.f2)),
         ("e_cap0", &enumerating & lc.gt(&lp.f2) & lc.le(&lp.f3)),
         ("e_clear", &enumerating & lc.eq(&lp.f3)),
         ("ph_cross", &full & lc.le(&c9(msg))),
-        ("x_decide", &full & lc.is(0)),
-        ("x_shift", &full & lc.ge(&c9(1)) & lc.le(&c9(msg))),
+        ("x_decide", &full & lc.eq(&zero(CNT_BITS))),
+        ("x_shift", &full & lc.gt(&zero(CNT_BITS)) & lc.le(&c9(msg))),
         // The controller's own: the loop's last cycle, sel's restart in step 5, the
         // diagonal clear's start (step-3 cycle f + M), the enumeration's feed.
         ("is_last", (&semi & &a.last) | (&full & lc.eq(&lp.loop_end))),
@@ -229,7 +277,9 @@ fn decode(
 /// that the nodes see the same strobes in the same cycle as from a combinational decode
 /// of the state, but straight from flip-flops. The loop's constants are registers too,
 /// the next loop's among them (from `f - 1`, a cycle after `f` changes; a loop lasts at
-/// least `M + 1` cycles), so that no sum sits in front of the decode.
+/// least `M + 1` cycles), so that no sum sits in front of the decode; and the next state
+/// is decoded once per source (load, advance, a cycle within the loop), chosen after, so
+/// that `load` is not in front of the decode either.
 pub fn controller(p: CubeParams) -> Module {
     let (k, msg) = (p.k(), p.message_bits());
     let mut m = ModuleBuilder::new(Router::Overlapped.ctrl_name(p));
@@ -288,14 +338,62 @@ pub fn controller(p: CubeParams) -> Module {
         ctl.load.select(first, advance.select(nx, lp))
     });
 
-    m.comment("The registered decode, of the next state");
-    let mut decoded = decode(&mut m, p, &mode_next, &lc_next, &lp_next);
-    let at = |d: &[(&str, V)], n: &str| d.iter().position(|(x, _)| *x == n);
-    let is_last_next = decoded.remove(at(&decoded, "is_last").expect("decoded")).1;
-    // One bit per other signal of `decode`, in its order.
-    let dec = m.reg("dec_q", decoded.len());
-    let q = |n: &str| dec.bit(at(&decoded, n).expect("a decoded signal"));
-    let dec_next = cat(decoded.iter().rev().map(|(_, v)| v.clone()));
+    // The next state's decode, one per source of the next state, chosen after the sums:
+    // a load (`ld`: the first loop from cycle 0), an advance (`adv`: the next loop's
+    // constants from cycle 0), a cycle within the loop (`run`). A reset or the run's end
+    // decodes to all zeros (mode `Idle`). Decoding `mode_next`, `lc_next`, `lp_next`
+    // instead put `load` in front of three carry chains in series, the 7-cube's critical
+    // path on the 85F (docs/decisions/fpga-flow.md).
+    m.comment("The registered decode of the next state, by its source");
+    let mode_ld = algorithm.select(lit(2, Mode::Full as u64), lit(2, Mode::Semi as u64));
+    let lc_run = m.def("lc_run", busy.select(lc.plus(1), lc.clone()));
+    let sources = [
+        decode(&mut m, p, "ld", &mode_ld, Cycle::First, &first_loop),
+        decode(&mut m, p, "adv", &mode, Cycle::First, &nxt),
+        decode(&mut m, p, "run", &mode, Cycle::At(&lc_run), &cur),
+    ];
+    // One bit per signal of `decode` but `is_last` (registered on its own), in its order.
+    let names: Vec<&str> = sources[0]
+        .iter()
+        .map(|(n, _)| *n)
+        .filter(|n| *n != "is_last")
+        .collect();
+    let [ld, adv, run] = sources.map(|d| {
+        let last = d
+            .iter()
+            .find(|(n, _)| *n == "is_last")
+            .expect("decoded")
+            .1
+            .clone();
+        let rest = cat(d
+            .into_iter()
+            .rev()
+            .filter(|(n, _)| *n != "is_last")
+            .map(|(_, v)| v));
+        (last, rest)
+    });
+    let pick = |sel: fn(&(V, V)) -> &V, w: usize| {
+        priority(
+            sel(&run).clone(),
+            [
+                Some((reset.clone(), zero(w))),
+                Some((ctl.load.clone(), sel(&ld).clone())),
+                Some((advance.clone(), sel(&adv).clone())),
+                Some((ends.clone(), zero(w))),
+            ],
+        )
+    };
+    let is_last_next = m.def("is_last_next", pick(|x| &x.0, 1));
+    let dec_next = m.def("dec_next", pick(|x| &x.1, names.len()));
+    let dec = m.reg("dec_q", names.len());
+    let q = |n: &str| {
+        dec.bit(
+            names
+                .iter()
+                .position(|x| *x == n)
+                .expect("a decoded signal"),
+        )
+    };
 
     m.comment("Strobes (docs/hypercube.md §12)");
     m.assign(&ctl.done, &finished);
