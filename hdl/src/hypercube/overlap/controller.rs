@@ -7,14 +7,15 @@
 //! while `lc` is below the start, so that one comparison tells both "started" and
 //! "within". In `semi` channel A runs Algorithm 1 from `lc = 0` over all `k` stages.
 //!
-//! Broadcast besides the [`Control`] strobes: `low` (thermometer of `i`, 0 in `semi`),
+//! Broadcast besides the strobes of [`super::control::Control`] (each node's [`tap`]
+//! registers them from their next values): `low` (thermometer of `i`, 0 in `semi`),
 //! `sel` (one-hot of the dimension whose address or address bit is being sent), `sclr`
 //! (the diagonal stage clear between the frames of steps 3 and 5: stage `i+1+j` is
 //! cleared at step-3 cycle `f + M + 1 + j`, as step 3's tail leaves it) and `ewin` (the
 //! wires still carrying the enumeration, bit `i+1+j` during loop cycles `1+j..=2f+j`,
 //! which the pipelines must not take for frames).
 
-use super::control::Control;
+use super::control::NAMES;
 use crate::hypercube::parts::{down, first_above, shift_in_low, up};
 use crate::hypercube::Router;
 use crate::netlist::{cat, flag, lit, priority, zero, Module, ModuleBuilder, V};
@@ -287,7 +288,9 @@ pub fn controller(p: CubeParams) -> Module {
     let reset = m.input("reset", 1);
     let start = m.input("start", 1);
     let algorithm = m.input("algorithm", 1);
-    let ctl = Control::outputs(&mut m);
+    let load = m.output("load", 1);
+    let done = m.output("done", 1);
+    let strobes_next = m.output("strobes_next", strobes().len());
     let sel = m.output("sel", k);
     let low_next = m.output("low_next", k);
     let sclr = m.output("sclr", k);
@@ -313,7 +316,7 @@ pub fn controller(p: CubeParams) -> Module {
     let loops_left = m.def("loops_left", cur.f.is_not(0));
     // The loop's last cycle, decoded and registered with the rest (below).
     let is_last = m.reg("is_last_q", 1);
-    m.assign(&ctl.load, &start & !&busy & !&reset);
+    m.assign(&load, &start & !&busy & !&reset);
     let ends = m.def("run_ends", &busy & &is_last & (&semi_now | !&loops_left));
     let advance = m.def("advance", &busy & &is_last & !&semi_now & &loops_left);
     let mode_next = priority(
@@ -321,21 +324,21 @@ pub fn controller(p: CubeParams) -> Module {
         [
             Some((reset.clone(), lit(2, Mode::Idle as u64))),
             Some((
-                ctl.load.clone(),
+                load.clone(),
                 algorithm.select(lit(2, Mode::Full as u64), lit(2, Mode::Semi as u64)),
             )),
             Some((ends.clone(), lit(2, Mode::Idle as u64))),
         ],
     );
     let mode_next = m.def("mode_next", mode_next);
-    let restart = &reset | &ctl.load | (&busy & &is_last);
+    let restart = &reset | &load | (&busy & &is_last);
     let lc_next = m.def(
         "lc_next",
         restart.select(zero(CNT_BITS), busy.select(lc.plus(1), lc.clone())),
     );
     let first_loop = Loop::of(&lit(CNT_BITS, (k - 1) as u64), msg);
     let lp_next = first_loop.zip3(&nxt, &cur, &mut m, "next", |first, nx, lp| {
-        ctl.load.select(first, advance.select(nx, lp))
+        load.select(first, advance.select(nx, lp))
     });
 
     // The next state's decode, one per source of the next state, chosen after the sums:
@@ -377,7 +380,7 @@ pub fn controller(p: CubeParams) -> Module {
             sel(&run).clone(),
             [
                 Some((reset.clone(), zero(w))),
-                Some((ctl.load.clone(), sel(&ld).clone())),
+                Some((load.clone(), sel(&ld).clone())),
                 Some((advance.clone(), sel(&adv).clone())),
                 Some((ends.clone(), zero(w))),
             ],
@@ -385,35 +388,23 @@ pub fn controller(p: CubeParams) -> Module {
     };
     let is_last_next = m.def("is_last_next", pick(|x| &x.0, 1));
     let dec_next = m.def("dec_next", pick(|x| &x.1, names.len()));
-    let dec = m.reg("dec_q", names.len());
-    let q = |n: &str| {
-        dec.bit(
-            names
-                .iter()
-                .position(|x| *x == n)
-                .expect("a decoded signal"),
-        )
-    };
+    let bit = |n: &str| dec_next.bit(names.iter().position(|x| x == &n).expect("decoded"));
 
-    m.comment("Strobes (docs/hypercube.md §12)");
-    m.assign(&ctl.done, &finished);
-    for &name in super::control::NAMES {
-        let v = match name {
-            "load" | "done" => continue,
-            // A reset clears at once, in its own cycle.
-            "s_clear" | "e_clear" => &reset | q(name),
-            _ => q(name),
-        };
-        m.assign(&V::signal(name, 1), v);
-    }
+    m.comment("Strobes (docs/hypercube.md §12): their next values, to each node's tap");
+    m.assign(&done, &finished);
+    m.assign(&strobes_next, cat(strobes().into_iter().rev().map(bit)));
+    // The controller's own copies of the strobes it reads.
+    let dec = m.reg("dec_q", OWN.len());
+    let q = |n: &str| dec.bit(OWN.iter().position(|x| x == &n).expect("an own strobe"));
+    let dec_next = cat(OWN.iter().rev().map(|n| bit(n)));
     m.assign(&bit_time, &bt);
-    m.comment("The loop thermometer's next value, to each node's copy (low_tap)");
+    m.comment("The loop thermometer's next value, to each node's tap");
     m.assign(
         &low_next,
         priority(
             low_r.clone(),
             [
-                Some((ctl.load.clone(), algorithm.select(lit(k, 1), zero(k)))),
+                Some((load.clone(), algorithm.select(lit(k, 1), zero(k)))),
                 Some((&advance & !&reset, shift_in_low(&low_r, lit(1, 1)))),
             ],
         ),
@@ -458,7 +449,7 @@ pub fn controller(p: CubeParams) -> Module {
             pr.load(&finished, lit(1, 0));
             pr.load(&bt, zero(16));
         })
-        .elif(&ctl.load, |pr| {
+        .elif(&load, |pr| {
             pr.load(&finished, lit(1, 0));
             pr.load(&bt, zero(16));
         })
@@ -470,19 +461,61 @@ pub fn controller(p: CubeParams) -> Module {
     m.build()
 }
 
-/// The copy of the loop thermometer beside each node (`node<x>_tap`): a register loaded
-/// with the controller's `low_next`, `(* keep *)` so that each node decodes `first`,
-/// `dimi` and `act` from its own copy (synthesis would otherwise merge the nodes' decodes
-/// into one cone and fan it out across the die; `docs/decisions/fpga-flow.md`).
-pub fn low_tap(p: CubeParams) -> Module {
+/// The registers beside each node (`node<x>_tap`): the loop thermometer `low` loaded from
+/// the controller's `low_next`, and every strobe of [`strobes`] loaded from its next value
+/// (`strobes_next`), so that the node reads them in the cycle the controller's own
+/// registers would hold them. `(* keep *)`: each node decodes from its own copies. From
+/// one register per strobe the 85F's placer fanned each out across the die to 128 nodes,
+/// and synthesis merged the nodes' decodes of the broadcast into one cone shared by all
+/// (`docs/decisions/fpga-flow.md`). `s_clear` and `e_clear` are also 1 in a reset's own
+/// cycle.
+pub fn tap(p: CubeParams) -> Module {
     let k = p.k();
-    let mut m = ModuleBuilder::new(format!("{}_low_tap", Router::Overlapped.ctrl_name(p)));
+    let mut m = ModuleBuilder::new(format!("{}_tap", Router::Overlapped.ctrl_name(p)));
     m.clock();
+    let reset = m.input("reset", 1);
     let low_next = m.input("low_next", k);
+    let strobes_next = m.input("strobes_next", strobes().len());
     let low = m.output("low", k);
     let low_q = m.reg("low_q", k);
+    let strobes_q = m.reg("strobes_q", strobes().len());
     m.keep_registers();
-    m.always(|p| p.load(&low_q, &low_next));
+    m.always(|p| {
+        p.load(&low_q, &low_next);
+        p.load(&strobes_q, &strobes_next);
+    });
     m.assign(&low, &low_q);
+    for (i, name) in strobes().into_iter().enumerate() {
+        let out = m.output(name, 1);
+        let v = match name {
+            "s_clear" | "e_clear" => &reset | strobes_q.bit(i),
+            _ => strobes_q.bit(i),
+        };
+        m.assign(&out, v);
+    }
     m.build()
 }
+
+/// The strobes a node's tap registers, in `strobes_next`'s bit order: every broadcast
+/// signal of [`NAMES`] but `load` (from `start`, in its own cycle) and `done`.
+pub fn strobes() -> Vec<&'static str> {
+    NAMES
+        .iter()
+        .copied()
+        .filter(|n| !matches!(*n, "load" | "done"))
+        .collect()
+}
+
+/// What the controller reads of its own decode (for `sel`, `sclr`, `ewin`), registered
+/// in `dec_q` in this bit order.
+const OWN: [&str; 9] = [
+    "c_start",
+    "c_addr",
+    "ph_rdv",
+    "p0_start",
+    "p0_addr",
+    "p0_body",
+    "sel_restart",
+    "sclr_start",
+    "ewin_feed",
+];
