@@ -133,10 +133,7 @@ pub(super) fn declare(m: &mut ModuleBuilder, lay: &Layout, p: &Ports, ctl: &Ctl)
             bits(&|x| rx_a.part(x * p1 + 2 * ab, hb)),
         ),
     );
-    let a_here = m.def(
-        "a_here",
-        bits(&|x| a_lvl.row(x, hb).zext(4).eq(&ctl.level_q)),
-    );
+    let a_here = m.def("a_here", bits(&|x| a_lvl.row(x, hb).zext(4).eq(&p.level)));
     State {
         rx_a,
         rx_b,

@@ -31,7 +31,7 @@ pub fn switch_gtkw(module: &Module) -> Result<GtkwFiles, MissingSignal> {
         "arb_probe",
         "serve_win",
     ])?);
-    step.extend(s.traces(&["level_q"])?);
+    step.extend(s.traces(&["level"])?);
     let mut regs = s.traces(&["rx_a", "rx_b", "tx_c", "tx_d", "win"])?;
     regs.extend(s.binary(&["a_valid", "a_here"])?);
     // The fast set-up (docs/protocol.md §13) decides every request in the commit

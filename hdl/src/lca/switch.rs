@@ -75,8 +75,6 @@ pub(super) struct Ctl {
     /// A `DOWN` step serving this switch's waiting winners (`ctl_level = level`), from its
     /// second bit-time on; a register.
     pub serve_win: V,
-    /// The switch's level (the `level` input, registered).
-    pub level_q: V,
 }
 
 fn ports(m: &mut ModuleBuilder, lay: &Layout) -> Ports {
@@ -135,9 +133,6 @@ fn step_control(m: &mut ModuleBuilder, lay: &Layout, p: &Ports) -> Ctl {
     let up_window = m.reg("up_window", 1);
     let dn_window = m.reg("dn_window", 1);
     let serve_win = m.reg("serve_win", 1);
-    // The switch's level, registered (the input is constant): the route decoder and the
-    // level checks of the packets read only registers.
-    let level_q = m.reg("level_q", 4);
     let at = |v: usize| bt.is((v - 1) as u64);
     let a_modes = &m_up | &m_probe;
     let b_modes = &m_down | &m_probe;
@@ -152,7 +147,6 @@ fn step_control(m: &mut ModuleBuilder, lay: &Layout, p: &Ports) -> Ctl {
         s.comment("bt: 0 after a commit or ctl_init, else counts up to 1023");
         s.if_(&p.init | &p.last, |s| s.load(&bt, zero(10)))
             .elif(bt.is_not(MAX_STEP as u64), |s| s.load(&bt, bt.plus(1)));
-        s.load(&level_q, &p.level);
         s.comment("Windows: the packets of the step are all in from bit-time n(P) on");
         s.if_(&p.init | &p.last, |s| {
             s.load(&up_window, zero(1));
@@ -186,7 +180,6 @@ fn step_control(m: &mut ModuleBuilder, lay: &Layout, p: &Ports) -> Ctl {
         arb_down,
         arb_probe,
         serve_win,
-        level_q,
     }
 }
 
@@ -197,7 +190,7 @@ pub(super) fn switch_module(lay: &Layout) -> Module {
     let ctl = step_control(&mut m, lay, &p);
     let st: State = datapath::declare(&mut m, lay, &p, &ctl);
     let tables = p.tables.as_ref().map(|(dn, up)| (dn, up));
-    let dec = Decoder::new(&mut m, lay, &ctl.level_q, tables);
+    let dec = Decoder::new(&mut m, lay, &p.level, tables);
     let (up, dn) = match lay.params.setup {
         SetupMode::Sequential => (
             up::build(&mut m, lay, &p, &ctl, &st, &dec),

@@ -30,7 +30,6 @@ module lca_switch_cb_d2_u2_w1_l3_random (
     reg up_window;
     reg dn_window;
     reg serve_win;
-    reg [3:0] level_q;
     wire rx_a_en = (m_up | m_probe) & ~(up_window | dn_window);
     wire rx_b_en = (m_down | m_probe) & ~(up_window | dn_window);
     wire arb_up = up_window & ~dn_window;
@@ -67,11 +66,11 @@ module lca_switch_cb_d2_u2_w1_l3_random (
     // The packet in rx_a: a P1 packet in UP, a probe in PROBE
     wire [1:0] a_valid = arb_probe ? {rx_a[14], rx_a[5]} : {rx_a[17], rx_a[8]};
     wire [3:0] _a_lvl = arb_probe ? {rx_a[13:12], rx_a[4:3]} : {rx_a[16:15], rx_a[7:6]};
-    wire [1:0] a_here = {{2'd0, _a_lvl[3:2]} == level_q, {2'd0, _a_lvl[1:0]} == level_q};
+    wire [1:0] a_here = {{2'd0, _a_lvl[3:2]} == level, {2'd0, _a_lvl[1:0]} == level};
 
     // Route decoder (docs/protocol.md §1): digit `level` of an address chooses downers
-    wire _lvl_ok = level_q < 4'd3;
-    wire [1:0] _digit_at = level_q[1:0];
+    wire _lvl_ok = level < 4'd3;
+    wire [1:0] _digit_at = level[1:0];
 
     // UP arbiter (docs/protocol.md §7): requesters A(x), wires: the uppers
     reg [1:0] up_gnt;
@@ -149,7 +148,6 @@ module lca_switch_cb_d2_u2_w1_l3_random (
         up_window = 1'b0;
         dn_window = 1'b0;
         serve_win = 1'b0;
-        level_q = 4'd0;
         rx_a = 18'd0;
         rx_b = 30'd0;
         tx_c = 30'd0;
@@ -176,7 +174,6 @@ module lca_switch_cb_d2_u2_w1_l3_random (
         // bt: 0 after a commit or ctl_init, else counts up to 1023
         if (ctl_init | ctl_last) bt <= 10'd0;
         else if (bt != 10'd1023) bt <= bt + 10'd1;
-        level_q <= level;
         // Windows: the packets of the step are all in from bit-time n(P) on
         if (ctl_init | ctl_last) begin
             up_window <= 1'b0;

@@ -27,7 +27,6 @@ pub(super) fn write(t: &mut Text, lay: &Layout) {
         Some("!f_started".into()),
         "!f_mid && !up_window && !dn_window && !serve_win".into(),
     );
-    t.check("A1 level", None, "level_q == f_level".into());
     t.check(
         "A1 up_window",
         None,

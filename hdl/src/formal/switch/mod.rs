@@ -127,7 +127,6 @@ pub fn exposed(lay: &Layout) -> Vec<(String, usize)> {
         ("up_window", 1),
         ("dn_window", 1),
         ("serve_win", 1),
-        ("level_q", 4),
         ("rx_a", d * lay.p1),
         ("rx_b", u * lay.p2),
         ("tx_c", d * lay.lc),

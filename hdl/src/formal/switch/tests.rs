@@ -36,10 +36,9 @@ fn the_views_of_the_outcome_follow_the_setup() {
     let seq = names(SetupMode::Sequential);
     assert!(seq.contains(&"dn_used_a".into()) && seq.contains(&"up_last".into()));
     let fast = names(SetupMode::Fast);
-    // No register of the outcome so far (`*_gnt_q`, `*_last_q`, …); `level_q` is the
-    // level, `up_q` and `dn_q` are round-robin's wire pointers (§2), in every set-up.
-    let so_far =
-        |n: &String| n.ends_with("_q") && !["level_q", "up_q", "dn_q"].contains(&n.as_str());
+    // No register of the outcome so far (`*_gnt_q`, `*_last_q`, …); `up_q` and `dn_q` are
+    // round-robin's wire pointers (§2), in every set-up.
+    let so_far = |n: &String| n.ends_with("_q") && !["up_q", "dn_q"].contains(&n.as_str());
     assert!(
         !fast.contains(&"dn_used_a".into()) && !fast.iter().any(so_far),
         "{fast:?}"

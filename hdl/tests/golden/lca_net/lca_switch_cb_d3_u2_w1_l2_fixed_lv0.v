@@ -27,7 +27,6 @@ module lca_switch_cb_d3_u2_w1_l2_fixed_lv0 (
     reg up_window;
     reg dn_window;
     reg serve_win;
-    reg [3:0] level_q;
     wire rx_a_en = (m_up | m_probe) & ~(up_window | dn_window);
     wire rx_b_en = (m_down | m_probe) & ~(up_window | dn_window);
     wire arb_up = up_window & ~dn_window;
@@ -64,10 +63,10 @@ module lca_switch_cb_d3_u2_w1_l2_fixed_lv0 (
     // The packet in rx_a: a P1 packet in UP, a probe in PROBE
     wire [2:0] a_valid = arb_probe ? {rx_a[20], rx_a[12], rx_a[4]} : {rx_a[23], rx_a[15], rx_a[7]};
     wire [2:0] _a_lvl = arb_probe ? {rx_a[19], rx_a[11], rx_a[3]} : {rx_a[22], rx_a[14], rx_a[6]};
-    wire [2:0] a_here = {{3'd0, _a_lvl[2]} == level_q, {3'd0, _a_lvl[1]} == level_q, {3'd0, _a_lvl[0]} == level_q};
+    wire [2:0] a_here = {{3'd0, _a_lvl[2]} == level, {3'd0, _a_lvl[1]} == level, {3'd0, _a_lvl[0]} == level};
 
     // Route decoder (docs/protocol.md §1, per-level sizes): digit `level` of an address chooses downers, decoded at each level this switch serves
-    wire _lvl0 = level_q == 4'd0;
+    wire _lvl0 = level == 4'd0;
 
     // UP arbiter (docs/protocol.md §7): requesters A(x), wires: the uppers
     reg [2:0] up_gnt;
@@ -118,7 +117,6 @@ module lca_switch_cb_d3_u2_w1_l2_fixed_lv0 (
         up_window = 1'b0;
         dn_window = 1'b0;
         serve_win = 1'b0;
-        level_q = 4'd0;
         rx_a = 24'd0;
         rx_b = 26'd0;
         tx_c = 39'h0000000000;
@@ -143,7 +141,6 @@ module lca_switch_cb_d3_u2_w1_l2_fixed_lv0 (
         // bt: 0 after a commit or ctl_init, else counts up to 1023
         if (ctl_init | ctl_last) bt <= 10'd0;
         else if (bt != 10'd1023) bt <= bt + 10'd1;
-        level_q <= level;
         // Windows: the packets of the step are all in from bit-time n(P) on
         if (ctl_init | ctl_last) begin
             up_window <= 1'b0;
