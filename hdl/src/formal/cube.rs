@@ -1,7 +1,7 @@
 //! The formal harness of the hypercube node router (the default overlapped router,
 //! `hc_node_k{K}_l{L}`, `docs/hypercube.md` §3, §12): `hc_formal` instantiates the
 //! cube's own controller (`hc_ctrl_k{K}_l{L}`, inputs `reset`, `start`, `algorithm` free),
-//! the node's tap (its copies of the loop thermometer and the strobes), and one node whose links (`dim_in`), address,
+//! the node's copy of the loop thermometer, and one node whose links (`dim_in`), address,
 //! message and `send` are free — every neighbour behaviour, every run of Algorithm 1 or 2
 //! the controller can be started into. Over the node's ports it asserts:
 //!
@@ -70,7 +70,7 @@ fn ports_of(m: &Module, dir: Direction) -> Vec<(String, usize)> {
 }
 
 /// The harness of the node `node` driven by the controller `ctrl` (and, if the cube
-/// gives each node its own copies of the thermometer and strobes, the tap `tap`).
+/// gives each node its own copy of the thermometer, the tap `tap`).
 pub fn harness(p: CubeParams, node: &Module, ctrl: &Module, tap: Option<&Module>) -> Harness {
     let (k, l) = (p.k(), p.payload_bits());
     let mut t = Text::new();
@@ -105,16 +105,13 @@ pub fn harness(p: CubeParams, node: &Module, ctrl: &Module, tap: Option<&Module>
     ins.extend(ctrl_in.iter().map(String::as_str));
     t.instance(&ctrl.name, "ctrl", &ins, &outs, &ctrl_pins, &[]);
     if let Some(tap) = tap {
-        t.line("    // The node's own copies of the loop thermometer and the strobes");
-        let tap_out = ports_of(tap, Direction::Output);
-        let outs: Vec<(&str, usize)> = tap_out.iter().map(|(n, w)| (n.as_str(), *w)).collect();
-        let pins: Vec<(&str, &str)> = outs.iter().map(|(n, _)| (*n, *n)).collect();
+        t.line("    // The node's own copy of the loop thermometer");
         t.instance(
             &tap.name,
             "tap",
-            &["clock", "reset", "low_next", "strobes_next"],
-            &outs,
-            &pins,
+            &["clock", "low_next"],
+            &[("low", k)],
+            &[("low", "low")],
             &[],
         );
     }
@@ -464,20 +461,20 @@ fn witness(t: &mut Text, p: CubeParams) {
 mod tests {
     use super::*;
     use crate::hypercube::cube::blocks;
-    use crate::hypercube::overlap::controller::tap;
+    use crate::hypercube::overlap::controller::low_tap;
     use crate::hypercube::Router;
 
     #[test]
     fn the_harness_wires_the_controller_into_the_node() {
         let p = CubeParams::new(3, 2).unwrap();
         let (node, ctrl) = blocks(Router::Overlapped, p);
-        let h = harness(p, &node, &ctrl, Some(&tap(p)));
+        let tap = low_tap(p);
+        let h = harness(p, &node, &ctrl, Some(&tap));
         assert_eq!(h.switch, "hc_node_k3_l2");
         for def in ["CHECK_P1", "CHECK_P2", "CHECK_P3", "AUX", "CHECK_WITNESS"] {
             assert!(h.text.contains(&format!("`ifdef {def}")), "{def}");
         }
-        // Every input of the node is wired by name: from the controller (load, done,
-        // sel, sclr, ewin) or from the tap (low and the strobes).
+        // Every strobe the node reads comes from the controller, low from the tap.
         for port in node
             .ports
             .iter()
@@ -489,8 +486,7 @@ mod tests {
                 port.name
             );
         }
-        assert!(h.text.contains("hc_ctrl_k3_l2_tap tap"));
-        assert!(h.text.contains(".strobes_next(strobes_next)"));
+        assert!(h.text.contains("hc_ctrl_k3_l2_low_tap tap"));
         for (n, _) in exposed(p) {
             assert!(h.text.contains(&format!(".{n}({n})")), "{n}");
         }

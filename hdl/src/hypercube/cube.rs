@@ -127,34 +127,19 @@ fn build(router: Router, p: CubeParams) -> Result<Design, NetlistError> {
 
     m.comment("Links: node x's dimension-d wire is bit x*k + d, read by node x ^ 2^d");
     let dim_out = m.wire("dim_out", n * k);
-    let tap = (router == Router::Overlapped).then(|| overlap::controller::tap(p));
-    m.comment(match tap {
-        Some(_) => {
-            "The nodes, each with its copy of the loop thermometer and the strobes (node<x>_tap)"
-        }
+    let low_tap = (router == Router::Overlapped).then(|| overlap::controller::low_tap(p));
+    m.comment(match low_tap {
+        Some(_) => "The nodes, each with its copy of the loop thermometer (node<x>_tap)",
         None => "The nodes",
     });
     for x in 0..n {
-        // The tap's outputs the node reads, as (port, net).
-        let tapped: Vec<(String, V)> = tap.as_ref().map_or_else(Vec::new, |t| {
-            let name = format!("node{x}_tap");
-            let (inst, _) = m.instance_of(&name, t);
+        let low = low_tap.as_ref().map(|t| {
+            let tap = format!("node{x}_tap");
+            let (inst, _) = m.instance_of(&tap, t);
             let _ = inst
                 .pin("clock", &clock)
-                .pin("reset", &reset)
-                .pin("low_next", ctrl_out("low_next", k))
-                .pin(
-                    "strobes_next",
-                    ctrl_out("strobes_next", overlap::controller::strobes().len()),
-                );
-            t.ports
-                .iter()
-                .filter(|q| q.direction == Direction::Output)
-                .map(|q| {
-                    let net = V::signal(names::output_net(&name, &q.name), q.width);
-                    (q.name.clone(), net)
-                })
-                .collect()
+                .pin("low_next", ctrl_out("low_next", k));
+            V::signal(names::output_net(&tap, "low"), k)
         });
         let dim_in = cat((0..k).rev().map(|d| dim_out.bit((x ^ (1 << d)) * k + d)));
         let mut inst = m
@@ -163,8 +148,8 @@ fn build(router: Router, p: CubeParams) -> Result<Design, NetlistError> {
         for (name, width) in &broadcast {
             inst = inst.pin(name.as_str(), ctrl_out(name, *width));
         }
-        for (port, net) in &tapped {
-            inst = inst.pin(port.as_str(), net);
+        if let Some(low) = &low {
+            inst = inst.pin("low", low);
         }
         let _ = inst
             .pin("my_addr", lit(k, x as u64))
@@ -182,7 +167,7 @@ fn build(router: Router, p: CubeParams) -> Result<Design, NetlistError> {
 
     design.add_module(node_mod)?;
     design.add_module(ctrl_mod)?;
-    if let Some(t) = tap {
+    if let Some(t) = low_tap {
         design.add_module(t)?;
     }
     design.add_module(m.build())?;
@@ -203,18 +188,16 @@ mod tests {
             names,
             [
                 "hc_ctrl_k3_l4.v",
-                "hc_ctrl_k3_l4_tap.v",
+                "hc_ctrl_k3_l4_low_tap.v",
                 "hc_node_k3_l4.v",
                 "hypercube_k3_l4.v"
             ]
         );
         let top = &emitted.modules[3].contents;
         assert_eq!(top.matches("hc_node_k3_l4 node").count(), 8);
-        // Each node reads its own copy of the loop thermometer and of the strobes.
-        assert_eq!(top.matches("hc_ctrl_k3_l4_tap node").count(), 8);
+        // Each node reads its own copy of the loop thermometer.
+        assert_eq!(top.matches("hc_ctrl_k3_l4_low_tap node").count(), 8);
         assert!(top.contains(".low(node5_tap_low)"), "{top}");
-        assert!(top.contains(".c_body(node5_tap_c_body)"), "{top}");
-        assert!(top.contains(".load(ctrl_load)"), "{top}");
         // Node 1 hears node 5 on dimension 2 (bit 5*3 + 2), node 3 on dimension 1 (bit
         // 3*3 + 1) and node 0 on dimension 0.
         let node1 = &top[top.find("node1 (").unwrap()..];

@@ -66,11 +66,9 @@ pub fn router_gtkw(
         Router::Overlapped => {
             control.push(ctrl.trace("mode")?.named(1));
             control.extend(ctrl.traces(&["lc", "lp_f"])?);
-            control.extend(ctrl.binary(&["sel", "low_r", "sclr", "ewin", "load"])?);
-            // The strobes as node 0 reads them, from its tap.
-            let tap = top.within(design, "node0_tap")?;
+            control.extend(ctrl.binary(&["sel", "low_r", "sclr", "ewin"])?);
             (
-                tap.binary(&super::overlap::controller::strobes())?,
+                super::overlap::control::NAMES,
                 filter_codes("hc_mode.txt", MODE_NAMES.map(|(c, n)| (c as u64, n))),
             )
         }
@@ -79,7 +77,7 @@ pub fn router_gtkw(
             control.extend(ctrl.traces(&["cnt", "s_r"])?);
             control.extend(ctrl.binary(&["sel", "low"])?);
             (
-                ctrl.binary(super::sort::control::NAMES)?,
+                super::sort::control::NAMES,
                 filter_codes(
                     "hc_sort_mode.txt",
                     SORT_MODE_NAMES.map(|(c, n)| (c as u64, n)),
@@ -91,7 +89,7 @@ pub fn router_gtkw(
             control.push(ctrl.trace("cnt")?);
             control.extend(ctrl.binary(&["sel", "low"])?);
             (
-                ctrl.binary(&super::sequential::control::NAMES[..])?,
+                &super::sequential::control::NAMES[..],
                 filter_codes("hc_phase.txt", PHASE_NAMES.map(|(c, n)| (c as u64, n))),
             )
         }
@@ -99,7 +97,7 @@ pub fn router_gtkw(
     control.extend(top.traces(&["bit_time", "done", "collision"])?);
     let mut groups = vec![
         Group::new("controller (state by name)", control),
-        Group::new("controller strobes", strobes),
+        Group::new("controller strobes", ctrl.binary(strobes)?),
         Group::new(
             "nodes (node x at row x)",
             top.traces(&[

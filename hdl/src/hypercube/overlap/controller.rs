@@ -7,18 +7,17 @@
 //! while `lc` is below the start, so that one comparison tells both "started" and
 //! "within". In `semi` channel A runs Algorithm 1 from `lc = 0` over all `k` stages.
 //!
-//! Broadcast besides the strobes of [`super::control::Control`] (each node's [`tap`]
-//! registers them from their next values): `low` (thermometer of `i`, 0 in `semi`),
+//! Broadcast besides the [`Control`] strobes: `low` (thermometer of `i`, 0 in `semi`),
 //! `sel` (one-hot of the dimension whose address or address bit is being sent), `sclr`
 //! (the diagonal stage clear between the frames of steps 3 and 5: stage `i+1+j` is
 //! cleared at step-3 cycle `f + M + 1 + j`, as step 3's tail leaves it) and `ewin` (the
 //! wires still carrying the enumeration, bit `i+1+j` during loop cycles `1+j..=2f+j`,
 //! which the pipelines must not take for frames).
 
-use super::control::NAMES;
+use super::control::Control;
 use crate::hypercube::parts::{down, first_above, shift_in_low, up};
 use crate::hypercube::Router;
-use crate::netlist::{cat, flag, lit, priority, zero, Module, ModuleBuilder, V};
+use crate::netlist::{cat, lit, priority, zero, Module, ModuleBuilder, V};
 use lcanet_sim::hypercube::CubeParams;
 
 /// Width of the loop counter and of every loop-cycle constant.
@@ -155,84 +154,36 @@ impl Loop {
     }
 }
 
-/// The loop cycle a [`decode`] reads: the loop's first (0), or the signal's. The first
-/// cycle's comparisons are folded here: Verilator `-Wall` rejects `0 <= x` and `0 > x` as
-/// constant (UNSIGNED).
-#[derive(Clone, Copy)]
-enum Cycle<'a> {
-    First,
-    At(&'a V),
-}
-
-impl Cycle<'_> {
-    fn value(self) -> V {
-        match self {
-            Cycle::First => zero(CNT_BITS),
-            Cycle::At(lc) => lc.clone(),
-        }
-    }
-    fn eq(self, x: &V) -> V {
-        match self {
-            Cycle::First => x.is(0),
-            Cycle::At(lc) => lc.eq(x),
-        }
-    }
-    fn le(self, x: &V) -> V {
-        match self {
-            Cycle::First => flag(true),
-            Cycle::At(lc) => lc.le(x),
-        }
-    }
-    fn lt(self, x: &V) -> V {
-        match self {
-            Cycle::First => x.is_not(0),
-            Cycle::At(lc) => lc.lt(x),
-        }
-    }
-    fn gt(self, x: &V) -> V {
-        match self {
-            Cycle::First => flag(false),
-            Cycle::At(lc) => lc.gt(x),
-        }
-    }
-}
-
 /// What the controller decodes from a state (mode, loop cycle, loop constants): the
 /// broadcast strobes and what its own sequencing reads, by name, as wires of `m`.
 fn decode(
     m: &mut ModuleBuilder,
     p: CubeParams,
-    pre: &str,
     mode: &V,
-    lc: Cycle,
+    lc: &V,
     lp: &Loop,
 ) -> Vec<(&'static str, V)> {
     let (k, l, msg) = (p.k(), p.payload_bits(), p.message_bits());
     let c9 = |v: usize| lit(CNT_BITS, v as u64);
-    let semi = m.def(format!("{pre}_semi"), mode.is(Mode::Semi as u64));
-    let full = m.def(format!("{pre}_full"), mode.is(Mode::Full as u64));
+    let semi = m.def("semi", mode.is(Mode::Semi as u64));
+    let full = m.def("full", mode.is(Mode::Full as u64));
     let f9 = &lp.f;
-    let enumerating = m.def(format!("{pre}_enumerating"), &full & f9.is_not(0));
-    let c2 = m.def(format!("{pre}_c2"), lc.value() - &lp.p_start);
-    let c0 = m.def(format!("{pre}_c0"), lc.value() - &lp.q_start);
-    let cr = m.def(format!("{pre}_cr"), lc.value() - &lp.r_start);
-    let in2 = m.def(format!("{pre}_in2"), &enumerating & c2.le(&lp.frame_end));
-    let in_r = m.def(format!("{pre}_in_r"), &enumerating & cr.le(&lp.frame_end));
-    let in0 = m.def(format!("{pre}_in0"), &enumerating & c0.le(&lp.f3.plus(1)));
+    let enumerating = m.def("enumerating", &full & f9.is_not(0));
+    let c2 = m.def("c2", lc - &lp.p_start);
+    let c0 = m.def("c0", lc - &lp.q_start);
+    let cr = m.def("cr", lc - &lp.r_start);
+    let in2 = m.def("in2", &enumerating & c2.le(&lp.frame_end));
+    let in_r = m.def("in_r", &enumerating & cr.le(&lp.frame_end));
+    let in0 = m.def("in0", &enumerating & c0.le(&lp.f3.plus(1)));
 
-    m.comment(format!(
-        "{pre}: channel A, semi (lc, k stages, L body bits) or step 3 / step 6 (f, M)"
-    ));
-    let ca = m.def(
-        format!("{pre}_ca"),
-        semi.select(lc.value(), in2.select(&c2, &cr)),
-    );
-    let fa = m.def(format!("{pre}_fa"), semi.select(c9(k), f9.clone()));
-    let ba = m.def(format!("{pre}_ba"), semi.select(c9(l), c9(msg)));
-    let on_a = m.def(format!("{pre}_on_a"), &semi | &in2 | &in_r);
-    let a = channel(m, &format!("{pre}_a"), &ca, &fa, &ba, &on_a);
-    m.comment(format!("{pre}: channel B, step 5 (f stages, f body bits)"));
-    let b = channel(m, &format!("{pre}_b"), &c0, f9, f9, &in0);
+    m.comment("Channel A: semi (lc, k stages, L body bits) or step 3 / step 6 (f, M)");
+    let ca = m.def("ca", semi.select(lc, in2.select(&c2, &cr)));
+    let fa = m.def("fa", semi.select(c9(k), f9.clone()));
+    let ba = m.def("ba", semi.select(c9(l), c9(msg)));
+    let on_a = m.def("on_a", &semi | &in2 | &in_r);
+    let a = channel(m, "a", &ca, &fa, &ba, &on_a);
+    m.comment("Channel B: step 5 (f stages, f body bits)");
+    let b = channel(m, "b", &c0, f9, f9, &in0);
     vec![
         ("ph_semi", semi.clone()),
         ("ph_pack2", in2.clone()),
@@ -254,14 +205,14 @@ fn decode(
         ("p0_rxbody", b.rxbody),
         ("s_clear", (&a.last & (&semi | &in_r)) | &b.last),
         ("enum_on", &enumerating & lc.le(&lp.f3)),
-        ("e_inj2", &enumerating & lc.eq(&zero(CNT_BITS))),
+        ("e_inj2", &enumerating & lc.is(0)),
         ("e_inj0", &enumerating & lc.eq(f9)),
         ("e_cap2", &enumerating & lc.gt(f9) & lc.le(&lp.f2)),
         ("e_cap0", &enumerating & lc.gt(&lp.f2) & lc.le(&lp.f3)),
         ("e_clear", &enumerating & lc.eq(&lp.f3)),
         ("ph_cross", &full & lc.le(&c9(msg))),
-        ("x_decide", &full & lc.eq(&zero(CNT_BITS))),
-        ("x_shift", &full & lc.gt(&zero(CNT_BITS)) & lc.le(&c9(msg))),
+        ("x_decide", &full & lc.is(0)),
+        ("x_shift", &full & lc.ge(&c9(1)) & lc.le(&c9(msg))),
         // The controller's own: the loop's last cycle, sel's restart in step 5, the
         // diagonal clear's start (step-3 cycle f + M), the enumeration's feed.
         ("is_last", (&semi & &a.last) | (&full & lc.eq(&lp.loop_end))),
@@ -278,9 +229,7 @@ fn decode(
 /// that the nodes see the same strobes in the same cycle as from a combinational decode
 /// of the state, but straight from flip-flops. The loop's constants are registers too,
 /// the next loop's among them (from `f - 1`, a cycle after `f` changes; a loop lasts at
-/// least `M + 1` cycles), so that no sum sits in front of the decode; and the next state
-/// is decoded once per source (load, advance, a cycle within the loop), chosen after, so
-/// that `load` is not in front of the decode either.
+/// least `M + 1` cycles), so that no sum sits in front of the decode.
 pub fn controller(p: CubeParams) -> Module {
     let (k, msg) = (p.k(), p.message_bits());
     let mut m = ModuleBuilder::new(Router::Overlapped.ctrl_name(p));
@@ -288,9 +237,7 @@ pub fn controller(p: CubeParams) -> Module {
     let reset = m.input("reset", 1);
     let start = m.input("start", 1);
     let algorithm = m.input("algorithm", 1);
-    let load = m.output("load", 1);
-    let done = m.output("done", 1);
-    let strobes_next = m.output("strobes_next", strobes().len());
+    let ctl = Control::outputs(&mut m);
     let sel = m.output("sel", k);
     let low_next = m.output("low_next", k);
     let sclr = m.output("sclr", k);
@@ -316,7 +263,7 @@ pub fn controller(p: CubeParams) -> Module {
     let loops_left = m.def("loops_left", cur.f.is_not(0));
     // The loop's last cycle, decoded and registered with the rest (below).
     let is_last = m.reg("is_last_q", 1);
-    m.assign(&load, &start & !&busy & !&reset);
+    m.assign(&ctl.load, &start & !&busy & !&reset);
     let ends = m.def("run_ends", &busy & &is_last & (&semi_now | !&loops_left));
     let advance = m.def("advance", &busy & &is_last & !&semi_now & &loops_left);
     let mode_next = priority(
@@ -324,87 +271,51 @@ pub fn controller(p: CubeParams) -> Module {
         [
             Some((reset.clone(), lit(2, Mode::Idle as u64))),
             Some((
-                load.clone(),
+                ctl.load.clone(),
                 algorithm.select(lit(2, Mode::Full as u64), lit(2, Mode::Semi as u64)),
             )),
             Some((ends.clone(), lit(2, Mode::Idle as u64))),
         ],
     );
     let mode_next = m.def("mode_next", mode_next);
-    let restart = &reset | &load | (&busy & &is_last);
+    let restart = &reset | &ctl.load | (&busy & &is_last);
     let lc_next = m.def(
         "lc_next",
         restart.select(zero(CNT_BITS), busy.select(lc.plus(1), lc.clone())),
     );
     let first_loop = Loop::of(&lit(CNT_BITS, (k - 1) as u64), msg);
     let lp_next = first_loop.zip3(&nxt, &cur, &mut m, "next", |first, nx, lp| {
-        load.select(first, advance.select(nx, lp))
+        ctl.load.select(first, advance.select(nx, lp))
     });
 
-    // The next state's decode, one per source of the next state, chosen after the sums:
-    // a load (`ld`: the first loop from cycle 0), an advance (`adv`: the next loop's
-    // constants from cycle 0), a cycle within the loop (`run`). A reset or the run's end
-    // decodes to all zeros (mode `Idle`). Decoding `mode_next`, `lc_next`, `lp_next`
-    // instead put `load` in front of three carry chains in series, the 7-cube's critical
-    // path on the 85F (docs/decisions/fpga-flow.md).
-    m.comment("The registered decode of the next state, by its source");
-    let mode_ld = algorithm.select(lit(2, Mode::Full as u64), lit(2, Mode::Semi as u64));
-    let lc_run = m.def("lc_run", busy.select(lc.plus(1), lc.clone()));
-    let sources = [
-        decode(&mut m, p, "ld", &mode_ld, Cycle::First, &first_loop),
-        decode(&mut m, p, "adv", &mode, Cycle::First, &nxt),
-        decode(&mut m, p, "run", &mode, Cycle::At(&lc_run), &cur),
-    ];
-    // One bit per signal of `decode` but `is_last` (registered on its own), in its order.
-    let names: Vec<&str> = sources[0]
-        .iter()
-        .map(|(n, _)| *n)
-        .filter(|n| *n != "is_last")
-        .collect();
-    let [ld, adv, run] = sources.map(|d| {
-        let last = d
-            .iter()
-            .find(|(n, _)| *n == "is_last")
-            .expect("decoded")
-            .1
-            .clone();
-        let rest = cat(d
-            .into_iter()
-            .rev()
-            .filter(|(n, _)| *n != "is_last")
-            .map(|(_, v)| v));
-        (last, rest)
-    });
-    let pick = |sel: fn(&(V, V)) -> &V, w: usize| {
-        priority(
-            sel(&run).clone(),
-            [
-                Some((reset.clone(), zero(w))),
-                Some((load.clone(), sel(&ld).clone())),
-                Some((advance.clone(), sel(&adv).clone())),
-                Some((ends.clone(), zero(w))),
-            ],
-        )
-    };
-    let is_last_next = m.def("is_last_next", pick(|x| &x.0, 1));
-    let dec_next = m.def("dec_next", pick(|x| &x.1, names.len()));
-    let bit = |n: &str| dec_next.bit(names.iter().position(|x| x == &n).expect("decoded"));
+    m.comment("The registered decode, of the next state");
+    let mut decoded = decode(&mut m, p, &mode_next, &lc_next, &lp_next);
+    let at = |d: &[(&str, V)], n: &str| d.iter().position(|(x, _)| *x == n);
+    let is_last_next = decoded.remove(at(&decoded, "is_last").expect("decoded")).1;
+    // One bit per other signal of `decode`, in its order.
+    let dec = m.reg("dec_q", decoded.len());
+    let q = |n: &str| dec.bit(at(&decoded, n).expect("a decoded signal"));
+    let dec_next = cat(decoded.iter().rev().map(|(_, v)| v.clone()));
 
-    m.comment("Strobes (docs/hypercube.md §12): their next values, to each node's tap");
-    m.assign(&done, &finished);
-    m.assign(&strobes_next, cat(strobes().into_iter().rev().map(bit)));
-    // The controller's own copies of the strobes it reads.
-    let dec = m.reg("dec_q", OWN.len());
-    let q = |n: &str| dec.bit(OWN.iter().position(|x| x == &n).expect("an own strobe"));
-    let dec_next = cat(OWN.iter().rev().map(|n| bit(n)));
+    m.comment("Strobes (docs/hypercube.md §12)");
+    m.assign(&ctl.done, &finished);
+    for &name in super::control::NAMES {
+        let v = match name {
+            "load" | "done" => continue,
+            // A reset clears at once, in its own cycle.
+            "s_clear" | "e_clear" => &reset | q(name),
+            _ => q(name),
+        };
+        m.assign(&V::signal(name, 1), v);
+    }
     m.assign(&bit_time, &bt);
-    m.comment("The loop thermometer's next value, to each node's tap");
+    m.comment("The loop thermometer's next value, to each node's copy (low_tap)");
     m.assign(
         &low_next,
         priority(
             low_r.clone(),
             [
-                Some((load.clone(), algorithm.select(lit(k, 1), zero(k)))),
+                Some((ctl.load.clone(), algorithm.select(lit(k, 1), zero(k)))),
                 Some((&advance & !&reset, shift_in_low(&low_r, lit(1, 1)))),
             ],
         ),
@@ -449,7 +360,7 @@ pub fn controller(p: CubeParams) -> Module {
             pr.load(&finished, lit(1, 0));
             pr.load(&bt, zero(16));
         })
-        .elif(&load, |pr| {
+        .elif(&ctl.load, |pr| {
             pr.load(&finished, lit(1, 0));
             pr.load(&bt, zero(16));
         })
@@ -461,61 +372,19 @@ pub fn controller(p: CubeParams) -> Module {
     m.build()
 }
 
-/// The registers beside each node (`node<x>_tap`): the loop thermometer `low` loaded from
-/// the controller's `low_next`, and every strobe of [`strobes`] loaded from its next value
-/// (`strobes_next`), so that the node reads them in the cycle the controller's own
-/// registers would hold them. `(* keep *)`: each node decodes from its own copies. From
-/// one register per strobe the 85F's placer fanned each out across the die to 128 nodes,
-/// and synthesis merged the nodes' decodes of the broadcast into one cone shared by all
-/// (`docs/decisions/fpga-flow.md`). `s_clear` and `e_clear` are also 1 in a reset's own
-/// cycle.
-pub fn tap(p: CubeParams) -> Module {
+/// The copy of the loop thermometer beside each node (`node<x>_tap`): a register loaded
+/// with the controller's `low_next`, `(* keep *)` so that each node decodes `first`,
+/// `dimi` and `act` from its own copy (synthesis would otherwise merge the nodes' decodes
+/// into one cone and fan it out across the die; `docs/decisions/fpga-flow.md`).
+pub fn low_tap(p: CubeParams) -> Module {
     let k = p.k();
-    let mut m = ModuleBuilder::new(format!("{}_tap", Router::Overlapped.ctrl_name(p)));
+    let mut m = ModuleBuilder::new(format!("{}_low_tap", Router::Overlapped.ctrl_name(p)));
     m.clock();
-    let reset = m.input("reset", 1);
     let low_next = m.input("low_next", k);
-    let strobes_next = m.input("strobes_next", strobes().len());
     let low = m.output("low", k);
     let low_q = m.reg("low_q", k);
-    let strobes_q = m.reg("strobes_q", strobes().len());
     m.keep_registers();
-    m.always(|p| {
-        p.load(&low_q, &low_next);
-        p.load(&strobes_q, &strobes_next);
-    });
+    m.always(|p| p.load(&low_q, &low_next));
     m.assign(&low, &low_q);
-    for (i, name) in strobes().into_iter().enumerate() {
-        let out = m.output(name, 1);
-        let v = match name {
-            "s_clear" | "e_clear" => &reset | strobes_q.bit(i),
-            _ => strobes_q.bit(i),
-        };
-        m.assign(&out, v);
-    }
     m.build()
 }
-
-/// The strobes a node's tap registers, in `strobes_next`'s bit order: every broadcast
-/// signal of [`NAMES`] but `load` (from `start`, in its own cycle) and `done`.
-pub fn strobes() -> Vec<&'static str> {
-    NAMES
-        .iter()
-        .copied()
-        .filter(|n| !matches!(*n, "load" | "done"))
-        .collect()
-}
-
-/// What the controller reads of its own decode (for `sel`, `sclr`, `ewin`), registered
-/// in `dec_q` in this bit order.
-const OWN: [&str; 9] = [
-    "c_start",
-    "c_addr",
-    "ph_rdv",
-    "p0_start",
-    "p0_addr",
-    "p0_body",
-    "sel_restart",
-    "sclr_start",
-    "ewin_feed",
-];

@@ -9,7 +9,34 @@ module hc_ctrl_k2_l4 (
     input wire algorithm,
     output wire load,
     output wire done,
-    output wire [27:0] strobes_next,
+    output wire fwd,
+    output wire bwd,
+    output wire s_clear,
+    output wire ph_semi,
+    output wire ph_cross,
+    output wire ph_pack2,
+    output wire ph_pack0,
+    output wire ph_rdv,
+    output wire c_start,
+    output wire c_addr,
+    output wire c_body,
+    output wire c_rxstart,
+    output wire c_rxbody,
+    output wire c_window,
+    output wire c_last,
+    output wire p0_start,
+    output wire p0_addr,
+    output wire p0_body,
+    output wire p0_rxstart,
+    output wire p0_rxbody,
+    output wire enum_on,
+    output wire e_inj2,
+    output wire e_inj0,
+    output wire e_cap2,
+    output wire e_cap0,
+    output wire e_clear,
+    output wire x_decide,
+    output wire x_shift,
     output wire [1:0] sel,
     output wire [1:0] low_next,
     output wire [1:0] sclr,
@@ -63,93 +90,67 @@ module hc_ctrl_k2_l4 (
     wire [8:0] next_loop_end = load ? ((9'd1 != 9'd0) ? ((((9'd1 << 1) >= (9'd6 - 9'd1)) ? (9'd1 << 1) : (9'd6 - 9'd1)) + 9'd1 + 9'd7 + (9'd1 << 1) + 9'd1 + 9'd2 + (9'd1 << 1) + 9'd7) : 9'd6) : advance ? nx_loop_end : lp_loop_end;
     wire [8:0] next_frame_end = load ? ((9'd1 << 1) + 9'd7) : advance ? nx_frame_end : lp_frame_end;
 
-    // The registered decode of the next state, by its source
-    wire [8:0] lc_run = busy ? (lc + 9'd1) : lc;
-    wire ld_semi = (algorithm ? 2'd2 : 2'd1) == 2'd1;
-    wire ld_full = (algorithm ? 2'd2 : 2'd1) == 2'd2;
-    wire ld_enumerating = ld_full & (9'd1 != 9'd0);
-    wire [8:0] ld_c2 = 9'd0 - (((9'd1 << 1) >= (9'd6 - 9'd1)) ? (9'd1 << 1) : (9'd6 - 9'd1));
-    wire [8:0] ld_c0 = 9'd0 - ((((9'd1 << 1) >= (9'd6 - 9'd1)) ? (9'd1 << 1) : (9'd6 - 9'd1)) + 9'd1 + 9'd7);
-    wire [8:0] ld_cr = 9'd0 - ((((9'd1 << 1) >= (9'd6 - 9'd1)) ? (9'd1 << 1) : (9'd6 - 9'd1)) + 9'd1 + 9'd7 + (9'd1 << 1) + 9'd1 + 9'd2);
-    wire ld_in2 = ld_enumerating & (ld_c2 <= ((9'd1 << 1) + 9'd7));
-    wire ld_in_r = ld_enumerating & (ld_cr <= ((9'd1 << 1) + 9'd7));
-    wire ld_in0 = ld_enumerating & (ld_c0 <= ((9'd1 << 1) + 9'd1 + 9'd1));
+    // The registered decode, of the next state
+    wire semi = mode_next == 2'd1;
+    wire full = mode_next == 2'd2;
+    wire enumerating = full & (next_f != 9'd0);
+    wire [8:0] c2 = lc_next - next_p_start;
+    wire [8:0] c0 = lc_next - next_q_start;
+    wire [8:0] cr = lc_next - next_r_start;
+    wire in2 = enumerating & (c2 <= next_frame_end);
+    wire in_r = enumerating & (cr <= next_frame_end);
+    wire in0 = enumerating & (c0 <= (next_f3 + 9'd1));
 
-    // ld: channel A, semi (lc, k stages, L body bits) or step 3 / step 6 (f, M)
-    wire [8:0] ld_ca = ld_semi ? 9'd0 : ld_in2 ? ld_c2 : ld_cr;
-    wire [8:0] ld_fa = ld_semi ? 9'd2 : 9'd1;
-    wire [8:0] ld_ba = ld_semi ? 9'd4 : 9'd6;
-    wire ld_on_a = ld_semi | ld_in2 | ld_in_r;
-    wire [8:0] ld_a_fb = ld_fa + ld_ba;
-    wire [8:0] ld_a_f2 = ld_fa << 1;
-    wire [8:0] ld_a_rx = ld_a_f2 + 9'd1;
-    wire [8:0] ld_a_end = ld_a_f2 + ld_ba + 9'd1;
+    // Channel A: semi (lc, k stages, L body bits) or step 3 / step 6 (f, M)
+    wire [8:0] ca = semi ? lc_next : in2 ? c2 : cr;
+    wire [8:0] fa = semi ? 9'd2 : next_f;
+    wire [8:0] ba = semi ? 9'd4 : 9'd6;
+    wire on_a = semi | in2 | in_r;
+    wire [8:0] a_fb = fa + ba;
+    wire [8:0] a_f2 = fa << 1;
+    wire [8:0] a_rx = a_f2 + 9'd1;
+    wire [8:0] a_end = a_f2 + ba + 9'd1;
 
-    // ld: channel B, step 5 (f stages, f body bits)
-    wire [8:0] ld_b_fb = 9'd1 + 9'd1;
-    wire [8:0] ld_b_f2 = 9'd1 << 1;
-    wire [8:0] ld_b_rx = ld_b_f2 + 9'd1;
-    wire [8:0] ld_b_end = ld_b_f2 + 9'd1 + 9'd1;
-    wire adv_semi = mode == 2'd1;
-    wire adv_full = mode == 2'd2;
-    wire adv_enumerating = adv_full & (nx_f != 9'd0);
-    wire [8:0] adv_c2 = 9'd0 - nx_p_start;
-    wire [8:0] adv_c0 = 9'd0 - nx_q_start;
-    wire [8:0] adv_cr = 9'd0 - nx_r_start;
-    wire adv_in2 = adv_enumerating & (adv_c2 <= nx_frame_end);
-    wire adv_in_r = adv_enumerating & (adv_cr <= nx_frame_end);
-    wire adv_in0 = adv_enumerating & (adv_c0 <= (nx_f3 + 9'd1));
+    // Channel B: step 5 (f stages, f body bits)
+    wire [8:0] b_fb = next_f + next_f;
+    wire [8:0] b_f2 = next_f << 1;
+    wire [8:0] b_rx = b_f2 + 9'd1;
+    wire [8:0] b_end = b_f2 + next_f + 9'd1;
+    reg [30:0] dec_q;
 
-    // adv: channel A, semi (lc, k stages, L body bits) or step 3 / step 6 (f, M)
-    wire [8:0] adv_ca = adv_semi ? 9'd0 : adv_in2 ? adv_c2 : adv_cr;
-    wire [8:0] adv_fa = adv_semi ? 9'd2 : nx_f;
-    wire [8:0] adv_ba = adv_semi ? 9'd4 : 9'd6;
-    wire adv_on_a = adv_semi | adv_in2 | adv_in_r;
-    wire [8:0] adv_a_fb = adv_fa + adv_ba;
-    wire [8:0] adv_a_f2 = adv_fa << 1;
-    wire [8:0] adv_a_rx = adv_a_f2 + 9'd1;
-    wire [8:0] adv_a_end = adv_a_f2 + adv_ba + 9'd1;
-
-    // adv: channel B, step 5 (f stages, f body bits)
-    wire [8:0] adv_b_fb = nx_f + nx_f;
-    wire [8:0] adv_b_f2 = nx_f << 1;
-    wire [8:0] adv_b_rx = adv_b_f2 + 9'd1;
-    wire [8:0] adv_b_end = adv_b_f2 + nx_f + 9'd1;
-    wire run_semi = mode == 2'd1;
-    wire run_full = mode == 2'd2;
-    wire run_enumerating = run_full & (lp_f != 9'd0);
-    wire [8:0] run_c2 = lc_run - lp_p_start;
-    wire [8:0] run_c0 = lc_run - lp_q_start;
-    wire [8:0] run_cr = lc_run - lp_r_start;
-    wire run_in2 = run_enumerating & (run_c2 <= lp_frame_end);
-    wire run_in_r = run_enumerating & (run_cr <= lp_frame_end);
-    wire run_in0 = run_enumerating & (run_c0 <= (lp_f3 + 9'd1));
-
-    // run: channel A, semi (lc, k stages, L body bits) or step 3 / step 6 (f, M)
-    wire [8:0] run_ca = run_semi ? lc_run : run_in2 ? run_c2 : run_cr;
-    wire [8:0] run_fa = run_semi ? 9'd2 : lp_f;
-    wire [8:0] run_ba = run_semi ? 9'd4 : 9'd6;
-    wire run_on_a = run_semi | run_in2 | run_in_r;
-    wire [8:0] run_a_fb = run_fa + run_ba;
-    wire [8:0] run_a_f2 = run_fa << 1;
-    wire [8:0] run_a_rx = run_a_f2 + 9'd1;
-    wire [8:0] run_a_end = run_a_f2 + run_ba + 9'd1;
-
-    // run: channel B, step 5 (f stages, f body bits)
-    wire [8:0] run_b_fb = lp_f + lp_f;
-    wire [8:0] run_b_f2 = lp_f << 1;
-    wire [8:0] run_b_rx = run_b_f2 + 9'd1;
-    wire [8:0] run_b_end = run_b_f2 + lp_f + 9'd1;
-    wire is_last_next = reset ? 1'b0 : load ? ((ld_semi & ld_on_a & (ld_ca == ld_a_end)) | (ld_full & (((9'd1 != 9'd0) ? ((((9'd1 << 1) >= (9'd6 - 9'd1)) ? (9'd1 << 1) : (9'd6 - 9'd1)) + 9'd1 + 9'd7 + (9'd1 << 1) + 9'd1 + 9'd2 + (9'd1 << 1) + 9'd7) : 9'd6) == 9'd0))) : advance ? ((adv_semi & adv_on_a & (adv_ca == adv_a_end)) | (adv_full & (nx_loop_end == 9'd0))) : run_ends ? 1'b0 : ((run_semi & run_on_a & (run_ca == run_a_end)) | (run_full & (lc_run == lp_loop_end)));
-    wire [30:0] dec_next = reset ? 31'd0 : load ? {ld_enumerating & ((9'd1 << 1) != 9'd0), ld_in2 & (ld_c2 == (9'd1 + 9'd6)), ld_in0 & (ld_c0 >= 9'd1) & (ld_c0 <= 9'd1) & (ld_c0 == 9'd1), 1'b0, ld_full & (9'd0 == 9'd0), ld_full, ld_enumerating & (((9'd1 << 1) + 9'd1) == 9'd0), 1'b0, 1'b0, ld_enumerating & (9'd1 == 9'd0), ld_enumerating & (9'd0 == 9'd0), ld_enumerating, (ld_on_a & (ld_ca == ld_a_end) & (ld_semi | ld_in_r)) | (ld_in0 & (ld_c0 == ld_b_end)), ld_in0 & (ld_c0 >= (ld_b_rx + 9'd1)) & (ld_c0 <= ld_b_end), ld_in0 & (ld_c0 == ld_b_rx), ld_in0 & (ld_c0 >= (9'd1 + 9'd1)) & (ld_c0 <= ld_b_fb), ld_in0 & (ld_c0 >= 9'd1) & (ld_c0 <= 9'd1), ld_in0 & (ld_c0 == 9'd0), ld_on_a & (ld_ca == ld_a_end), ld_on_a & (ld_ca >= (ld_fa + 9'd1)) & (ld_ca <= ld_a_end), ld_on_a & (ld_ca >= (ld_a_rx + 9'd1)) & (ld_ca <= ld_a_end), ld_on_a & (ld_ca == ld_a_rx), ld_on_a & (ld_ca >= (ld_fa + 9'd1)) & (ld_ca <= ld_a_fb), ld_on_a & (ld_ca >= 9'd1) & (ld_ca <= ld_fa), ld_on_a & (ld_ca == 9'd0), ld_in_r, ld_semi | ld_in2 | ld_in0, ld_in_r, ld_in0, ld_in2, ld_semi} : advance ? {adv_enumerating & (nx_f2 != 9'd0), adv_in2 & (adv_c2 == (nx_f + 9'd6)), adv_in0 & (adv_c0 >= 9'd1) & (adv_c0 <= nx_f) & (adv_c0 == nx_f), 1'b0, adv_full & (9'd0 == 9'd0), adv_full, adv_enumerating & (nx_f3 == 9'd0), 1'b0, 1'b0, adv_enumerating & (nx_f == 9'd0), adv_enumerating & (9'd0 == 9'd0), adv_enumerating, (adv_on_a & (adv_ca == adv_a_end) & (adv_semi | adv_in_r)) | (adv_in0 & (adv_c0 == adv_b_end)), adv_in0 & (adv_c0 >= (adv_b_rx + 9'd1)) & (adv_c0 <= adv_b_end), adv_in0 & (adv_c0 == adv_b_rx), adv_in0 & (adv_c0 >= (nx_f + 9'd1)) & (adv_c0 <= adv_b_fb), adv_in0 & (adv_c0 >= 9'd1) & (adv_c0 <= nx_f), adv_in0 & (adv_c0 == 9'd0), adv_on_a & (adv_ca == adv_a_end), adv_on_a & (adv_ca >= (adv_fa + 9'd1)) & (adv_ca <= adv_a_end), adv_on_a & (adv_ca >= (adv_a_rx + 9'd1)) & (adv_ca <= adv_a_end), adv_on_a & (adv_ca == adv_a_rx), adv_on_a & (adv_ca >= (adv_fa + 9'd1)) & (adv_ca <= adv_a_fb), adv_on_a & (adv_ca >= 9'd1) & (adv_ca <= adv_fa), adv_on_a & (adv_ca == 9'd0), adv_in_r, adv_semi | adv_in2 | adv_in0, adv_in_r, adv_in0, adv_in2, adv_semi} : run_ends ? 31'd0 : {run_enumerating & (lc_run < lp_f2), run_in2 & (run_c2 == (lp_f + 9'd6)), run_in0 & (run_c0 >= 9'd1) & (run_c0 <= lp_f) & (run_c0 == lp_f), run_full & (lc_run > 9'd0) & (lc_run <= 9'd6), run_full & (lc_run == 9'd0), run_full & (lc_run <= 9'd6), run_enumerating & (lc_run == lp_f3), run_enumerating & (lc_run > lp_f2) & (lc_run <= lp_f3), run_enumerating & (lc_run > lp_f) & (lc_run <= lp_f2), run_enumerating & (lc_run == lp_f), run_enumerating & (lc_run == 9'd0), run_enumerating & (lc_run <= lp_f3), (run_on_a & (run_ca == run_a_end) & (run_semi | run_in_r)) | (run_in0 & (run_c0 == run_b_end)), run_in0 & (run_c0 >= (run_b_rx + 9'd1)) & (run_c0 <= run_b_end), run_in0 & (run_c0 == run_b_rx), run_in0 & (run_c0 >= (lp_f + 9'd1)) & (run_c0 <= run_b_fb), run_in0 & (run_c0 >= 9'd1) & (run_c0 <= lp_f), run_in0 & (run_c0 == 9'd0), run_on_a & (run_ca == run_a_end), run_on_a & (run_ca >= (run_fa + 9'd1)) & (run_ca <= run_a_end), run_on_a & (run_ca >= (run_a_rx + 9'd1)) & (run_ca <= run_a_end), run_on_a & (run_ca == run_a_rx), run_on_a & (run_ca >= (run_fa + 9'd1)) & (run_ca <= run_a_fb), run_on_a & (run_ca >= 9'd1) & (run_ca <= run_fa), run_on_a & (run_ca == 9'd0), run_in_r, run_semi | run_in2 | run_in0, run_in_r, run_in0, run_in2, run_semi};
-
-    // Strobes (docs/hypercube.md §12): their next values, to each node's tap
+    // Strobes (docs/hypercube.md §12)
     assign done = finished;
-    assign strobes_next = {dec_next[27], dec_next[26], dec_next[24], dec_next[23], dec_next[22], dec_next[21], dec_next[20], dec_next[19], dec_next[17], dec_next[16], dec_next[15], dec_next[14], dec_next[13], dec_next[12], dec_next[11], dec_next[10], dec_next[9], dec_next[8], dec_next[7], dec_next[6], dec_next[3], dec_next[2], dec_next[1], dec_next[25], dec_next[0], dec_next[18], dec_next[5], dec_next[4]};
-    reg [8:0] dec_q;
+    assign fwd = dec_q[4];
+    assign bwd = dec_q[5];
+    assign s_clear = reset | dec_q[18];
+    assign ph_semi = dec_q[0];
+    assign ph_cross = dec_q[25];
+    assign ph_pack2 = dec_q[1];
+    assign ph_pack0 = dec_q[2];
+    assign ph_rdv = dec_q[3];
+    assign c_start = dec_q[6];
+    assign c_addr = dec_q[7];
+    assign c_body = dec_q[8];
+    assign c_rxstart = dec_q[9];
+    assign c_rxbody = dec_q[10];
+    assign c_window = dec_q[11];
+    assign c_last = dec_q[12];
+    assign p0_start = dec_q[13];
+    assign p0_addr = dec_q[14];
+    assign p0_body = dec_q[15];
+    assign p0_rxstart = dec_q[16];
+    assign p0_rxbody = dec_q[17];
+    assign enum_on = dec_q[19];
+    assign e_inj2 = dec_q[20];
+    assign e_inj0 = dec_q[21];
+    assign e_cap2 = dec_q[22];
+    assign e_cap0 = dec_q[23];
+    assign e_clear = reset | dec_q[24];
+    assign x_decide = dec_q[26];
+    assign x_shift = dec_q[27];
     assign bit_time = bt;
 
-    // The loop thermometer's next value, to each node's tap
+    // The loop thermometer's next value, to each node's copy (low_tap)
     assign low_next = load ? (algorithm ? 2'd1 : 2'd0) : (advance & ~reset) ? {low_r[0], 1'b1} : low_r;
     assign sel = sel_r;
     assign sclr = sclr_r;
@@ -183,13 +184,13 @@ module hc_ctrl_k2_l4 (
         nx_loop_end = 9'd0;
         nx_frame_end = 9'd0;
         is_last_q = 1'b0;
-        dec_q = 9'd0;
+        dec_q = 31'd0;
     end
 
     always @(posedge clock) begin
-        dec_q <= {dec_next[30], dec_next[29], dec_next[28], dec_next[15], dec_next[14], dec_next[13], dec_next[3], dec_next[7], dec_next[6]};
+        dec_q <= {enumerating & (lc_next < next_f2), in2 & (c2 == (next_f + 9'd6)), in0 & (c0 >= 9'd1) & (c0 <= next_f) & (c0 == next_f), full & (lc_next >= 9'd1) & (lc_next <= 9'd6), full & (lc_next == 9'd0), full & (lc_next <= 9'd6), enumerating & (lc_next == next_f3), enumerating & (lc_next > next_f2) & (lc_next <= next_f3), enumerating & (lc_next > next_f) & (lc_next <= next_f2), enumerating & (lc_next == next_f), enumerating & (lc_next == 9'd0), enumerating & (lc_next <= next_f3), (on_a & (ca == a_end) & (semi | in_r)) | (in0 & (c0 == b_end)), in0 & (c0 >= (b_rx + 9'd1)) & (c0 <= b_end), in0 & (c0 == b_rx), in0 & (c0 >= (next_f + 9'd1)) & (c0 <= b_fb), in0 & (c0 >= 9'd1) & (c0 <= next_f), in0 & (c0 == 9'd0), on_a & (ca == a_end), on_a & (ca >= (fa + 9'd1)) & (ca <= a_end), on_a & (ca >= (a_rx + 9'd1)) & (ca <= a_end), on_a & (ca == a_rx), on_a & (ca >= (fa + 9'd1)) & (ca <= a_fb), on_a & (ca >= 9'd1) & (ca <= fa), on_a & (ca == 9'd0), in_r, semi | in2 | in0, in_r, in0, in2, semi};
         low_r <= low_next;
-        is_last_q <= is_last_next;
+        is_last_q <= (semi & on_a & (ca == a_end)) | (full & (lc_next == next_loop_end));
         mode <= mode_next;
         lc <= lc_next;
         lp_f <= next_f;
@@ -209,17 +210,17 @@ module hc_ctrl_k2_l4 (
         nx_loop_end <= ((lp_f - 9'd1) != 9'd0) ? (((((lp_f - 9'd1) << 1) >= (9'd6 - (lp_f - 9'd1))) ? ((lp_f - 9'd1) << 1) : (9'd6 - (lp_f - 9'd1))) + (lp_f - 9'd1) + 9'd7 + ((lp_f - 9'd1) << 1) + (lp_f - 9'd1) + 9'd2 + ((lp_f - 9'd1) << 1) + 9'd7) : 9'd6;
         nx_frame_end <= ((lp_f - 9'd1) << 1) + 9'd7;
         // sel: the dimension of the address (or, in step 5, body) bit being sent
-        if ((dec_q[0] & ~dec_q[2]) | dec_q[3]) sel_r <= first;
-        else if (dec_q[0] & dec_q[2]) sel_r <= 2'd2;
-        else if (dec_q[6]) sel_r <= first;
-        else if ((dec_q[1] & ~dec_q[2]) | dec_q[4] | dec_q[5]) sel_r <= {sel_r[0], 1'b0};
-        else if (dec_q[1] & dec_q[2]) sel_r <= {1'b0, sel_r[1]};
+        if ((dec_q[6] & ~dec_q[3]) | dec_q[13]) sel_r <= first;
+        else if (dec_q[6] & dec_q[3]) sel_r <= 2'd2;
+        else if (dec_q[28]) sel_r <= first;
+        else if ((dec_q[7] & ~dec_q[3]) | dec_q[14] | dec_q[15]) sel_r <= {sel_r[0], 1'b0};
+        else if (dec_q[7] & dec_q[3]) sel_r <= {1'b0, sel_r[1]};
         else sel_r <= 2'd0;
         // sclr: stage i+1+j cleared at step-3 cycle f + M + 1 + j
-        if (dec_q[7]) sclr_r <= first;
+        if (dec_q[29]) sclr_r <= first;
         else sclr_r <= {sclr_r[0], 1'b0};
         // ewin: wire i+1+j carries the enumeration during loop cycles 1+j..=2f+j
-        ewin_r <= {ewin_r[0], 1'b0} | (dec_q[8] ? first : 2'd0);
+        ewin_r <= {ewin_r[0], 1'b0} | (dec_q[30] ? first : 2'd0);
         // Sequencing
         if (reset) begin
             finished <= 1'b0;

@@ -22,7 +22,34 @@ module hypercube_k2_l4 (
     // The controller
     wire ctrl_load;
     wire ctrl_done;
-    wire [27:0] ctrl_strobes_next;
+    wire ctrl_fwd;
+    wire ctrl_bwd;
+    wire ctrl_s_clear;
+    wire ctrl_ph_semi;
+    wire ctrl_ph_cross;
+    wire ctrl_ph_pack2;
+    wire ctrl_ph_pack0;
+    wire ctrl_ph_rdv;
+    wire ctrl_c_start;
+    wire ctrl_c_addr;
+    wire ctrl_c_body;
+    wire ctrl_c_rxstart;
+    wire ctrl_c_rxbody;
+    wire ctrl_c_window;
+    wire ctrl_c_last;
+    wire ctrl_p0_start;
+    wire ctrl_p0_addr;
+    wire ctrl_p0_body;
+    wire ctrl_p0_rxstart;
+    wire ctrl_p0_rxbody;
+    wire ctrl_enum_on;
+    wire ctrl_e_inj2;
+    wire ctrl_e_inj0;
+    wire ctrl_e_cap2;
+    wire ctrl_e_cap0;
+    wire ctrl_e_clear;
+    wire ctrl_x_decide;
+    wire ctrl_x_shift;
     wire [1:0] ctrl_sel;
     wire [1:0] ctrl_low_next;
     wire [1:0] ctrl_sclr;
@@ -36,7 +63,34 @@ module hypercube_k2_l4 (
         .algorithm(algorithm),
         .load(ctrl_load),
         .done(ctrl_done),
-        .strobes_next(ctrl_strobes_next),
+        .fwd(ctrl_fwd),
+        .bwd(ctrl_bwd),
+        .s_clear(ctrl_s_clear),
+        .ph_semi(ctrl_ph_semi),
+        .ph_cross(ctrl_ph_cross),
+        .ph_pack2(ctrl_ph_pack2),
+        .ph_pack0(ctrl_ph_pack0),
+        .ph_rdv(ctrl_ph_rdv),
+        .c_start(ctrl_c_start),
+        .c_addr(ctrl_c_addr),
+        .c_body(ctrl_c_body),
+        .c_rxstart(ctrl_c_rxstart),
+        .c_rxbody(ctrl_c_rxbody),
+        .c_window(ctrl_c_window),
+        .c_last(ctrl_c_last),
+        .p0_start(ctrl_p0_start),
+        .p0_addr(ctrl_p0_addr),
+        .p0_body(ctrl_p0_body),
+        .p0_rxstart(ctrl_p0_rxstart),
+        .p0_rxbody(ctrl_p0_rxbody),
+        .enum_on(ctrl_enum_on),
+        .e_inj2(ctrl_e_inj2),
+        .e_inj0(ctrl_e_inj0),
+        .e_cap2(ctrl_e_cap2),
+        .e_cap0(ctrl_e_cap0),
+        .e_clear(ctrl_e_clear),
+        .x_decide(ctrl_x_decide),
+        .x_shift(ctrl_x_shift),
         .sel(ctrl_sel),
         .low_next(ctrl_low_next),
         .sclr(ctrl_sclr),
@@ -49,104 +103,46 @@ module hypercube_k2_l4 (
     // Links: node x's dimension-d wire is bit x*k + d, read by node x ^ 2^d
     wire [7:0] dim_out;
 
-    // The nodes, each with its copy of the loop thermometer and the strobes (node<x>_tap)
+    // The nodes, each with its copy of the loop thermometer (node<x>_tap)
     wire [1:0] node0_tap_low;
-    wire node0_tap_fwd;
-    wire node0_tap_bwd;
-    wire node0_tap_s_clear;
-    wire node0_tap_ph_semi;
-    wire node0_tap_ph_cross;
-    wire node0_tap_ph_pack2;
-    wire node0_tap_ph_pack0;
-    wire node0_tap_ph_rdv;
-    wire node0_tap_c_start;
-    wire node0_tap_c_addr;
-    wire node0_tap_c_body;
-    wire node0_tap_c_rxstart;
-    wire node0_tap_c_rxbody;
-    wire node0_tap_c_window;
-    wire node0_tap_c_last;
-    wire node0_tap_p0_start;
-    wire node0_tap_p0_addr;
-    wire node0_tap_p0_body;
-    wire node0_tap_p0_rxstart;
-    wire node0_tap_p0_rxbody;
-    wire node0_tap_enum_on;
-    wire node0_tap_e_inj2;
-    wire node0_tap_e_inj0;
-    wire node0_tap_e_cap2;
-    wire node0_tap_e_cap0;
-    wire node0_tap_e_clear;
-    wire node0_tap_x_decide;
-    wire node0_tap_x_shift;
 
-    hc_ctrl_k2_l4_tap node0_tap (
+    hc_ctrl_k2_l4_low_tap node0_tap (
         .clock(clock),
-        .reset(reset),
         .low_next(ctrl_low_next),
-        .strobes_next(ctrl_strobes_next),
-        .low(node0_tap_low),
-        .fwd(node0_tap_fwd),
-        .bwd(node0_tap_bwd),
-        .s_clear(node0_tap_s_clear),
-        .ph_semi(node0_tap_ph_semi),
-        .ph_cross(node0_tap_ph_cross),
-        .ph_pack2(node0_tap_ph_pack2),
-        .ph_pack0(node0_tap_ph_pack0),
-        .ph_rdv(node0_tap_ph_rdv),
-        .c_start(node0_tap_c_start),
-        .c_addr(node0_tap_c_addr),
-        .c_body(node0_tap_c_body),
-        .c_rxstart(node0_tap_c_rxstart),
-        .c_rxbody(node0_tap_c_rxbody),
-        .c_window(node0_tap_c_window),
-        .c_last(node0_tap_c_last),
-        .p0_start(node0_tap_p0_start),
-        .p0_addr(node0_tap_p0_addr),
-        .p0_body(node0_tap_p0_body),
-        .p0_rxstart(node0_tap_p0_rxstart),
-        .p0_rxbody(node0_tap_p0_rxbody),
-        .enum_on(node0_tap_enum_on),
-        .e_inj2(node0_tap_e_inj2),
-        .e_inj0(node0_tap_e_inj0),
-        .e_cap2(node0_tap_e_cap2),
-        .e_cap0(node0_tap_e_cap0),
-        .e_clear(node0_tap_e_clear),
-        .x_decide(node0_tap_x_decide),
-        .x_shift(node0_tap_x_shift)
+        .low(node0_tap_low)
     );
     hc_node_k2_l4 node0 (
         .clock(clock),
         .load(ctrl_load),
         .done(ctrl_done),
-        .fwd(node0_tap_fwd),
-        .bwd(node0_tap_bwd),
-        .s_clear(node0_tap_s_clear),
-        .ph_semi(node0_tap_ph_semi),
-        .ph_cross(node0_tap_ph_cross),
-        .ph_pack2(node0_tap_ph_pack2),
-        .ph_pack0(node0_tap_ph_pack0),
-        .ph_rdv(node0_tap_ph_rdv),
-        .c_start(node0_tap_c_start),
-        .c_addr(node0_tap_c_addr),
-        .c_body(node0_tap_c_body),
-        .c_rxstart(node0_tap_c_rxstart),
-        .c_rxbody(node0_tap_c_rxbody),
-        .c_window(node0_tap_c_window),
-        .c_last(node0_tap_c_last),
-        .p0_start(node0_tap_p0_start),
-        .p0_addr(node0_tap_p0_addr),
-        .p0_body(node0_tap_p0_body),
-        .p0_rxstart(node0_tap_p0_rxstart),
-        .p0_rxbody(node0_tap_p0_rxbody),
-        .enum_on(node0_tap_enum_on),
-        .e_inj2(node0_tap_e_inj2),
-        .e_inj0(node0_tap_e_inj0),
-        .e_cap2(node0_tap_e_cap2),
-        .e_cap0(node0_tap_e_cap0),
-        .e_clear(node0_tap_e_clear),
-        .x_decide(node0_tap_x_decide),
-        .x_shift(node0_tap_x_shift),
+        .fwd(ctrl_fwd),
+        .bwd(ctrl_bwd),
+        .s_clear(ctrl_s_clear),
+        .ph_semi(ctrl_ph_semi),
+        .ph_cross(ctrl_ph_cross),
+        .ph_pack2(ctrl_ph_pack2),
+        .ph_pack0(ctrl_ph_pack0),
+        .ph_rdv(ctrl_ph_rdv),
+        .c_start(ctrl_c_start),
+        .c_addr(ctrl_c_addr),
+        .c_body(ctrl_c_body),
+        .c_rxstart(ctrl_c_rxstart),
+        .c_rxbody(ctrl_c_rxbody),
+        .c_window(ctrl_c_window),
+        .c_last(ctrl_c_last),
+        .p0_start(ctrl_p0_start),
+        .p0_addr(ctrl_p0_addr),
+        .p0_body(ctrl_p0_body),
+        .p0_rxstart(ctrl_p0_rxstart),
+        .p0_rxbody(ctrl_p0_rxbody),
+        .enum_on(ctrl_enum_on),
+        .e_inj2(ctrl_e_inj2),
+        .e_inj0(ctrl_e_inj0),
+        .e_cap2(ctrl_e_cap2),
+        .e_cap0(ctrl_e_cap0),
+        .e_clear(ctrl_e_clear),
+        .x_decide(ctrl_x_decide),
+        .x_shift(ctrl_x_shift),
         .sel(ctrl_sel),
         .low(node0_tap_low),
         .sclr(ctrl_sclr),
@@ -163,102 +159,44 @@ module hypercube_k2_l4 (
         .collision(node_collision[0])
     );
     wire [1:0] node1_tap_low;
-    wire node1_tap_fwd;
-    wire node1_tap_bwd;
-    wire node1_tap_s_clear;
-    wire node1_tap_ph_semi;
-    wire node1_tap_ph_cross;
-    wire node1_tap_ph_pack2;
-    wire node1_tap_ph_pack0;
-    wire node1_tap_ph_rdv;
-    wire node1_tap_c_start;
-    wire node1_tap_c_addr;
-    wire node1_tap_c_body;
-    wire node1_tap_c_rxstart;
-    wire node1_tap_c_rxbody;
-    wire node1_tap_c_window;
-    wire node1_tap_c_last;
-    wire node1_tap_p0_start;
-    wire node1_tap_p0_addr;
-    wire node1_tap_p0_body;
-    wire node1_tap_p0_rxstart;
-    wire node1_tap_p0_rxbody;
-    wire node1_tap_enum_on;
-    wire node1_tap_e_inj2;
-    wire node1_tap_e_inj0;
-    wire node1_tap_e_cap2;
-    wire node1_tap_e_cap0;
-    wire node1_tap_e_clear;
-    wire node1_tap_x_decide;
-    wire node1_tap_x_shift;
 
-    hc_ctrl_k2_l4_tap node1_tap (
+    hc_ctrl_k2_l4_low_tap node1_tap (
         .clock(clock),
-        .reset(reset),
         .low_next(ctrl_low_next),
-        .strobes_next(ctrl_strobes_next),
-        .low(node1_tap_low),
-        .fwd(node1_tap_fwd),
-        .bwd(node1_tap_bwd),
-        .s_clear(node1_tap_s_clear),
-        .ph_semi(node1_tap_ph_semi),
-        .ph_cross(node1_tap_ph_cross),
-        .ph_pack2(node1_tap_ph_pack2),
-        .ph_pack0(node1_tap_ph_pack0),
-        .ph_rdv(node1_tap_ph_rdv),
-        .c_start(node1_tap_c_start),
-        .c_addr(node1_tap_c_addr),
-        .c_body(node1_tap_c_body),
-        .c_rxstart(node1_tap_c_rxstart),
-        .c_rxbody(node1_tap_c_rxbody),
-        .c_window(node1_tap_c_window),
-        .c_last(node1_tap_c_last),
-        .p0_start(node1_tap_p0_start),
-        .p0_addr(node1_tap_p0_addr),
-        .p0_body(node1_tap_p0_body),
-        .p0_rxstart(node1_tap_p0_rxstart),
-        .p0_rxbody(node1_tap_p0_rxbody),
-        .enum_on(node1_tap_enum_on),
-        .e_inj2(node1_tap_e_inj2),
-        .e_inj0(node1_tap_e_inj0),
-        .e_cap2(node1_tap_e_cap2),
-        .e_cap0(node1_tap_e_cap0),
-        .e_clear(node1_tap_e_clear),
-        .x_decide(node1_tap_x_decide),
-        .x_shift(node1_tap_x_shift)
+        .low(node1_tap_low)
     );
     hc_node_k2_l4 node1 (
         .clock(clock),
         .load(ctrl_load),
         .done(ctrl_done),
-        .fwd(node1_tap_fwd),
-        .bwd(node1_tap_bwd),
-        .s_clear(node1_tap_s_clear),
-        .ph_semi(node1_tap_ph_semi),
-        .ph_cross(node1_tap_ph_cross),
-        .ph_pack2(node1_tap_ph_pack2),
-        .ph_pack0(node1_tap_ph_pack0),
-        .ph_rdv(node1_tap_ph_rdv),
-        .c_start(node1_tap_c_start),
-        .c_addr(node1_tap_c_addr),
-        .c_body(node1_tap_c_body),
-        .c_rxstart(node1_tap_c_rxstart),
-        .c_rxbody(node1_tap_c_rxbody),
-        .c_window(node1_tap_c_window),
-        .c_last(node1_tap_c_last),
-        .p0_start(node1_tap_p0_start),
-        .p0_addr(node1_tap_p0_addr),
-        .p0_body(node1_tap_p0_body),
-        .p0_rxstart(node1_tap_p0_rxstart),
-        .p0_rxbody(node1_tap_p0_rxbody),
-        .enum_on(node1_tap_enum_on),
-        .e_inj2(node1_tap_e_inj2),
-        .e_inj0(node1_tap_e_inj0),
-        .e_cap2(node1_tap_e_cap2),
-        .e_cap0(node1_tap_e_cap0),
-        .e_clear(node1_tap_e_clear),
-        .x_decide(node1_tap_x_decide),
-        .x_shift(node1_tap_x_shift),
+        .fwd(ctrl_fwd),
+        .bwd(ctrl_bwd),
+        .s_clear(ctrl_s_clear),
+        .ph_semi(ctrl_ph_semi),
+        .ph_cross(ctrl_ph_cross),
+        .ph_pack2(ctrl_ph_pack2),
+        .ph_pack0(ctrl_ph_pack0),
+        .ph_rdv(ctrl_ph_rdv),
+        .c_start(ctrl_c_start),
+        .c_addr(ctrl_c_addr),
+        .c_body(ctrl_c_body),
+        .c_rxstart(ctrl_c_rxstart),
+        .c_rxbody(ctrl_c_rxbody),
+        .c_window(ctrl_c_window),
+        .c_last(ctrl_c_last),
+        .p0_start(ctrl_p0_start),
+        .p0_addr(ctrl_p0_addr),
+        .p0_body(ctrl_p0_body),
+        .p0_rxstart(ctrl_p0_rxstart),
+        .p0_rxbody(ctrl_p0_rxbody),
+        .enum_on(ctrl_enum_on),
+        .e_inj2(ctrl_e_inj2),
+        .e_inj0(ctrl_e_inj0),
+        .e_cap2(ctrl_e_cap2),
+        .e_cap0(ctrl_e_cap0),
+        .e_clear(ctrl_e_clear),
+        .x_decide(ctrl_x_decide),
+        .x_shift(ctrl_x_shift),
         .sel(ctrl_sel),
         .low(node1_tap_low),
         .sclr(ctrl_sclr),
@@ -275,102 +213,44 @@ module hypercube_k2_l4 (
         .collision(node_collision[1])
     );
     wire [1:0] node2_tap_low;
-    wire node2_tap_fwd;
-    wire node2_tap_bwd;
-    wire node2_tap_s_clear;
-    wire node2_tap_ph_semi;
-    wire node2_tap_ph_cross;
-    wire node2_tap_ph_pack2;
-    wire node2_tap_ph_pack0;
-    wire node2_tap_ph_rdv;
-    wire node2_tap_c_start;
-    wire node2_tap_c_addr;
-    wire node2_tap_c_body;
-    wire node2_tap_c_rxstart;
-    wire node2_tap_c_rxbody;
-    wire node2_tap_c_window;
-    wire node2_tap_c_last;
-    wire node2_tap_p0_start;
-    wire node2_tap_p0_addr;
-    wire node2_tap_p0_body;
-    wire node2_tap_p0_rxstart;
-    wire node2_tap_p0_rxbody;
-    wire node2_tap_enum_on;
-    wire node2_tap_e_inj2;
-    wire node2_tap_e_inj0;
-    wire node2_tap_e_cap2;
-    wire node2_tap_e_cap0;
-    wire node2_tap_e_clear;
-    wire node2_tap_x_decide;
-    wire node2_tap_x_shift;
 
-    hc_ctrl_k2_l4_tap node2_tap (
+    hc_ctrl_k2_l4_low_tap node2_tap (
         .clock(clock),
-        .reset(reset),
         .low_next(ctrl_low_next),
-        .strobes_next(ctrl_strobes_next),
-        .low(node2_tap_low),
-        .fwd(node2_tap_fwd),
-        .bwd(node2_tap_bwd),
-        .s_clear(node2_tap_s_clear),
-        .ph_semi(node2_tap_ph_semi),
-        .ph_cross(node2_tap_ph_cross),
-        .ph_pack2(node2_tap_ph_pack2),
-        .ph_pack0(node2_tap_ph_pack0),
-        .ph_rdv(node2_tap_ph_rdv),
-        .c_start(node2_tap_c_start),
-        .c_addr(node2_tap_c_addr),
-        .c_body(node2_tap_c_body),
-        .c_rxstart(node2_tap_c_rxstart),
-        .c_rxbody(node2_tap_c_rxbody),
-        .c_window(node2_tap_c_window),
-        .c_last(node2_tap_c_last),
-        .p0_start(node2_tap_p0_start),
-        .p0_addr(node2_tap_p0_addr),
-        .p0_body(node2_tap_p0_body),
-        .p0_rxstart(node2_tap_p0_rxstart),
-        .p0_rxbody(node2_tap_p0_rxbody),
-        .enum_on(node2_tap_enum_on),
-        .e_inj2(node2_tap_e_inj2),
-        .e_inj0(node2_tap_e_inj0),
-        .e_cap2(node2_tap_e_cap2),
-        .e_cap0(node2_tap_e_cap0),
-        .e_clear(node2_tap_e_clear),
-        .x_decide(node2_tap_x_decide),
-        .x_shift(node2_tap_x_shift)
+        .low(node2_tap_low)
     );
     hc_node_k2_l4 node2 (
         .clock(clock),
         .load(ctrl_load),
         .done(ctrl_done),
-        .fwd(node2_tap_fwd),
-        .bwd(node2_tap_bwd),
-        .s_clear(node2_tap_s_clear),
-        .ph_semi(node2_tap_ph_semi),
-        .ph_cross(node2_tap_ph_cross),
-        .ph_pack2(node2_tap_ph_pack2),
-        .ph_pack0(node2_tap_ph_pack0),
-        .ph_rdv(node2_tap_ph_rdv),
-        .c_start(node2_tap_c_start),
-        .c_addr(node2_tap_c_addr),
-        .c_body(node2_tap_c_body),
-        .c_rxstart(node2_tap_c_rxstart),
-        .c_rxbody(node2_tap_c_rxbody),
-        .c_window(node2_tap_c_window),
-        .c_last(node2_tap_c_last),
-        .p0_start(node2_tap_p0_start),
-        .p0_addr(node2_tap_p0_addr),
-        .p0_body(node2_tap_p0_body),
-        .p0_rxstart(node2_tap_p0_rxstart),
-        .p0_rxbody(node2_tap_p0_rxbody),
-        .enum_on(node2_tap_enum_on),
-        .e_inj2(node2_tap_e_inj2),
-        .e_inj0(node2_tap_e_inj0),
-        .e_cap2(node2_tap_e_cap2),
-        .e_cap0(node2_tap_e_cap0),
-        .e_clear(node2_tap_e_clear),
-        .x_decide(node2_tap_x_decide),
-        .x_shift(node2_tap_x_shift),
+        .fwd(ctrl_fwd),
+        .bwd(ctrl_bwd),
+        .s_clear(ctrl_s_clear),
+        .ph_semi(ctrl_ph_semi),
+        .ph_cross(ctrl_ph_cross),
+        .ph_pack2(ctrl_ph_pack2),
+        .ph_pack0(ctrl_ph_pack0),
+        .ph_rdv(ctrl_ph_rdv),
+        .c_start(ctrl_c_start),
+        .c_addr(ctrl_c_addr),
+        .c_body(ctrl_c_body),
+        .c_rxstart(ctrl_c_rxstart),
+        .c_rxbody(ctrl_c_rxbody),
+        .c_window(ctrl_c_window),
+        .c_last(ctrl_c_last),
+        .p0_start(ctrl_p0_start),
+        .p0_addr(ctrl_p0_addr),
+        .p0_body(ctrl_p0_body),
+        .p0_rxstart(ctrl_p0_rxstart),
+        .p0_rxbody(ctrl_p0_rxbody),
+        .enum_on(ctrl_enum_on),
+        .e_inj2(ctrl_e_inj2),
+        .e_inj0(ctrl_e_inj0),
+        .e_cap2(ctrl_e_cap2),
+        .e_cap0(ctrl_e_cap0),
+        .e_clear(ctrl_e_clear),
+        .x_decide(ctrl_x_decide),
+        .x_shift(ctrl_x_shift),
         .sel(ctrl_sel),
         .low(node2_tap_low),
         .sclr(ctrl_sclr),
@@ -387,102 +267,44 @@ module hypercube_k2_l4 (
         .collision(node_collision[2])
     );
     wire [1:0] node3_tap_low;
-    wire node3_tap_fwd;
-    wire node3_tap_bwd;
-    wire node3_tap_s_clear;
-    wire node3_tap_ph_semi;
-    wire node3_tap_ph_cross;
-    wire node3_tap_ph_pack2;
-    wire node3_tap_ph_pack0;
-    wire node3_tap_ph_rdv;
-    wire node3_tap_c_start;
-    wire node3_tap_c_addr;
-    wire node3_tap_c_body;
-    wire node3_tap_c_rxstart;
-    wire node3_tap_c_rxbody;
-    wire node3_tap_c_window;
-    wire node3_tap_c_last;
-    wire node3_tap_p0_start;
-    wire node3_tap_p0_addr;
-    wire node3_tap_p0_body;
-    wire node3_tap_p0_rxstart;
-    wire node3_tap_p0_rxbody;
-    wire node3_tap_enum_on;
-    wire node3_tap_e_inj2;
-    wire node3_tap_e_inj0;
-    wire node3_tap_e_cap2;
-    wire node3_tap_e_cap0;
-    wire node3_tap_e_clear;
-    wire node3_tap_x_decide;
-    wire node3_tap_x_shift;
 
-    hc_ctrl_k2_l4_tap node3_tap (
+    hc_ctrl_k2_l4_low_tap node3_tap (
         .clock(clock),
-        .reset(reset),
         .low_next(ctrl_low_next),
-        .strobes_next(ctrl_strobes_next),
-        .low(node3_tap_low),
-        .fwd(node3_tap_fwd),
-        .bwd(node3_tap_bwd),
-        .s_clear(node3_tap_s_clear),
-        .ph_semi(node3_tap_ph_semi),
-        .ph_cross(node3_tap_ph_cross),
-        .ph_pack2(node3_tap_ph_pack2),
-        .ph_pack0(node3_tap_ph_pack0),
-        .ph_rdv(node3_tap_ph_rdv),
-        .c_start(node3_tap_c_start),
-        .c_addr(node3_tap_c_addr),
-        .c_body(node3_tap_c_body),
-        .c_rxstart(node3_tap_c_rxstart),
-        .c_rxbody(node3_tap_c_rxbody),
-        .c_window(node3_tap_c_window),
-        .c_last(node3_tap_c_last),
-        .p0_start(node3_tap_p0_start),
-        .p0_addr(node3_tap_p0_addr),
-        .p0_body(node3_tap_p0_body),
-        .p0_rxstart(node3_tap_p0_rxstart),
-        .p0_rxbody(node3_tap_p0_rxbody),
-        .enum_on(node3_tap_enum_on),
-        .e_inj2(node3_tap_e_inj2),
-        .e_inj0(node3_tap_e_inj0),
-        .e_cap2(node3_tap_e_cap2),
-        .e_cap0(node3_tap_e_cap0),
-        .e_clear(node3_tap_e_clear),
-        .x_decide(node3_tap_x_decide),
-        .x_shift(node3_tap_x_shift)
+        .low(node3_tap_low)
     );
     hc_node_k2_l4 node3 (
         .clock(clock),
         .load(ctrl_load),
         .done(ctrl_done),
-        .fwd(node3_tap_fwd),
-        .bwd(node3_tap_bwd),
-        .s_clear(node3_tap_s_clear),
-        .ph_semi(node3_tap_ph_semi),
-        .ph_cross(node3_tap_ph_cross),
-        .ph_pack2(node3_tap_ph_pack2),
-        .ph_pack0(node3_tap_ph_pack0),
-        .ph_rdv(node3_tap_ph_rdv),
-        .c_start(node3_tap_c_start),
-        .c_addr(node3_tap_c_addr),
-        .c_body(node3_tap_c_body),
-        .c_rxstart(node3_tap_c_rxstart),
-        .c_rxbody(node3_tap_c_rxbody),
-        .c_window(node3_tap_c_window),
-        .c_last(node3_tap_c_last),
-        .p0_start(node3_tap_p0_start),
-        .p0_addr(node3_tap_p0_addr),
-        .p0_body(node3_tap_p0_body),
-        .p0_rxstart(node3_tap_p0_rxstart),
-        .p0_rxbody(node3_tap_p0_rxbody),
-        .enum_on(node3_tap_enum_on),
-        .e_inj2(node3_tap_e_inj2),
-        .e_inj0(node3_tap_e_inj0),
-        .e_cap2(node3_tap_e_cap2),
-        .e_cap0(node3_tap_e_cap0),
-        .e_clear(node3_tap_e_clear),
-        .x_decide(node3_tap_x_decide),
-        .x_shift(node3_tap_x_shift),
+        .fwd(ctrl_fwd),
+        .bwd(ctrl_bwd),
+        .s_clear(ctrl_s_clear),
+        .ph_semi(ctrl_ph_semi),
+        .ph_cross(ctrl_ph_cross),
+        .ph_pack2(ctrl_ph_pack2),
+        .ph_pack0(ctrl_ph_pack0),
+        .ph_rdv(ctrl_ph_rdv),
+        .c_start(ctrl_c_start),
+        .c_addr(ctrl_c_addr),
+        .c_body(ctrl_c_body),
+        .c_rxstart(ctrl_c_rxstart),
+        .c_rxbody(ctrl_c_rxbody),
+        .c_window(ctrl_c_window),
+        .c_last(ctrl_c_last),
+        .p0_start(ctrl_p0_start),
+        .p0_addr(ctrl_p0_addr),
+        .p0_body(ctrl_p0_body),
+        .p0_rxstart(ctrl_p0_rxstart),
+        .p0_rxbody(ctrl_p0_rxbody),
+        .enum_on(ctrl_enum_on),
+        .e_inj2(ctrl_e_inj2),
+        .e_inj0(ctrl_e_inj0),
+        .e_cap2(ctrl_e_cap2),
+        .e_cap0(ctrl_e_cap0),
+        .e_clear(ctrl_e_clear),
+        .x_decide(ctrl_x_decide),
+        .x_shift(ctrl_x_shift),
         .sel(ctrl_sel),
         .low(node3_tap_low),
         .sclr(ctrl_sclr),
