@@ -50,11 +50,15 @@ pub(crate) struct Channel {
 /// body bits, `docs/hypercube.md` §3.4), gated by `on`; its sums are wires `{name}_…`.
 pub(crate) fn channel(m: &mut ModuleBuilder, name: &str, c: &V, f: &V, b: &V, on: &V) -> Channel {
     let one = lit(CNT_BITS, 1);
-    let fb = m.def(format!("{name}_fb"), f + b);
-    // 2f as a shift, not `f + f`: an adder of a value with itself gives iCE40 carry LUTs
-    // with one net on two inputs, on which nextpnr-ice40 0.4's routers loop for ever
-    // (docs/decisions/fpga-flow.md).
+    // 2f as a shift, and `f + b` as `2f` when `b` is `f` (channel B), never an adder of a
+    // value with itself: it gives iCE40 carry LUTs with one net on two inputs, on which
+    // nextpnr-ice40 0.4's routers loop for ever (docs/decisions/fpga-flow.md).
     let f2 = m.def(format!("{name}_f2"), f.shl(1));
+    let fb = if b == f {
+        f2.clone()
+    } else {
+        m.def(format!("{name}_fb"), f + b)
+    };
     let rx = m.def(format!("{name}_rx"), &f2 + &one);
     let end = m.def(format!("{name}_end"), &f2 + &b.plus(1));
     let within = |lo: &V, hi: &V| c.ge(lo) & c.le(hi);

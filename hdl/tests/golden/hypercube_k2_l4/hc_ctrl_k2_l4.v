@@ -106,13 +106,12 @@ module hc_ctrl_k2_l4 (
     wire [8:0] fa = semi ? 9'd2 : next_f;
     wire [8:0] ba = semi ? 9'd4 : 9'd6;
     wire on_a = semi | in2 | in_r;
-    wire [8:0] a_fb = fa + ba;
     wire [8:0] a_f2 = fa << 1;
+    wire [8:0] a_fb = fa + ba;
     wire [8:0] a_rx = a_f2 + 9'd1;
     wire [8:0] a_end = a_f2 + ba + 9'd1;
 
     // Channel B: step 5 (f stages, f body bits)
-    wire [8:0] b_fb = next_f + next_f;
     wire [8:0] b_f2 = next_f << 1;
     wire [8:0] b_rx = b_f2 + 9'd1;
     wire [8:0] b_end = b_f2 + next_f + 9'd1;
@@ -188,7 +187,7 @@ module hc_ctrl_k2_l4 (
     end
 
     always @(posedge clock) begin
-        dec_q <= {enumerating & (lc_next < next_f2), in2 & (c2 == (next_f + 9'd6)), in0 & (c0 >= 9'd1) & (c0 <= next_f) & (c0 == next_f), full & (lc_next >= 9'd1) & (lc_next <= 9'd6), full & (lc_next == 9'd0), full & (lc_next <= 9'd6), enumerating & (lc_next == next_f3), enumerating & (lc_next > next_f2) & (lc_next <= next_f3), enumerating & (lc_next > next_f) & (lc_next <= next_f2), enumerating & (lc_next == next_f), enumerating & (lc_next == 9'd0), enumerating & (lc_next <= next_f3), (on_a & (ca == a_end) & (semi | in_r)) | (in0 & (c0 == b_end)), in0 & (c0 >= (b_rx + 9'd1)) & (c0 <= b_end), in0 & (c0 == b_rx), in0 & (c0 >= (next_f + 9'd1)) & (c0 <= b_fb), in0 & (c0 >= 9'd1) & (c0 <= next_f), in0 & (c0 == 9'd0), on_a & (ca == a_end), on_a & (ca >= (fa + 9'd1)) & (ca <= a_end), on_a & (ca >= (a_rx + 9'd1)) & (ca <= a_end), on_a & (ca == a_rx), on_a & (ca >= (fa + 9'd1)) & (ca <= a_fb), on_a & (ca >= 9'd1) & (ca <= fa), on_a & (ca == 9'd0), in_r, semi | in2 | in0, in_r, in0, in2, semi};
+        dec_q <= {enumerating & (lc_next < next_f2), in2 & (c2 == (next_f + 9'd6)), in0 & (c0 >= 9'd1) & (c0 <= next_f) & (c0 == next_f), full & (lc_next >= 9'd1) & (lc_next <= 9'd6), full & (lc_next == 9'd0), full & (lc_next <= 9'd6), enumerating & (lc_next == next_f3), enumerating & (lc_next > next_f2) & (lc_next <= next_f3), enumerating & (lc_next > next_f) & (lc_next <= next_f2), enumerating & (lc_next == next_f), enumerating & (lc_next == 9'd0), enumerating & (lc_next <= next_f3), (on_a & (ca == a_end) & (semi | in_r)) | (in0 & (c0 == b_end)), in0 & (c0 >= (b_rx + 9'd1)) & (c0 <= b_end), in0 & (c0 == b_rx), in0 & (c0 >= (next_f + 9'd1)) & (c0 <= b_f2), in0 & (c0 >= 9'd1) & (c0 <= next_f), in0 & (c0 == 9'd0), on_a & (ca == a_end), on_a & (ca >= (fa + 9'd1)) & (ca <= a_end), on_a & (ca >= (a_rx + 9'd1)) & (ca <= a_end), on_a & (ca == a_rx), on_a & (ca >= (fa + 9'd1)) & (ca <= a_fb), on_a & (ca >= 9'd1) & (ca <= fa), on_a & (ca == 9'd0), in_r, semi | in2 | in0, in_r, in0, in2, semi};
         low_r <= low_next;
         is_last_q <= (semi & on_a & (ca == a_end)) | (full & (lc_next == next_loop_end));
         mode <= mode_next;
