@@ -1,7 +1,7 @@
 //! The formal harness of the hypercube node router (the default overlapped router,
 //! `hc_node_k{K}_l{L}`, `docs/hypercube.md` §3, §12): `hc_formal` instantiates the
 //! cube's own controller (`hc_ctrl_k{K}_l{L}`, inputs `reset`, `start`, `algorithm` free),
-//! the node's copy of the loop thermometer, and one node whose links (`dim_in`), address,
+//! the tap that turns its decode into the node's broadcast, and one node whose links (`dim_in`), address,
 //! message and `send` are free — every neighbour behaviour, every run of Algorithm 1 or 2
 //! the controller can be started into. Over the node's ports it asserts:
 //!
@@ -29,7 +29,7 @@
 //!   model of the pipeline;
 //! - `AUX`: the node's pipeline, stage states and collision flag are the model's (`p`,
 //!   `stage_pass`/`stage_dir` as §3.2's `(pass, dir)`, `coll`), and the loop thermometer
-//!   (`low`, and `low_next` it is loaded from) is a thermometer (§2).
+//!   `low` is a thermometer (§2).
 //!
 //! The node's own frame bit (`tx`) is read from the node: what the node injects is
 //! co-simulated (`testbench/tests/hypercube_cosim.rs`), what happens to every bit that
@@ -69,8 +69,8 @@ fn ports_of(m: &Module, dir: Direction) -> Vec<(String, usize)> {
         .collect()
 }
 
-/// The harness of the node `node` driven by the controller `ctrl` (and, if the cube
-/// gives each node its own copy of the thermometer, the tap `tap`).
+/// The harness of the node `node` driven by the controller `ctrl` (through the tap `tap`,
+/// if the cube has one between them).
 pub fn harness(p: CubeParams, node: &Module, ctrl: &Module, tap: Option<&Module>) -> Harness {
     let (k, l) = (p.k(), p.payload_bits());
     let mut t = Text::new();
@@ -93,27 +93,12 @@ pub fn harness(p: CubeParams, node: &Module, ctrl: &Module, tap: Option<&Module>
     t.line(format!("    input wire [{}:0] dim_in", k - 1));
     t.line(");");
     t.line("");
-    t.line("    // The cube's controller (its broadcast as wires of the ports' names)");
-    let ctrl_in: Vec<String> = ports_of(ctrl, Direction::Input)
-        .into_iter()
-        .map(|(n, _)| n)
-        .collect();
-    let ctrl_out = ports_of(ctrl, Direction::Output);
-    let outs: Vec<(&str, usize)> = ctrl_out.iter().map(|(n, w)| (n.as_str(), *w)).collect();
-    let ctrl_pins: Vec<(&str, &str)> = outs.iter().map(|(n, _)| (*n, *n)).collect();
-    let mut ins: Vec<&str> = vec!["clock"];
-    ins.extend(ctrl_in.iter().map(String::as_str));
-    t.instance(&ctrl.name, "ctrl", &ins, &outs, &ctrl_pins, &[]);
+    t.line(
+        "    // The cube's controller and the node's tap (outputs as wires of the ports' names)",
+    );
+    t.instance_all(ctrl, "ctrl");
     if let Some(tap) = tap {
-        t.line("    // The node's own copy of the loop thermometer");
-        t.instance(
-            &tap.name,
-            "tap",
-            &["clock", "low_next"],
-            &[("low", k)],
-            &[("low", "low")],
-            &[],
-        );
+        t.instance_all(tap, "tap");
     }
     t.line("");
     t.line("    // The node: every controller output it reads, the free links and message");
@@ -146,11 +131,6 @@ pub fn harness(p: CubeParams, node: &Module, ctrl: &Module, tap: Option<&Module>
     t.check("A1 stage states", None, format!("({})", st.join(" && ")));
     t.check("A1 collision flag", None, "coll == f_coll".into());
     t.check("A2 low is a thermometer", None, thermometer("low", k));
-    t.check(
-        "A2 low_next is a thermometer",
-        None,
-        thermometer("low_next", k),
-    );
     t.line("`endif");
     t.line("endmodule");
     t.line("");
@@ -461,20 +441,21 @@ fn witness(t: &mut Text, p: CubeParams) {
 mod tests {
     use super::*;
     use crate::hypercube::cube::blocks;
-    use crate::hypercube::overlap::controller::low_tap;
+    use crate::hypercube::overlap::controller::tap;
     use crate::hypercube::Router;
 
     #[test]
     fn the_harness_wires_the_controller_into_the_node() {
         let p = CubeParams::new(3, 2).unwrap();
         let (node, ctrl) = blocks(Router::Overlapped, p);
-        let tap = low_tap(p);
+        let tap = tap(p);
         let h = harness(p, &node, &ctrl, Some(&tap));
         assert_eq!(h.switch, "hc_node_k3_l2");
         for def in ["CHECK_P1", "CHECK_P2", "CHECK_P3", "AUX", "CHECK_WITNESS"] {
             assert!(h.text.contains(&format!("`ifdef {def}")), "{def}");
         }
-        // Every strobe the node reads comes from the controller, low from the tap.
+        // Every strobe the node reads comes from the tap, the tap's decode from the
+        // controller.
         for port in node
             .ports
             .iter()
@@ -486,7 +467,8 @@ mod tests {
                 port.name
             );
         }
-        assert!(h.text.contains("hc_ctrl_k3_l2_low_tap tap"));
+        assert!(h.text.contains("hc_ctrl_k3_l2_tap tap"));
+        assert!(h.text.contains(".pre(pre)"));
         for (n, _) in exposed(p) {
             assert!(h.text.contains(&format!(".{n}({n})")), "{n}");
         }

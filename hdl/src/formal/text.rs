@@ -3,6 +3,8 @@
 //! [`Text`] accumulator whose [`Text::check`] states an assertion as a named wire (so a
 //! counterexample trace shows which one fails).
 
+use crate::netlist::{Direction, Module};
+
 /// `sig[lsb +: width]` as a static slice.
 pub(crate) fn sl(sig: &str, lsb: usize, width: usize) -> String {
     if width == 1 {
@@ -134,6 +136,22 @@ impl Text {
     /// and instantiates `module` as `inst`: the inputs `inputs` connected to the
     /// harness's nets of the same names, then `pins` (`.port(net)` pairs), then every
     /// exposed signal to its wire of the same name.
+    /// An instance `inst` of `module` with every port on the net of its name, its
+    /// outputs declared as wires.
+    pub(crate) fn instance_all(&mut self, module: &Module, inst: &str) {
+        let ports = |dir: Direction| {
+            module
+                .ports
+                .iter()
+                .filter(move |q| q.direction == dir)
+                .map(|q| (q.name.as_str(), q.width))
+        };
+        let inputs: Vec<&str> = ports(Direction::Input).map(|(n, _)| n).collect();
+        let outputs: Vec<(&str, usize)> = ports(Direction::Output).collect();
+        let pins: Vec<(&str, &str)> = outputs.iter().map(|(n, _)| (*n, *n)).collect();
+        self.instance(&module.name, inst, &inputs, &outputs, &pins, &[]);
+    }
+
     pub(crate) fn instance(
         &mut self,
         module: &str,

@@ -1,8 +1,11 @@
 //! A whole k-cube as one Verilog-2005 top (`docs/hypercube.md` §9): `2^k` node routers
 //! (`node{x}`, one module for all) and the controller (`ctrl`), wired as a hypercube, for
-//! the [`Router`]s that share this top (the overlapped and the sequential one). Every
-//! node input that the controller has as an output (the strobes, `sel`, `low`, …) is
-//! connected to the controller's wire of that name.
+//! the [`Router`]s that share this top (the overlapped, the sequential and the sort one).
+//! Every node input that the controller has as an output (the strobes, `sel`, `low`, …)
+//! is connected to the controller's wire of that name; in the overlapped cube, to the
+//! wire of that name of its group's tap (`tap<g>`, one per
+//! [`NODES_PER_TAP`](overlap::controller::NODES_PER_TAP) nodes, loaded from the
+//! controller's `pre`).
 //!
 //! Top ports are one vector per quantity, node `x` at row `x`: `send[N]`, `dest[N·k]`
 //! (`[x*k +: k]`), `payload[N·L]` in; `rx_bit[N]`, `rx_valid[N]`, `rx_payload[N·L]`,
@@ -84,8 +87,11 @@ fn build(router: Router, p: CubeParams) -> Result<Design, NetlistError> {
         .param("nodes", n)
         .param("router", router.name());
     let (node_mod, ctrl_mod) = blocks(router, p);
-    // The broadcast: every controller output the node has as an input.
-    let broadcast: Vec<(String, usize)> = ctrl_mod
+    // The overlapped cube's nodes read a tap per group; the others' the controller.
+    let tap_mod = (router == Router::Overlapped).then(|| overlap::controller::tap(p));
+    let source = tap_mod.as_ref().unwrap_or(&ctrl_mod);
+    // The broadcast: every output of the source the node has as an input.
+    let broadcast: Vec<(String, usize)> = source
         .ports
         .iter()
         .filter(|c| c.direction == Direction::Output)
@@ -124,32 +130,54 @@ fn build(router: Router, p: CubeParams) -> Result<Design, NetlistError> {
     let ctrl_out = |port: &str, width: usize| V::signal(names::output_net("ctrl", port), width);
     m.assign(&done, ctrl_out("done", 1));
     m.assign(&bit_time, ctrl_out("bit_time", 16));
+    // Node x's broadcast: the controller's, or its group's tap's.
+    let per_tap = overlap::controller::NODES_PER_TAP.min(n);
+    let source_of = |x: usize| match &tap_mod {
+        Some(_) => format!("tap{}", x / per_tap),
+        None => "ctrl".to_string(),
+    };
+    if let Some(t) = &tap_mod {
+        m.comment(format!(
+            "The broadcast: tap<g> drives nodes {per_tap}g..{per_tap}g+{}",
+            per_tap - 1
+        ));
+        for g in 0..n / per_tap {
+            // The nodes read `low_copies` (a copy each), the formal harness `low`.
+            m.allow_unread(names::output_net(&format!("tap{g}"), "low"));
+            let (inst, _) = m.instance_of(format!("tap{g}"), t);
+            let mut inst = inst
+                .pin("clock", &clock)
+                .pin("reset", &reset)
+                .pin("start", &start)
+                .pin("algorithm", &algorithm);
+            for port in t.ports.iter().filter(|q| q.direction == Direction::Input) {
+                if let Some(c) = ctrl_mod.port(&port.name) {
+                    if c.direction == Direction::Output {
+                        inst = inst.pin(port.name.as_str(), ctrl_out(&port.name, c.width));
+                    }
+                }
+            }
+        }
+    }
 
     m.comment("Links: node x's dimension-d wire is bit x*k + d, read by node x ^ 2^d");
     let dim_out = m.wire("dim_out", n * k);
-    let low_tap = (router == Router::Overlapped).then(|| overlap::controller::low_tap(p));
-    m.comment(match low_tap {
-        Some(_) => "The nodes, each with its copy of the loop thermometer (node<x>_tap)",
-        None => "The nodes",
-    });
+    m.comment("The nodes");
     for x in 0..n {
-        let low = low_tap.as_ref().map(|t| {
-            let tap = format!("node{x}_tap");
-            let (inst, _) = m.instance_of(&tap, t);
-            let _ = inst
-                .pin("clock", &clock)
-                .pin("low_next", ctrl_out("low_next", k));
-            V::signal(names::output_net(&tap, "low"), k)
-        });
         let dim_in = cat((0..k).rev().map(|d| dim_out.bit((x ^ (1 << d)) * k + d)));
         let mut inst = m
             .instance(format!("node{x}"), &node_mod)
             .pin("clock", &clock);
         for (name, width) in &broadcast {
-            inst = inst.pin(name.as_str(), ctrl_out(name, *width));
-        }
-        if let Some(low) = &low {
-            inst = inst.pin("low", low);
+            let net = names::output_net(&source_of(x), name);
+            inst = match (&tap_mod, name.as_str()) {
+                // The node's own copy of the loop thermometer, row x of its tap's copies.
+                (Some(_), "low") => {
+                    let copies = names::output_net(&source_of(x), "low_copies");
+                    inst.pin("low", V::signal(copies, per_tap * k).row(x % per_tap, k))
+                }
+                _ => inst.pin(name.as_str(), V::signal(net, *width)),
+            };
         }
         let _ = inst
             .pin("my_addr", lit(k, x as u64))
@@ -167,7 +195,7 @@ fn build(router: Router, p: CubeParams) -> Result<Design, NetlistError> {
 
     design.add_module(node_mod)?;
     design.add_module(ctrl_mod)?;
-    if let Some(t) = low_tap {
+    if let Some(t) = tap_mod {
         design.add_module(t)?;
     }
     design.add_module(m.build())?;
@@ -188,16 +216,17 @@ mod tests {
             names,
             [
                 "hc_ctrl_k3_l4.v",
-                "hc_ctrl_k3_l4_low_tap.v",
+                "hc_ctrl_k3_l4_tap.v",
                 "hc_node_k3_l4.v",
                 "hypercube_k3_l4.v"
             ]
         );
         let top = &emitted.modules[3].contents;
         assert_eq!(top.matches("hc_node_k3_l4 node").count(), 8);
-        // Each node reads its own copy of the loop thermometer.
-        assert_eq!(top.matches("hc_ctrl_k3_l4_low_tap node").count(), 8);
-        assert!(top.contains(".low(node5_tap_low)"), "{top}");
+        // The 8 nodes share one tap, loaded from the controller's decode ahead.
+        assert_eq!(top.matches("hc_ctrl_k3_l4_tap tap").count(), 1);
+        assert!(top.contains(".pre(ctrl_pre)"), "{top}");
+        assert!(top.contains(".low(tap0_low)"), "{top}");
         // Node 1 hears node 5 on dimension 2 (bit 5*3 + 2), node 3 on dimension 1 (bit
         // 3*3 + 1) and node 0 on dimension 0.
         let node1 = &top[top.find("node1 (").unwrap()..];
@@ -208,6 +237,25 @@ mod tests {
         );
         assert!(node1.contains(".dim_out(dim_out[5:3])"), "{node1}");
         assert!(node1.contains(".my_addr(3'd1)"), "{node1}");
+    }
+
+    #[test]
+    fn a_5_cube_has_a_tap_per_8_nodes_each_driving_its_own() {
+        let (design, _) = cube_design(5, 2).unwrap();
+        let emitted = design.emit().unwrap();
+        let top = &emitted.modules[3].contents;
+        assert_eq!(top.matches("hc_ctrl_k5_l2_tap tap").count(), 4, "{top}");
+        let node = |x: usize| {
+            let at = &top[top.find(&format!("node{x} (")).unwrap()..];
+            at[..at.find(");").unwrap()].to_string()
+        };
+        assert!(node(7).contains(".c_addr(tap0_c_addr)"), "{}", node(7));
+        assert!(node(8).contains(".c_addr(tap1_c_addr)"), "{}", node(8));
+        assert!(node(31).contains(".sel(tap3_sel)"), "{}", node(31));
+        assert!(top.contains("assign done = ctrl_done;"), "{top}");
+        // Synthesis must not merge the taps back into one.
+        let tap = &emitted.modules[1].contents;
+        assert!(tap.contains("(* keep *)"), "{tap}");
     }
 
     #[test]

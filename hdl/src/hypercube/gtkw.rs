@@ -61,12 +61,16 @@ pub fn router_gtkw(
     let top = Scope::top(design)?;
     let ctrl = top.within(design, "ctrl")?;
     let mut control = top.traces(&["clock", "reset", "start", "algorithm"])?;
+    // Where the strobes are: the controller's outputs, or the first tap's.
+    let mut strobe_scope = ctrl.clone();
     let (strobes, filter) = match router {
         Router::Quadratic | Router::QuadSort => unreachable!("handled above"),
         Router::Overlapped => {
+            // The state one cycle ahead of the strobes (`controller`), then node 0's tap.
             control.push(ctrl.trace("mode")?.named(1));
             control.extend(ctrl.traces(&["lc", "lp_f"])?);
-            control.extend(ctrl.binary(&["sel", "low_r", "sclr", "ewin"])?);
+            strobe_scope = top.within(design, "tap0")?;
+            control.extend(strobe_scope.binary(&["sel", "low", "sclr", "ewin"])?);
             (
                 super::overlap::control::NAMES,
                 filter_codes("hc_mode.txt", MODE_NAMES.map(|(c, n)| (c as u64, n))),
@@ -97,7 +101,7 @@ pub fn router_gtkw(
     control.extend(top.traces(&["bit_time", "done", "collision"])?);
     let mut groups = vec![
         Group::new("controller (state by name)", control),
-        Group::new("controller strobes", ctrl.binary(strobes)?),
+        Group::new("controller strobes", strobe_scope.binary(strobes)?),
         Group::new(
             "nodes (node x at row x)",
             top.traces(&[

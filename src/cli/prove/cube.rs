@@ -68,7 +68,7 @@ pub struct Args {
     pub fault: Option<FaultArg>,
 }
 
-/// Writes the k-cube's node, controller and thermometer tap (as `generate hypercube`
+/// Writes the k-cube's node, controller and tap (as `generate hypercube`
 /// writes them; the node with `fault`) and the harness into `dir`, and returns the job.
 pub fn job(k: usize, l: usize, fault: Option<FaultArg>, dir: &Path) -> anyhow::Result<Job> {
     let (design, p) = cube_design(k, l).map_err(|e| {
@@ -79,7 +79,7 @@ pub fn job(k: usize, l: usize, fault: Option<FaultArg>, dir: &Path) -> anyhow::R
         .write_to(dir)
         .with_context(|| format!("writing the cube into {}", dir.display()))?;
     let (node, ctrl) = (node_name(p), ctrl_name(p));
-    let tap = format!("{ctrl}_low_tap");
+    let tap = format!("{ctrl}_tap");
     let module = |name: &str| {
         design
             .module(name)

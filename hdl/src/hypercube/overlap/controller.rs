@@ -159,9 +159,11 @@ impl Loop {
 }
 
 /// What the controller decodes from a state (mode, loop cycle, loop constants): the
-/// broadcast strobes and what its own sequencing reads, by name, as wires of `m`.
+/// broadcast strobes and what its own sequencing reads, by name, as wires `{prefix}…` of
+/// `m`.
 fn decode(
     m: &mut ModuleBuilder,
+    prefix: &str,
     p: CubeParams,
     mode: &V,
     lc: &V,
@@ -169,25 +171,29 @@ fn decode(
 ) -> Vec<(&'static str, V)> {
     let (k, l, msg) = (p.k(), p.payload_bits(), p.message_bits());
     let c9 = |v: usize| lit(CNT_BITS, v as u64);
-    let semi = m.def("semi", mode.is(Mode::Semi as u64));
-    let full = m.def("full", mode.is(Mode::Full as u64));
+    let semi = m.def(format!("{prefix}semi"), mode.is(Mode::Semi as u64));
+    let full = m.def(format!("{prefix}full"), mode.is(Mode::Full as u64));
     let f9 = &lp.f;
-    let enumerating = m.def("enumerating", &full & f9.is_not(0));
-    let c2 = m.def("c2", lc - &lp.p_start);
-    let c0 = m.def("c0", lc - &lp.q_start);
-    let cr = m.def("cr", lc - &lp.r_start);
-    let in2 = m.def("in2", &enumerating & c2.le(&lp.frame_end));
-    let in_r = m.def("in_r", &enumerating & cr.le(&lp.frame_end));
-    let in0 = m.def("in0", &enumerating & c0.le(&lp.f3.plus(1)));
+    let enumerating = m.def(format!("{prefix}enumerating"), &full & f9.is_not(0));
+    let c2 = m.def(format!("{prefix}c2"), lc - &lp.p_start);
+    let c0 = m.def(format!("{prefix}c0"), lc - &lp.q_start);
+    let cr = m.def(format!("{prefix}cr"), lc - &lp.r_start);
+    let in2 = m.def(format!("{prefix}in2"), &enumerating & c2.le(&lp.frame_end));
+    let in_r = m.def(format!("{prefix}in_r"), &enumerating & cr.le(&lp.frame_end));
+    let in0 = m.def(format!("{prefix}in0"), &enumerating & c0.le(&lp.f3.plus(1)));
 
     m.comment("Channel A: semi (lc, k stages, L body bits) or step 3 / step 6 (f, M)");
-    let ca = m.def("ca", semi.select(lc, in2.select(&c2, &cr)));
-    let fa = m.def("fa", semi.select(c9(k), f9.clone()));
-    let ba = m.def("ba", semi.select(c9(l), c9(msg)));
-    let on_a = m.def("on_a", &semi | &in2 | &in_r);
-    let a = channel(m, "a", &ca, &fa, &ba, &on_a);
+    let ca = m.def(format!("{prefix}ca"), semi.select(lc, in2.select(&c2, &cr)));
+    let fa = m.def(format!("{prefix}fa"), semi.select(c9(k), f9.clone()));
+    let ba = m.def(format!("{prefix}ba"), semi.select(c9(l), c9(msg)));
+    let on_a = m.def(format!("{prefix}on_a"), &semi | &in2 | &in_r);
+    let a = channel(m, &format!("{prefix}a"), &ca, &fa, &ba, &on_a);
     m.comment("Channel B: step 5 (f stages, f body bits)");
-    let b = channel(m, "b", &c0, f9, f9, &in0);
+    let b = channel(m, &format!("{prefix}b"), &c0, f9, f9, &in0);
+    let is_last = m.def(
+        format!("{prefix}is_last"),
+        (&semi & &a.last) | (&full & lc.eq(&lp.loop_end)),
+    );
     vec![
         ("ph_semi", semi.clone()),
         ("ph_pack2", in2.clone()),
@@ -217,23 +223,50 @@ fn decode(
         ("ph_cross", &full & lc.le(&c9(msg))),
         ("x_decide", &full & lc.is(0)),
         ("x_shift", &full & lc.ge(&c9(1)) & lc.le(&c9(msg))),
-        // The controller's own: the loop's last cycle, sel's restart in step 5, the
-        // diagonal clear's start (step-3 cycle f + M), the enumeration's feed.
-        ("is_last", (&semi & &a.last) | (&full & lc.eq(&lp.loop_end))),
+        // The sequencing's own: the loop's last cycle, the run's last cycle, a run is on,
+        // sel's restart in step 5, the diagonal clear's start (step-3 cycle f + M), the
+        // enumeration's feed.
+        ("is_last", is_last.clone()),
+        ("run_ends", &is_last & (&semi | f9.is(0))),
+        ("busy", &semi | &full),
         ("sel_restart", &b.addr & c0.eq(f9)),
         ("sclr_start", &in2 & c2.eq(&f9.plus(msg as u64))),
         ("ewin_feed", &enumerating & lc.lt(&lp.f2)),
     ]
 }
 
+/// The decoded signals (the order of [`decode`]'s list) and the vector of their values.
+struct Decoded {
+    names: Vec<&'static str>,
+    vector: V,
+}
+
+impl Decoded {
+    fn of(list: Vec<(&'static str, V)>) -> Decoded {
+        let names = list.iter().map(|(n, _)| *n).collect();
+        let vector = cat(list.into_iter().rev().map(|(_, v)| v));
+        Decoded { names, vector }
+    }
+
+    /// Bit `name` of a vector in this order.
+    fn bit(&self, v: &V, name: &str) -> V {
+        let i = self.names.iter().position(|n| *n == name);
+        v.bit(i.unwrap_or_else(|| panic!("lcanet-hdl bug: no decoded signal {name}")))
+    }
+}
+
 /// The controller of the overlapped `k`-cube with `L`-bit payloads (`hc_ctrl_k{K}_l{L}`).
 ///
-/// Its decode is registered: the next state (`mode_next`, `lc_next`, the next loop's
-/// constants) is explicit and every strobe's register loads its value in that state, so
-/// that the nodes see the same strobes in the same cycle as from a combinational decode
-/// of the state, but straight from flip-flops. The loop's constants are registers too,
-/// the next loop's among them (from `f - 1`, a cycle after `f` changes; a loop lasts at
-/// least `M + 1` cycles), so that no sum sits in front of the decode.
+/// Its state (`mode`, `lc`, the loop's constants) runs **one cycle ahead** of the
+/// schedule: it holds the state the schedule will be in at the next cycle if no input
+/// (`reset`, a `start` that loads) arrives in this one, and `pre` is that state's decode,
+/// registered. Each [`tap`] then loads the schedule's strobes of the next cycle from
+/// `pre`, or from the decode of a load or a reset when one arrives: one small multiplexer
+/// in front of each tap's registers and no logic between `pre` and it, so that the
+/// controller's only nets across the die are flip-flop to flip-flop. The loop's
+/// constants are registers too, the next loop's among them (from `f - 1`, a cycle after `f`
+/// changes; a loop lasts at least `M + 1` cycles), so that no sum sits in front of the
+/// decode.
 pub fn controller(p: CubeParams) -> Module {
     let (k, msg) = (p.k(), p.message_bits());
     let mut m = ModuleBuilder::new(Router::Overlapped.ctrl_name(p));
@@ -241,81 +274,199 @@ pub fn controller(p: CubeParams) -> Module {
     let reset = m.input("reset", 1);
     let start = m.input("start", 1);
     let algorithm = m.input("algorithm", 1);
-    let ctl = Control::outputs(&mut m);
-    let sel = m.output("sel", k);
-    let low_next = m.output("low_next", k);
-    let sclr = m.output("sclr", k);
-    let ewin = m.output("ewin", k);
+    let done = m.output("done", 1);
     let bit_time = m.output("bit_time", 16);
 
-    m.comment("State: mode, loop cycle, loop thermometer, broadcast vectors");
+    m.comment("The schedule's state one cycle ahead: mode, loop cycle, the loop's constants (docs/hypercube.md §12), f = k - 1 - i and its sums, this loop's and the next's");
     let mode = m.reg("mode", 2);
     let lc = m.reg("lc", CNT_BITS);
+    let cur = Loop::regs(&mut m, "lp");
+    let nxt = Loop::regs(&mut m, "nx");
+    m.comment("The schedule's own: a run is on, it has ended, its bit time");
+    let busy = m.reg("busy", 1);
+    let finished = m.reg("finished", 1);
+    let bt = m.reg("bt", 16);
+
+    m.comment("Next state of the state ahead: a reset idles it, a load starts it at loop cycle 1");
+    let load = m.def("load", &start & !&busy & !&reset);
+    let ahead_busy = m.def("ahead_busy", mode.is_not(Mode::Idle as u64));
+    let ahead_semi = mode.is(Mode::Semi as u64);
+    // The decode of the state ahead, registered (below): its loop's last cycle.
+    let names = decode_names(p);
+    let pre_width = names.len();
+    let pre = m.reg("pre_q", pre_width);
+    let bit = |v: &V, n: &str| v.bit(names.iter().position(|x| *x == n).expect("decoded"));
+    let is_last = m.def("ahead_last", bit(&pre, "is_last"));
+    let loops_left = m.def("loops_left", cur.f.is_not(0));
+    let ends = m.def("ahead_ends", &is_last & (&ahead_semi | !&loops_left));
+    let advance = m.def("ahead_advance", &is_last & !&ahead_semi & &loops_left);
+    // Without input: the run goes on (G), and its decode is the next `pre`.
+    let g_mode = m.def(
+        "g_mode",
+        ends.select(lit(2, Mode::Idle as u64), mode.clone()),
+    );
+    let g_lc = m.def(
+        "g_lc",
+        is_last.select(zero(CNT_BITS), ahead_busy.select(lc.plus(1), lc.clone())),
+    );
+    let g_lp = cur.zip3(&nxt, &cur, &mut m, "g", |_, nx, lp| advance.select(nx, lp));
+    let first_loop = Loop::of(&lit(CNT_BITS, (k - 1) as u64), msg);
+    // A load starts the state ahead at loop cycle 1 of the first loop; a reset idles it.
+    let mode_next = priority(
+        g_mode.clone(),
+        [
+            Some((reset.clone(), lit(2, Mode::Idle as u64))),
+            Some((load.clone(), start_mode(&algorithm))),
+        ],
+    );
+    let mode_next = m.def("mode_next", mode_next);
+    let lc_next = priority(
+        g_lc.clone(),
+        [
+            Some((reset.clone(), zero(CNT_BITS))),
+            Some((load.clone(), lit(CNT_BITS, 1))),
+        ],
+    );
+    let lc_next = m.def("lc_next", lc_next);
+    let lp_next = first_loop.zip3(&g_lp, &g_lp, &mut m, "next", |first, g, _| {
+        load.select(first, g)
+    });
+    m.comment("Its decode, registered: the schedule's strobes of the next cycle if no input comes");
+    m.comment("(the decode of a load's state ahead, constants for each algorithm, chosen after the decode)");
+    let g_dec = Decoded::of(decode(&mut m, "", p, &g_mode, &g_lc, &g_lp)).vector;
+    let init_lc = m.def("init_lc", lit(CNT_BITS, 1));
+    let init = decode(
+        &mut m,
+        "init_",
+        p,
+        &start_mode(&algorithm),
+        &init_lc,
+        &first_loop,
+    );
+    let init_dec = Decoded::of(init).vector;
+    let pre_next = priority(
+        g_dec,
+        [
+            Some((reset.clone(), zero(pre_width))),
+            Some((load.clone(), init_dec)),
+        ],
+    );
+    let pre_out = m.output("pre", pre_width);
+    m.assign(&pre_out, &pre);
+    m.assign(&done, &finished);
+    m.assign(&bit_time, &bt);
+    m.always(|pr| {
+        pr.load(&pre, &pre_next);
+        pr.load(&mode, &mode_next);
+        pr.load(&lc, &lc_next);
+        for ((_, r), (_, v)) in cur.fields().into_iter().zip(lp_next.fields()) {
+            pr.load(r, v);
+        }
+        let after = Loop::of(&cur.f.minus(1), msg);
+        for ((_, r), (_, v)) in nxt.fields().into_iter().zip(after.fields()) {
+            pr.load(r, v);
+        }
+        pr.comment("The schedule is on at the next cycle if the state ahead is (no input)");
+        pr.if_(&reset | &load, |pr| {
+            pr.load(&busy, &load);
+            pr.load(&finished, lit(1, 0));
+            pr.load(&bt, zero(16));
+        })
+        .else_(|pr| {
+            pr.load(&busy, &ahead_busy);
+            pr.if_(&busy, |pr| {
+                pr.load(&bt, bt.plus(1));
+                pr.if_(!&ahead_busy, |pr| pr.load(&finished, lit(1, 1)));
+            });
+        });
+    });
+    m.build()
+}
+
+/// The mode a load starts: `Full` for Algorithm 2 (`algorithm` = 1), `Semi` otherwise.
+fn start_mode(algorithm: &V) -> V {
+    algorithm.select(lit(2, Mode::Full as u64), lit(2, Mode::Semi as u64))
+}
+
+/// The names of [`decode`]'s signals, in the order of the controller's `pre`.
+pub fn decode_names(p: CubeParams) -> Vec<&'static str> {
+    let mut m = ModuleBuilder::new("names");
+    let lp = Loop::of(&lit(CNT_BITS, 0), p.message_bits());
+    let state = (lit(2, 0), lit(CNT_BITS, 0));
+    decode(&mut m, "", p, &state.0, &state.1, &lp)
+        .into_iter()
+        .map(|(n, _)| n)
+        .collect()
+}
+
+/// Nodes per [`tap`]: each tap drives the broadcast of its own nodes alone.
+pub const NODES_PER_TAP: usize = 8;
+
+/// The broadcast to a group of [`NODES_PER_TAP`] nodes (`tap<g>`, `(* keep *)` copies):
+/// the schedule's strobes as registers `q`, loaded with the controller's `pre`, or at a
+/// load with the decode of the first cycle of a run (constants, for each `algorithm`), or
+/// cleared by a reset; and from them `load`, `done`, the thermometer `low` of the loop
+/// (and `low_copies`, a copy of it for each of the group's nodes), `sel`, `sclr` and
+/// `ewin` (`docs/hypercube.md` §12), each tap with its own registers.
+/// Synthesis would otherwise merge the nodes' decodes of one broadcast register into one
+/// cone and fan it out across the die (`docs/decisions/fpga-flow.md`).
+pub fn tap(p: CubeParams) -> Module {
+    let (k, msg) = (p.k(), p.message_bits());
+    let mut m = ModuleBuilder::new(format!("{}_tap", Router::Overlapped.ctrl_name(p)));
+    m.clock();
+    let reset = m.input("reset", 1);
+    let start = m.input("start", 1);
+    let algorithm = m.input("algorithm", 1);
+    let names = decode_names(p);
+    let pre = m.input("pre", names.len());
+    let ctl = Control::outputs(&mut m);
+    let sel = m.output("sel", k);
+    let low = m.output("low", k);
+    let per = NODES_PER_TAP.min(p.n());
+    let low_copies = m.output("low_copies", per * k);
+    let sclr = m.output("sclr", k);
+    let ewin = m.output("ewin", k);
+    m.keep_registers();
+
+    m.comment("The strobes of the schedule's first cycle (loop cycle 0 of the first loop)");
+    let lc0 = m.def("lc0", zero(CNT_BITS));
+    let first_loop = Loop::of(&lit(CNT_BITS, (k - 1) as u64), msg);
+    let init = Decoded::of(decode(
+        &mut m,
+        "",
+        p,
+        &start_mode(&algorithm),
+        &lc0,
+        &first_loop,
+    ));
+    let init_v = m.def("init", &init.vector);
+    m.comment("The schedule's strobes, this cycle (q), and the registers broadcast with them");
+    let q = m.reg("q", names.len());
     let low_r = m.reg("low_r", k);
     let sel_r = m.reg("sel_r", k);
     let sclr_r = m.reg("sclr_r", k);
     let ewin_r = m.reg("ewin_r", k);
     let finished = m.reg("finished", 1);
-    let bt = m.reg("bt", 16);
-    m.comment("The loop's constants (docs/hypercube.md §12), f = k - 1 - i and its sums, this loop's and the next's");
-    let cur = Loop::regs(&mut m, "lp");
-    let nxt = Loop::regs(&mut m, "nx");
-
-    m.comment("Next state");
-    let busy = m.def("busy", mode.is_not(Mode::Idle as u64));
-    let semi_now = mode.is(Mode::Semi as u64);
-    let loops_left = m.def("loops_left", cur.f.is_not(0));
-    // The loop's last cycle, decoded and registered with the rest (below).
-    let is_last = m.reg("is_last_q", 1);
-    m.assign(&ctl.load, &start & !&busy & !&reset);
-    let ends = m.def("run_ends", &busy & &is_last & (&semi_now | !&loops_left));
-    let advance = m.def("advance", &busy & &is_last & !&semi_now & &loops_left);
-    let mode_next = priority(
-        mode.clone(),
-        [
-            Some((reset.clone(), lit(2, Mode::Idle as u64))),
-            Some((
-                ctl.load.clone(),
-                algorithm.select(lit(2, Mode::Full as u64), lit(2, Mode::Semi as u64)),
-            )),
-            Some((ends.clone(), lit(2, Mode::Idle as u64))),
-        ],
-    );
-    let mode_next = m.def("mode_next", mode_next);
-    let restart = &reset | &ctl.load | (&busy & &is_last);
-    let lc_next = m.def(
-        "lc_next",
-        restart.select(zero(CNT_BITS), busy.select(lc.plus(1), lc.clone())),
-    );
-    let first_loop = Loop::of(&lit(CNT_BITS, (k - 1) as u64), msg);
-    let lp_next = first_loop.zip3(&nxt, &cur, &mut m, "next", |first, nx, lp| {
-        ctl.load.select(first, advance.select(nx, lp))
-    });
-
-    m.comment("The registered decode, of the next state");
-    let mut decoded = decode(&mut m, p, &mode_next, &lc_next, &lp_next);
-    let at = |d: &[(&str, V)], n: &str| d.iter().position(|(x, _)| *x == n);
-    let is_last_next = decoded.remove(at(&decoded, "is_last").expect("decoded")).1;
-    // One bit per other signal of `decode`, in its order.
-    let dec = m.reg("dec_q", decoded.len());
-    let q = |n: &str| dec.bit(at(&decoded, n).expect("a decoded signal"));
-    let dec_next = cat(decoded.iter().rev().map(|(_, v)| v.clone()));
-
-    m.comment("Strobes (docs/hypercube.md §12)");
+    let b = |n: &str| init.bit(&q, n);
+    m.assign(&ctl.load, &start & !b("busy") & !&reset);
+    let advance = m.def("advance", b("is_last") & !b("run_ends"));
     m.assign(&ctl.done, &finished);
     for &name in super::control::NAMES {
         let v = match name {
             "load" | "done" => continue,
             // A reset clears at once, in its own cycle.
-            "s_clear" | "e_clear" => &reset | q(name),
-            _ => q(name),
+            "s_clear" | "e_clear" => &reset | b(name),
+            _ => b(name),
         };
         m.assign(&V::signal(name, 1), v);
     }
-    m.assign(&bit_time, &bt);
-    m.comment("The loop thermometer's next value, to each node's copy (low_tap)");
-    m.assign(
-        &low_next,
+    m.assign(&low, &low_r);
+    // A copy of `low` per node (row r for the group's node r), kept apart like the rest:
+    // merged, the nodes' decodes of `low` became one cone across the group's nodes.
+    let copies = m.reg("low_q", per * k);
+    m.assign(&low_copies, &copies);
+    let low_next = m.def(
+        "low_next",
         priority(
             low_r.clone(),
             [
@@ -330,65 +481,32 @@ pub fn controller(p: CubeParams) -> Module {
 
     let first = m.def("first", first_above(&low_r));
     let onehot_top = lit(k, 1 << (k - 1));
-    let (a_start, a_addr, in_r) = (q("c_start"), q("c_addr"), q("ph_rdv"));
-    let (b_start, b_addr, b_body) = (q("p0_start"), q("p0_addr"), q("p0_body"));
+    let (a_start, a_addr, in_r) = (b("c_start"), b("c_addr"), b("ph_rdv"));
+    let (b_start, b_addr, b_body) = (b("p0_start"), b("p0_addr"), b("p0_body"));
     m.always(|pr| {
-        pr.load(&dec, &dec_next);
+        pr.if_(&reset, |pr| pr.load(&q, zero(names.len())))
+            .elif(&ctl.load, |pr| pr.load(&q, &init_v))
+            .else_(|pr| pr.load(&q, &pre));
+        pr.comment("low: the thermometer of the loop's i (0 in semi)");
         pr.load(&low_r, &low_next);
-        pr.load(&is_last, &is_last_next);
-        pr.load(&mode, &mode_next);
-        pr.load(&lc, &lc_next);
-        for ((_, r), (_, v)) in cur.fields().into_iter().zip(lp_next.fields()) {
-            pr.load(r, v);
-        }
-        let after = Loop::of(&cur.f.minus(1), msg);
-        for ((_, r), (_, v)) in nxt.fields().into_iter().zip(after.fields()) {
-            pr.load(r, v);
-        }
+        pr.load(&copies, low_next.repeat(per));
         pr.comment("sel: the dimension of the address (or, in step 5, body) bit being sent");
         pr.if_((&a_start & !&in_r) | &b_start, |pr| pr.load(&sel_r, &first))
             .elif(&a_start & &in_r, |pr| pr.load(&sel_r, &onehot_top))
-            .elif(q("sel_restart"), |pr| pr.load(&sel_r, &first))
+            .elif(b("sel_restart"), |pr| pr.load(&sel_r, &first))
             .elif((&a_addr & !&in_r) | &b_addr | &b_body, |pr| {
                 pr.load(&sel_r, up(&sel_r))
             })
             .elif(&a_addr & &in_r, |pr| pr.load(&sel_r, down(&sel_r)))
             .else_(|pr| pr.load(&sel_r, zero(k)));
         pr.comment("sclr: stage i+1+j cleared at step-3 cycle f + M + 1 + j");
-        pr.if_(q("sclr_start"), |pr| pr.load(&sclr_r, &first))
+        pr.if_(b("sclr_start"), |pr| pr.load(&sclr_r, &first))
             .else_(|pr| pr.load(&sclr_r, up(&sclr_r)));
         pr.comment("ewin: wire i+1+j carries the enumeration during loop cycles 1+j..=2f+j");
-        pr.load(&ewin_r, up(&ewin_r) | first.when(&q("ewin_feed")));
-        pr.comment("Sequencing");
-        pr.if_(&reset, |pr| {
-            pr.load(&finished, lit(1, 0));
-            pr.load(&bt, zero(16));
-        })
-        .elif(&ctl.load, |pr| {
-            pr.load(&finished, lit(1, 0));
-            pr.load(&bt, zero(16));
-        })
-        .elif(&busy, |pr| {
-            pr.load(&bt, bt.plus(1));
-            pr.if_(&ends, |pr| pr.load(&finished, lit(1, 1)));
-        });
+        pr.load(&ewin_r, up(&ewin_r) | first.when(&b("ewin_feed")));
+        pr.comment("done: from the run's last cycle to the next load");
+        pr.if_(&reset | &ctl.load, |pr| pr.load(&finished, lit(1, 0)))
+            .elif(b("run_ends"), |pr| pr.load(&finished, lit(1, 1)));
     });
-    m.build()
-}
-
-/// The copy of the loop thermometer beside each node (`node<x>_tap`): a register loaded
-/// with the controller's `low_next`, `(* keep *)` so that each node decodes `first`,
-/// `dimi` and `act` from its own copy (synthesis would otherwise merge the nodes' decodes
-/// into one cone and fan it out across the die; `docs/decisions/fpga-flow.md`).
-pub fn low_tap(p: CubeParams) -> Module {
-    let k = p.k();
-    let mut m = ModuleBuilder::new(format!("{}_low_tap", Router::Overlapped.ctrl_name(p)));
-    m.clock();
-    let low_next = m.input("low_next", k);
-    let low = m.output("low", k);
-    let low_q = m.reg("low_q", k);
-    m.keep_registers();
-    m.always(|p| p.load(&low_q, &low_next));
-    m.assign(&low, &low_q);
     m.build()
 }

@@ -7,54 +7,14 @@ module hc_ctrl_k2_l4 (
     input wire reset,
     input wire start,
     input wire algorithm,
-    output wire load,
     output wire done,
-    output wire fwd,
-    output wire bwd,
-    output wire s_clear,
-    output wire ph_semi,
-    output wire ph_cross,
-    output wire ph_pack2,
-    output wire ph_pack0,
-    output wire ph_rdv,
-    output wire c_start,
-    output wire c_addr,
-    output wire c_body,
-    output wire c_rxstart,
-    output wire c_rxbody,
-    output wire c_window,
-    output wire c_last,
-    output wire p0_start,
-    output wire p0_addr,
-    output wire p0_body,
-    output wire p0_rxstart,
-    output wire p0_rxbody,
-    output wire enum_on,
-    output wire e_inj2,
-    output wire e_inj0,
-    output wire e_cap2,
-    output wire e_cap0,
-    output wire e_clear,
-    output wire x_decide,
-    output wire x_shift,
-    output wire [1:0] sel,
-    output wire [1:0] low_next,
-    output wire [1:0] sclr,
-    output wire [1:0] ewin,
-    output wire [15:0] bit_time
+    output wire [15:0] bit_time,
+    output wire [33:0] pre
 );
 
-    // State: mode, loop cycle, loop thermometer, broadcast vectors
+    // The schedule's state one cycle ahead: mode, loop cycle, the loop's constants (docs/hypercube.md §12), f = k - 1 - i and its sums, this loop's and the next's
     reg [1:0] mode;
     reg [8:0] lc;
-    reg [1:0] low_r;
-    reg [1:0] sel_r;
-    reg [1:0] sclr_r;
-    reg [1:0] ewin_r;
-    reg finished;
-    reg [15:0] bt;
-
-    // The loop's constants (docs/hypercube.md §12), f = k - 1 - i and its sums, this loop's and the next's
     reg [8:0] lp_f;
     reg [8:0] lp_f2;
     reg [8:0] lp_f3;
@@ -72,38 +32,56 @@ module hc_ctrl_k2_l4 (
     reg [8:0] nx_loop_end;
     reg [8:0] nx_frame_end;
 
-    // Next state
-    wire busy = mode != 2'd0;
-    wire loops_left = lp_f != 9'd0;
-    reg is_last_q;
-    assign load = start & ~busy & ~reset;
-    wire run_ends = busy & is_last_q & ((mode == 2'd1) | ~loops_left);
-    wire advance = busy & is_last_q & ~(mode == 2'd1) & loops_left;
-    wire [1:0] mode_next = reset ? 2'd0 : load ? (algorithm ? 2'd2 : 2'd1) : run_ends ? 2'd0 : mode;
-    wire [8:0] lc_next = (reset | load | (busy & is_last_q)) ? 9'd0 : busy ? (lc + 9'd1) : lc;
-    wire [8:0] next_f = load ? 9'd1 : advance ? nx_f : lp_f;
-    wire [8:0] next_f2 = load ? (9'd1 << 1) : advance ? nx_f2 : lp_f2;
-    wire [8:0] next_f3 = load ? ((9'd1 << 1) + 9'd1) : advance ? nx_f3 : lp_f3;
-    wire [8:0] next_p_start = load ? (((9'd1 << 1) >= (9'd6 - 9'd1)) ? (9'd1 << 1) : (9'd6 - 9'd1)) : advance ? nx_p_start : lp_p_start;
-    wire [8:0] next_q_start = load ? ((((9'd1 << 1) >= (9'd6 - 9'd1)) ? (9'd1 << 1) : (9'd6 - 9'd1)) + 9'd1 + 9'd7) : advance ? nx_q_start : lp_q_start;
-    wire [8:0] next_r_start = load ? ((((9'd1 << 1) >= (9'd6 - 9'd1)) ? (9'd1 << 1) : (9'd6 - 9'd1)) + 9'd1 + 9'd7 + (9'd1 << 1) + 9'd1 + 9'd2) : advance ? nx_r_start : lp_r_start;
-    wire [8:0] next_loop_end = load ? ((9'd1 != 9'd0) ? ((((9'd1 << 1) >= (9'd6 - 9'd1)) ? (9'd1 << 1) : (9'd6 - 9'd1)) + 9'd1 + 9'd7 + (9'd1 << 1) + 9'd1 + 9'd2 + (9'd1 << 1) + 9'd7) : 9'd6) : advance ? nx_loop_end : lp_loop_end;
-    wire [8:0] next_frame_end = load ? ((9'd1 << 1) + 9'd7) : advance ? nx_frame_end : lp_frame_end;
+    // The schedule's own: a run is on, it has ended, its bit time
+    reg busy;
+    reg finished;
+    reg [15:0] bt;
 
-    // The registered decode, of the next state
-    wire semi = mode_next == 2'd1;
-    wire full = mode_next == 2'd2;
-    wire enumerating = full & (next_f != 9'd0);
-    wire [8:0] c2 = lc_next - next_p_start;
-    wire [8:0] c0 = lc_next - next_q_start;
-    wire [8:0] cr = lc_next - next_r_start;
-    wire in2 = enumerating & (c2 <= next_frame_end);
-    wire in_r = enumerating & (cr <= next_frame_end);
-    wire in0 = enumerating & (c0 <= (next_f3 + 9'd1));
+    // Next state of the state ahead: a reset idles it, a load starts it at loop cycle 1
+    wire load = start & ~busy & ~reset;
+    wire ahead_busy = mode != 2'd0;
+    reg [33:0] pre_q;
+    wire ahead_last = pre_q[28];
+    wire loops_left = lp_f != 9'd0;
+    wire ahead_ends = ahead_last & ((mode == 2'd1) | ~loops_left);
+    wire ahead_advance = ahead_last & ~(mode == 2'd1) & loops_left;
+    wire [1:0] g_mode = ahead_ends ? 2'd0 : mode;
+    wire [8:0] g_lc = ahead_last ? 9'd0 : ahead_busy ? (lc + 9'd1) : lc;
+    wire [8:0] g_f = ahead_advance ? nx_f : lp_f;
+    wire [8:0] g_f2 = ahead_advance ? nx_f2 : lp_f2;
+    wire [8:0] g_f3 = ahead_advance ? nx_f3 : lp_f3;
+    wire [8:0] g_p_start = ahead_advance ? nx_p_start : lp_p_start;
+    wire [8:0] g_q_start = ahead_advance ? nx_q_start : lp_q_start;
+    wire [8:0] g_r_start = ahead_advance ? nx_r_start : lp_r_start;
+    wire [8:0] g_loop_end = ahead_advance ? nx_loop_end : lp_loop_end;
+    wire [8:0] g_frame_end = ahead_advance ? nx_frame_end : lp_frame_end;
+    wire [1:0] mode_next = reset ? 2'd0 : load ? (algorithm ? 2'd2 : 2'd1) : g_mode;
+    wire [8:0] lc_next = reset ? 9'd0 : load ? 9'd1 : g_lc;
+    wire [8:0] next_f = load ? 9'd1 : g_f;
+    wire [8:0] next_f2 = load ? (9'd1 << 1) : g_f2;
+    wire [8:0] next_f3 = load ? ((9'd1 << 1) + 9'd1) : g_f3;
+    wire [8:0] next_p_start = load ? (((9'd1 << 1) >= (9'd6 - 9'd1)) ? (9'd1 << 1) : (9'd6 - 9'd1)) : g_p_start;
+    wire [8:0] next_q_start = load ? ((((9'd1 << 1) >= (9'd6 - 9'd1)) ? (9'd1 << 1) : (9'd6 - 9'd1)) + 9'd1 + 9'd7) : g_q_start;
+    wire [8:0] next_r_start = load ? ((((9'd1 << 1) >= (9'd6 - 9'd1)) ? (9'd1 << 1) : (9'd6 - 9'd1)) + 9'd1 + 9'd7 + (9'd1 << 1) + 9'd1 + 9'd2) : g_r_start;
+    wire [8:0] next_loop_end = load ? ((9'd1 != 9'd0) ? ((((9'd1 << 1) >= (9'd6 - 9'd1)) ? (9'd1 << 1) : (9'd6 - 9'd1)) + 9'd1 + 9'd7 + (9'd1 << 1) + 9'd1 + 9'd2 + (9'd1 << 1) + 9'd7) : 9'd6) : g_loop_end;
+    wire [8:0] next_frame_end = load ? ((9'd1 << 1) + 9'd7) : g_frame_end;
+
+    // Its decode, registered: the schedule's strobes of the next cycle if no input comes
+
+    // (the decode of a load's state ahead, constants for each algorithm, chosen after the decode)
+    wire semi = g_mode == 2'd1;
+    wire full = g_mode == 2'd2;
+    wire enumerating = full & (g_f != 9'd0);
+    wire [8:0] c2 = g_lc - g_p_start;
+    wire [8:0] c0 = g_lc - g_q_start;
+    wire [8:0] cr = g_lc - g_r_start;
+    wire in2 = enumerating & (c2 <= g_frame_end);
+    wire in_r = enumerating & (cr <= g_frame_end);
+    wire in0 = enumerating & (c0 <= (g_f3 + 9'd1));
 
     // Channel A: semi (lc, k stages, L body bits) or step 3 / step 6 (f, M)
-    wire [8:0] ca = semi ? lc_next : in2 ? c2 : cr;
-    wire [8:0] fa = semi ? 9'd2 : next_f;
+    wire [8:0] ca = semi ? g_lc : in2 ? c2 : cr;
+    wire [8:0] fa = semi ? 9'd2 : g_f;
     wire [8:0] ba = semi ? 9'd4 : 9'd6;
     wire on_a = semi | in2 | in_r;
     wire [8:0] a_f2 = fa << 1;
@@ -112,60 +90,44 @@ module hc_ctrl_k2_l4 (
     wire [8:0] a_end = a_f2 + ba + 9'd1;
 
     // Channel B: step 5 (f stages, f body bits)
-    wire [8:0] b_f2 = next_f << 1;
+    wire [8:0] b_f2 = g_f << 1;
     wire [8:0] b_rx = b_f2 + 9'd1;
-    wire [8:0] b_end = b_f2 + next_f + 9'd1;
-    reg [30:0] dec_q;
+    wire [8:0] b_end = b_f2 + g_f + 9'd1;
+    wire is_last = (semi & on_a & (ca == a_end)) | (full & (g_lc == g_loop_end));
+    wire [8:0] init_lc = 9'd1;
+    wire init_semi = (algorithm ? 2'd2 : 2'd1) == 2'd1;
+    wire init_full = (algorithm ? 2'd2 : 2'd1) == 2'd2;
+    wire init_enumerating = init_full & (9'd1 != 9'd0);
+    wire [8:0] init_c2 = init_lc - (((9'd1 << 1) >= (9'd6 - 9'd1)) ? (9'd1 << 1) : (9'd6 - 9'd1));
+    wire [8:0] init_c0 = init_lc - ((((9'd1 << 1) >= (9'd6 - 9'd1)) ? (9'd1 << 1) : (9'd6 - 9'd1)) + 9'd1 + 9'd7);
+    wire [8:0] init_cr = init_lc - ((((9'd1 << 1) >= (9'd6 - 9'd1)) ? (9'd1 << 1) : (9'd6 - 9'd1)) + 9'd1 + 9'd7 + (9'd1 << 1) + 9'd1 + 9'd2);
+    wire init_in2 = init_enumerating & (init_c2 <= ((9'd1 << 1) + 9'd7));
+    wire init_in_r = init_enumerating & (init_cr <= ((9'd1 << 1) + 9'd7));
+    wire init_in0 = init_enumerating & (init_c0 <= ((9'd1 << 1) + 9'd1 + 9'd1));
 
-    // Strobes (docs/hypercube.md §12)
+    // Channel A: semi (lc, k stages, L body bits) or step 3 / step 6 (f, M)
+    wire [8:0] init_ca = init_semi ? init_lc : init_in2 ? init_c2 : init_cr;
+    wire [8:0] init_fa = init_semi ? 9'd2 : 9'd1;
+    wire [8:0] init_ba = init_semi ? 9'd4 : 9'd6;
+    wire init_on_a = init_semi | init_in2 | init_in_r;
+    wire [8:0] init_a_f2 = init_fa << 1;
+    wire [8:0] init_a_fb = init_fa + init_ba;
+    wire [8:0] init_a_rx = init_a_f2 + 9'd1;
+    wire [8:0] init_a_end = init_a_f2 + init_ba + 9'd1;
+
+    // Channel B: step 5 (f stages, f body bits)
+    wire [8:0] init_b_f2 = 9'd1 << 1;
+    wire [8:0] init_b_rx = init_b_f2 + 9'd1;
+    wire [8:0] init_b_end = init_b_f2 + 9'd1 + 9'd1;
+    wire init_is_last = (init_semi & init_on_a & (init_ca == init_a_end)) | (init_full & (init_lc == ((9'd1 != 9'd0) ? ((((9'd1 << 1) >= (9'd6 - 9'd1)) ? (9'd1 << 1) : (9'd6 - 9'd1)) + 9'd1 + 9'd7 + (9'd1 << 1) + 9'd1 + 9'd2 + (9'd1 << 1) + 9'd7) : 9'd6)));
+    assign pre = pre_q;
     assign done = finished;
-    assign fwd = dec_q[4];
-    assign bwd = dec_q[5];
-    assign s_clear = reset | dec_q[18];
-    assign ph_semi = dec_q[0];
-    assign ph_cross = dec_q[25];
-    assign ph_pack2 = dec_q[1];
-    assign ph_pack0 = dec_q[2];
-    assign ph_rdv = dec_q[3];
-    assign c_start = dec_q[6];
-    assign c_addr = dec_q[7];
-    assign c_body = dec_q[8];
-    assign c_rxstart = dec_q[9];
-    assign c_rxbody = dec_q[10];
-    assign c_window = dec_q[11];
-    assign c_last = dec_q[12];
-    assign p0_start = dec_q[13];
-    assign p0_addr = dec_q[14];
-    assign p0_body = dec_q[15];
-    assign p0_rxstart = dec_q[16];
-    assign p0_rxbody = dec_q[17];
-    assign enum_on = dec_q[19];
-    assign e_inj2 = dec_q[20];
-    assign e_inj0 = dec_q[21];
-    assign e_cap2 = dec_q[22];
-    assign e_cap0 = dec_q[23];
-    assign e_clear = reset | dec_q[24];
-    assign x_decide = dec_q[26];
-    assign x_shift = dec_q[27];
     assign bit_time = bt;
-
-    // The loop thermometer's next value, to each node's copy (low_tap)
-    assign low_next = load ? (algorithm ? 2'd1 : 2'd0) : (advance & ~reset) ? {low_r[0], 1'b1} : low_r;
-    assign sel = sel_r;
-    assign sclr = sclr_r;
-    assign ewin = ewin_r;
-    wire [1:0] first = {low_r[0], 1'b1} & ~low_r;
 
     // Power-up values
     initial begin
         mode = 2'd0;
         lc = 9'd0;
-        low_r = 2'd0;
-        sel_r = 2'd0;
-        sclr_r = 2'd0;
-        ewin_r = 2'd0;
-        finished = 1'b0;
-        bt = 16'd0;
         lp_f = 9'd0;
         lp_f2 = 9'd0;
         lp_f3 = 9'd0;
@@ -182,14 +144,14 @@ module hc_ctrl_k2_l4 (
         nx_r_start = 9'd0;
         nx_loop_end = 9'd0;
         nx_frame_end = 9'd0;
-        is_last_q = 1'b0;
-        dec_q = 31'd0;
+        busy = 1'b0;
+        finished = 1'b0;
+        bt = 16'd0;
+        pre_q = 34'h000000000;
     end
 
     always @(posedge clock) begin
-        dec_q <= {enumerating & (lc_next < next_f2), in2 & (c2 == (next_f + 9'd6)), in0 & (c0 >= 9'd1) & (c0 <= next_f) & (c0 == next_f), full & (lc_next >= 9'd1) & (lc_next <= 9'd6), full & (lc_next == 9'd0), full & (lc_next <= 9'd6), enumerating & (lc_next == next_f3), enumerating & (lc_next > next_f2) & (lc_next <= next_f3), enumerating & (lc_next > next_f) & (lc_next <= next_f2), enumerating & (lc_next == next_f), enumerating & (lc_next == 9'd0), enumerating & (lc_next <= next_f3), (on_a & (ca == a_end) & (semi | in_r)) | (in0 & (c0 == b_end)), in0 & (c0 >= (b_rx + 9'd1)) & (c0 <= b_end), in0 & (c0 == b_rx), in0 & (c0 >= (next_f + 9'd1)) & (c0 <= b_f2), in0 & (c0 >= 9'd1) & (c0 <= next_f), in0 & (c0 == 9'd0), on_a & (ca == a_end), on_a & (ca >= (fa + 9'd1)) & (ca <= a_end), on_a & (ca >= (a_rx + 9'd1)) & (ca <= a_end), on_a & (ca == a_rx), on_a & (ca >= (fa + 9'd1)) & (ca <= a_fb), on_a & (ca >= 9'd1) & (ca <= fa), on_a & (ca == 9'd0), in_r, semi | in2 | in0, in_r, in0, in2, semi};
-        low_r <= low_next;
-        is_last_q <= (semi & on_a & (ca == a_end)) | (full & (lc_next == next_loop_end));
+        pre_q <= reset ? 34'h000000000 : load ? {init_enumerating & (init_lc < (9'd1 << 1)), init_in2 & (init_c2 == (9'd1 + 9'd6)), init_in0 & (init_c0 >= 9'd1) & (init_c0 <= 9'd1) & (init_c0 == 9'd1), init_semi | init_full, init_is_last & (init_semi | (9'd1 == 9'd0)), init_is_last, init_full & (init_lc >= 9'd1) & (init_lc <= 9'd6), init_full & (init_lc == 9'd0), init_full & (init_lc <= 9'd6), init_enumerating & (init_lc == ((9'd1 << 1) + 9'd1)), init_enumerating & (init_lc > (9'd1 << 1)) & (init_lc <= ((9'd1 << 1) + 9'd1)), init_enumerating & (init_lc > 9'd1) & (init_lc <= (9'd1 << 1)), init_enumerating & (init_lc == 9'd1), init_enumerating & (init_lc == 9'd0), init_enumerating & (init_lc <= ((9'd1 << 1) + 9'd1)), (init_on_a & (init_ca == init_a_end) & (init_semi | init_in_r)) | (init_in0 & (init_c0 == init_b_end)), init_in0 & (init_c0 >= (init_b_rx + 9'd1)) & (init_c0 <= init_b_end), init_in0 & (init_c0 == init_b_rx), init_in0 & (init_c0 >= (9'd1 + 9'd1)) & (init_c0 <= init_b_f2), init_in0 & (init_c0 >= 9'd1) & (init_c0 <= 9'd1), init_in0 & (init_c0 == 9'd0), init_on_a & (init_ca == init_a_end), init_on_a & (init_ca >= (init_fa + 9'd1)) & (init_ca <= init_a_end), init_on_a & (init_ca >= (init_a_rx + 9'd1)) & (init_ca <= init_a_end), init_on_a & (init_ca == init_a_rx), init_on_a & (init_ca >= (init_fa + 9'd1)) & (init_ca <= init_a_fb), init_on_a & (init_ca >= 9'd1) & (init_ca <= init_fa), init_on_a & (init_ca == 9'd0), init_in_r, init_semi | init_in2 | init_in0, init_in_r, init_in0, init_in2, init_semi} : {enumerating & (g_lc < g_f2), in2 & (c2 == (g_f + 9'd6)), in0 & (c0 >= 9'd1) & (c0 <= g_f) & (c0 == g_f), semi | full, is_last & (semi | (g_f == 9'd0)), is_last, full & (g_lc >= 9'd1) & (g_lc <= 9'd6), full & (g_lc == 9'd0), full & (g_lc <= 9'd6), enumerating & (g_lc == g_f3), enumerating & (g_lc > g_f2) & (g_lc <= g_f3), enumerating & (g_lc > g_f) & (g_lc <= g_f2), enumerating & (g_lc == g_f), enumerating & (g_lc == 9'd0), enumerating & (g_lc <= g_f3), (on_a & (ca == a_end) & (semi | in_r)) | (in0 & (c0 == b_end)), in0 & (c0 >= (b_rx + 9'd1)) & (c0 <= b_end), in0 & (c0 == b_rx), in0 & (c0 >= (g_f + 9'd1)) & (c0 <= b_f2), in0 & (c0 >= 9'd1) & (c0 <= g_f), in0 & (c0 == 9'd0), on_a & (ca == a_end), on_a & (ca >= (fa + 9'd1)) & (ca <= a_end), on_a & (ca >= (a_rx + 9'd1)) & (ca <= a_end), on_a & (ca == a_rx), on_a & (ca >= (fa + 9'd1)) & (ca <= a_fb), on_a & (ca >= 9'd1) & (ca <= fa), on_a & (ca == 9'd0), in_r, semi | in2 | in0, in_r, in0, in2, semi};
         mode <= mode_next;
         lc <= lc_next;
         lp_f <= next_f;
@@ -208,28 +170,17 @@ module hc_ctrl_k2_l4 (
         nx_r_start <= ((((lp_f - 9'd1) << 1) >= (9'd6 - (lp_f - 9'd1))) ? ((lp_f - 9'd1) << 1) : (9'd6 - (lp_f - 9'd1))) + (lp_f - 9'd1) + 9'd7 + ((lp_f - 9'd1) << 1) + (lp_f - 9'd1) + 9'd2;
         nx_loop_end <= ((lp_f - 9'd1) != 9'd0) ? (((((lp_f - 9'd1) << 1) >= (9'd6 - (lp_f - 9'd1))) ? ((lp_f - 9'd1) << 1) : (9'd6 - (lp_f - 9'd1))) + (lp_f - 9'd1) + 9'd7 + ((lp_f - 9'd1) << 1) + (lp_f - 9'd1) + 9'd2 + ((lp_f - 9'd1) << 1) + 9'd7) : 9'd6;
         nx_frame_end <= ((lp_f - 9'd1) << 1) + 9'd7;
-        // sel: the dimension of the address (or, in step 5, body) bit being sent
-        if ((dec_q[6] & ~dec_q[3]) | dec_q[13]) sel_r <= first;
-        else if (dec_q[6] & dec_q[3]) sel_r <= 2'd2;
-        else if (dec_q[28]) sel_r <= first;
-        else if ((dec_q[7] & ~dec_q[3]) | dec_q[14] | dec_q[15]) sel_r <= {sel_r[0], 1'b0};
-        else if (dec_q[7] & dec_q[3]) sel_r <= {1'b0, sel_r[1]};
-        else sel_r <= 2'd0;
-        // sclr: stage i+1+j cleared at step-3 cycle f + M + 1 + j
-        if (dec_q[29]) sclr_r <= first;
-        else sclr_r <= {sclr_r[0], 1'b0};
-        // ewin: wire i+1+j carries the enumeration during loop cycles 1+j..=2f+j
-        ewin_r <= {ewin_r[0], 1'b0} | (dec_q[30] ? first : 2'd0);
-        // Sequencing
-        if (reset) begin
+        // The schedule is on at the next cycle if the state ahead is (no input)
+        if (reset | load) begin
+            busy <= load;
             finished <= 1'b0;
             bt <= 16'd0;
-        end else if (load) begin
-            finished <= 1'b0;
-            bt <= 16'd0;
-        end else if (busy) begin
-            bt <= bt + 16'd1;
-            if (run_ends) finished <= 1'b1;
+        end else begin
+            busy <= ahead_busy;
+            if (busy) begin
+                bt <= bt + 16'd1;
+                if (~ahead_busy) finished <= 1'b1;
+            end
         end
     end
 endmodule

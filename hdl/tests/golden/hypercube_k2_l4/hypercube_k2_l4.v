@@ -20,133 +20,145 @@ module hypercube_k2_l4 (
 );
 
     // The controller
-    wire ctrl_load;
     wire ctrl_done;
-    wire ctrl_fwd;
-    wire ctrl_bwd;
-    wire ctrl_s_clear;
-    wire ctrl_ph_semi;
-    wire ctrl_ph_cross;
-    wire ctrl_ph_pack2;
-    wire ctrl_ph_pack0;
-    wire ctrl_ph_rdv;
-    wire ctrl_c_start;
-    wire ctrl_c_addr;
-    wire ctrl_c_body;
-    wire ctrl_c_rxstart;
-    wire ctrl_c_rxbody;
-    wire ctrl_c_window;
-    wire ctrl_c_last;
-    wire ctrl_p0_start;
-    wire ctrl_p0_addr;
-    wire ctrl_p0_body;
-    wire ctrl_p0_rxstart;
-    wire ctrl_p0_rxbody;
-    wire ctrl_enum_on;
-    wire ctrl_e_inj2;
-    wire ctrl_e_inj0;
-    wire ctrl_e_cap2;
-    wire ctrl_e_cap0;
-    wire ctrl_e_clear;
-    wire ctrl_x_decide;
-    wire ctrl_x_shift;
-    wire [1:0] ctrl_sel;
-    wire [1:0] ctrl_low_next;
-    wire [1:0] ctrl_sclr;
-    wire [1:0] ctrl_ewin;
     wire [15:0] ctrl_bit_time;
+    wire [33:0] ctrl_pre;
 
     hc_ctrl_k2_l4 ctrl (
         .clock(clock),
         .reset(reset),
         .start(start),
         .algorithm(algorithm),
-        .load(ctrl_load),
         .done(ctrl_done),
-        .fwd(ctrl_fwd),
-        .bwd(ctrl_bwd),
-        .s_clear(ctrl_s_clear),
-        .ph_semi(ctrl_ph_semi),
-        .ph_cross(ctrl_ph_cross),
-        .ph_pack2(ctrl_ph_pack2),
-        .ph_pack0(ctrl_ph_pack0),
-        .ph_rdv(ctrl_ph_rdv),
-        .c_start(ctrl_c_start),
-        .c_addr(ctrl_c_addr),
-        .c_body(ctrl_c_body),
-        .c_rxstart(ctrl_c_rxstart),
-        .c_rxbody(ctrl_c_rxbody),
-        .c_window(ctrl_c_window),
-        .c_last(ctrl_c_last),
-        .p0_start(ctrl_p0_start),
-        .p0_addr(ctrl_p0_addr),
-        .p0_body(ctrl_p0_body),
-        .p0_rxstart(ctrl_p0_rxstart),
-        .p0_rxbody(ctrl_p0_rxbody),
-        .enum_on(ctrl_enum_on),
-        .e_inj2(ctrl_e_inj2),
-        .e_inj0(ctrl_e_inj0),
-        .e_cap2(ctrl_e_cap2),
-        .e_cap0(ctrl_e_cap0),
-        .e_clear(ctrl_e_clear),
-        .x_decide(ctrl_x_decide),
-        .x_shift(ctrl_x_shift),
-        .sel(ctrl_sel),
-        .low_next(ctrl_low_next),
-        .sclr(ctrl_sclr),
-        .ewin(ctrl_ewin),
-        .bit_time(ctrl_bit_time)
+        .bit_time(ctrl_bit_time),
+        .pre(ctrl_pre)
     );
     assign done = ctrl_done;
     assign bit_time = ctrl_bit_time;
 
+    // The broadcast: tap<g> drives nodes 4g..4g+3
+    wire tap0_load;
+    wire tap0_done;
+    wire tap0_fwd;
+    wire tap0_bwd;
+    wire tap0_s_clear;
+    wire tap0_ph_semi;
+    wire tap0_ph_cross;
+    wire tap0_ph_pack2;
+    wire tap0_ph_pack0;
+    wire tap0_ph_rdv;
+    wire tap0_c_start;
+    wire tap0_c_addr;
+    wire tap0_c_body;
+    wire tap0_c_rxstart;
+    wire tap0_c_rxbody;
+    wire tap0_c_window;
+    wire tap0_c_last;
+    wire tap0_p0_start;
+    wire tap0_p0_addr;
+    wire tap0_p0_body;
+    wire tap0_p0_rxstart;
+    wire tap0_p0_rxbody;
+    wire tap0_enum_on;
+    wire tap0_e_inj2;
+    wire tap0_e_inj0;
+    wire tap0_e_cap2;
+    wire tap0_e_cap0;
+    wire tap0_e_clear;
+    wire tap0_x_decide;
+    wire tap0_x_shift;
+    wire [1:0] tap0_sel;
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire [1:0] tap0_low;
+    /* verilator lint_on UNUSEDSIGNAL */
+    wire [7:0] tap0_low_copies;
+    wire [1:0] tap0_sclr;
+    wire [1:0] tap0_ewin;
+
+    hc_ctrl_k2_l4_tap tap0 (
+        .clock(clock),
+        .reset(reset),
+        .start(start),
+        .algorithm(algorithm),
+        .pre(ctrl_pre),
+        .load(tap0_load),
+        .done(tap0_done),
+        .fwd(tap0_fwd),
+        .bwd(tap0_bwd),
+        .s_clear(tap0_s_clear),
+        .ph_semi(tap0_ph_semi),
+        .ph_cross(tap0_ph_cross),
+        .ph_pack2(tap0_ph_pack2),
+        .ph_pack0(tap0_ph_pack0),
+        .ph_rdv(tap0_ph_rdv),
+        .c_start(tap0_c_start),
+        .c_addr(tap0_c_addr),
+        .c_body(tap0_c_body),
+        .c_rxstart(tap0_c_rxstart),
+        .c_rxbody(tap0_c_rxbody),
+        .c_window(tap0_c_window),
+        .c_last(tap0_c_last),
+        .p0_start(tap0_p0_start),
+        .p0_addr(tap0_p0_addr),
+        .p0_body(tap0_p0_body),
+        .p0_rxstart(tap0_p0_rxstart),
+        .p0_rxbody(tap0_p0_rxbody),
+        .enum_on(tap0_enum_on),
+        .e_inj2(tap0_e_inj2),
+        .e_inj0(tap0_e_inj0),
+        .e_cap2(tap0_e_cap2),
+        .e_cap0(tap0_e_cap0),
+        .e_clear(tap0_e_clear),
+        .x_decide(tap0_x_decide),
+        .x_shift(tap0_x_shift),
+        .sel(tap0_sel),
+        .low(tap0_low),
+        .low_copies(tap0_low_copies),
+        .sclr(tap0_sclr),
+        .ewin(tap0_ewin)
+    );
+
     // Links: node x's dimension-d wire is bit x*k + d, read by node x ^ 2^d
     wire [7:0] dim_out;
 
-    // The nodes, each with its copy of the loop thermometer (node<x>_tap)
-    wire [1:0] node0_tap_low;
+    // The nodes
 
-    hc_ctrl_k2_l4_low_tap node0_tap (
-        .clock(clock),
-        .low_next(ctrl_low_next),
-        .low(node0_tap_low)
-    );
     hc_node_k2_l4 node0 (
         .clock(clock),
-        .load(ctrl_load),
-        .done(ctrl_done),
-        .fwd(ctrl_fwd),
-        .bwd(ctrl_bwd),
-        .s_clear(ctrl_s_clear),
-        .ph_semi(ctrl_ph_semi),
-        .ph_cross(ctrl_ph_cross),
-        .ph_pack2(ctrl_ph_pack2),
-        .ph_pack0(ctrl_ph_pack0),
-        .ph_rdv(ctrl_ph_rdv),
-        .c_start(ctrl_c_start),
-        .c_addr(ctrl_c_addr),
-        .c_body(ctrl_c_body),
-        .c_rxstart(ctrl_c_rxstart),
-        .c_rxbody(ctrl_c_rxbody),
-        .c_window(ctrl_c_window),
-        .c_last(ctrl_c_last),
-        .p0_start(ctrl_p0_start),
-        .p0_addr(ctrl_p0_addr),
-        .p0_body(ctrl_p0_body),
-        .p0_rxstart(ctrl_p0_rxstart),
-        .p0_rxbody(ctrl_p0_rxbody),
-        .enum_on(ctrl_enum_on),
-        .e_inj2(ctrl_e_inj2),
-        .e_inj0(ctrl_e_inj0),
-        .e_cap2(ctrl_e_cap2),
-        .e_cap0(ctrl_e_cap0),
-        .e_clear(ctrl_e_clear),
-        .x_decide(ctrl_x_decide),
-        .x_shift(ctrl_x_shift),
-        .sel(ctrl_sel),
-        .low(node0_tap_low),
-        .sclr(ctrl_sclr),
-        .ewin(ctrl_ewin),
+        .load(tap0_load),
+        .done(tap0_done),
+        .fwd(tap0_fwd),
+        .bwd(tap0_bwd),
+        .s_clear(tap0_s_clear),
+        .ph_semi(tap0_ph_semi),
+        .ph_cross(tap0_ph_cross),
+        .ph_pack2(tap0_ph_pack2),
+        .ph_pack0(tap0_ph_pack0),
+        .ph_rdv(tap0_ph_rdv),
+        .c_start(tap0_c_start),
+        .c_addr(tap0_c_addr),
+        .c_body(tap0_c_body),
+        .c_rxstart(tap0_c_rxstart),
+        .c_rxbody(tap0_c_rxbody),
+        .c_window(tap0_c_window),
+        .c_last(tap0_c_last),
+        .p0_start(tap0_p0_start),
+        .p0_addr(tap0_p0_addr),
+        .p0_body(tap0_p0_body),
+        .p0_rxstart(tap0_p0_rxstart),
+        .p0_rxbody(tap0_p0_rxbody),
+        .enum_on(tap0_enum_on),
+        .e_inj2(tap0_e_inj2),
+        .e_inj0(tap0_e_inj0),
+        .e_cap2(tap0_e_cap2),
+        .e_cap0(tap0_e_cap0),
+        .e_clear(tap0_e_clear),
+        .x_decide(tap0_x_decide),
+        .x_shift(tap0_x_shift),
+        .sel(tap0_sel),
+        .low(tap0_low_copies[1:0]),
+        .sclr(tap0_sclr),
+        .ewin(tap0_ewin),
         .my_addr(2'd0),
         .send(send[0]),
         .dest(dest[1:0]),
@@ -158,49 +170,42 @@ module hypercube_k2_l4 (
         .rx_payload(rx_payload[3:0]),
         .collision(node_collision[0])
     );
-    wire [1:0] node1_tap_low;
-
-    hc_ctrl_k2_l4_low_tap node1_tap (
-        .clock(clock),
-        .low_next(ctrl_low_next),
-        .low(node1_tap_low)
-    );
     hc_node_k2_l4 node1 (
         .clock(clock),
-        .load(ctrl_load),
-        .done(ctrl_done),
-        .fwd(ctrl_fwd),
-        .bwd(ctrl_bwd),
-        .s_clear(ctrl_s_clear),
-        .ph_semi(ctrl_ph_semi),
-        .ph_cross(ctrl_ph_cross),
-        .ph_pack2(ctrl_ph_pack2),
-        .ph_pack0(ctrl_ph_pack0),
-        .ph_rdv(ctrl_ph_rdv),
-        .c_start(ctrl_c_start),
-        .c_addr(ctrl_c_addr),
-        .c_body(ctrl_c_body),
-        .c_rxstart(ctrl_c_rxstart),
-        .c_rxbody(ctrl_c_rxbody),
-        .c_window(ctrl_c_window),
-        .c_last(ctrl_c_last),
-        .p0_start(ctrl_p0_start),
-        .p0_addr(ctrl_p0_addr),
-        .p0_body(ctrl_p0_body),
-        .p0_rxstart(ctrl_p0_rxstart),
-        .p0_rxbody(ctrl_p0_rxbody),
-        .enum_on(ctrl_enum_on),
-        .e_inj2(ctrl_e_inj2),
-        .e_inj0(ctrl_e_inj0),
-        .e_cap2(ctrl_e_cap2),
-        .e_cap0(ctrl_e_cap0),
-        .e_clear(ctrl_e_clear),
-        .x_decide(ctrl_x_decide),
-        .x_shift(ctrl_x_shift),
-        .sel(ctrl_sel),
-        .low(node1_tap_low),
-        .sclr(ctrl_sclr),
-        .ewin(ctrl_ewin),
+        .load(tap0_load),
+        .done(tap0_done),
+        .fwd(tap0_fwd),
+        .bwd(tap0_bwd),
+        .s_clear(tap0_s_clear),
+        .ph_semi(tap0_ph_semi),
+        .ph_cross(tap0_ph_cross),
+        .ph_pack2(tap0_ph_pack2),
+        .ph_pack0(tap0_ph_pack0),
+        .ph_rdv(tap0_ph_rdv),
+        .c_start(tap0_c_start),
+        .c_addr(tap0_c_addr),
+        .c_body(tap0_c_body),
+        .c_rxstart(tap0_c_rxstart),
+        .c_rxbody(tap0_c_rxbody),
+        .c_window(tap0_c_window),
+        .c_last(tap0_c_last),
+        .p0_start(tap0_p0_start),
+        .p0_addr(tap0_p0_addr),
+        .p0_body(tap0_p0_body),
+        .p0_rxstart(tap0_p0_rxstart),
+        .p0_rxbody(tap0_p0_rxbody),
+        .enum_on(tap0_enum_on),
+        .e_inj2(tap0_e_inj2),
+        .e_inj0(tap0_e_inj0),
+        .e_cap2(tap0_e_cap2),
+        .e_cap0(tap0_e_cap0),
+        .e_clear(tap0_e_clear),
+        .x_decide(tap0_x_decide),
+        .x_shift(tap0_x_shift),
+        .sel(tap0_sel),
+        .low(tap0_low_copies[3:2]),
+        .sclr(tap0_sclr),
+        .ewin(tap0_ewin),
         .my_addr(2'd1),
         .send(send[1]),
         .dest(dest[3:2]),
@@ -212,49 +217,42 @@ module hypercube_k2_l4 (
         .rx_payload(rx_payload[7:4]),
         .collision(node_collision[1])
     );
-    wire [1:0] node2_tap_low;
-
-    hc_ctrl_k2_l4_low_tap node2_tap (
-        .clock(clock),
-        .low_next(ctrl_low_next),
-        .low(node2_tap_low)
-    );
     hc_node_k2_l4 node2 (
         .clock(clock),
-        .load(ctrl_load),
-        .done(ctrl_done),
-        .fwd(ctrl_fwd),
-        .bwd(ctrl_bwd),
-        .s_clear(ctrl_s_clear),
-        .ph_semi(ctrl_ph_semi),
-        .ph_cross(ctrl_ph_cross),
-        .ph_pack2(ctrl_ph_pack2),
-        .ph_pack0(ctrl_ph_pack0),
-        .ph_rdv(ctrl_ph_rdv),
-        .c_start(ctrl_c_start),
-        .c_addr(ctrl_c_addr),
-        .c_body(ctrl_c_body),
-        .c_rxstart(ctrl_c_rxstart),
-        .c_rxbody(ctrl_c_rxbody),
-        .c_window(ctrl_c_window),
-        .c_last(ctrl_c_last),
-        .p0_start(ctrl_p0_start),
-        .p0_addr(ctrl_p0_addr),
-        .p0_body(ctrl_p0_body),
-        .p0_rxstart(ctrl_p0_rxstart),
-        .p0_rxbody(ctrl_p0_rxbody),
-        .enum_on(ctrl_enum_on),
-        .e_inj2(ctrl_e_inj2),
-        .e_inj0(ctrl_e_inj0),
-        .e_cap2(ctrl_e_cap2),
-        .e_cap0(ctrl_e_cap0),
-        .e_clear(ctrl_e_clear),
-        .x_decide(ctrl_x_decide),
-        .x_shift(ctrl_x_shift),
-        .sel(ctrl_sel),
-        .low(node2_tap_low),
-        .sclr(ctrl_sclr),
-        .ewin(ctrl_ewin),
+        .load(tap0_load),
+        .done(tap0_done),
+        .fwd(tap0_fwd),
+        .bwd(tap0_bwd),
+        .s_clear(tap0_s_clear),
+        .ph_semi(tap0_ph_semi),
+        .ph_cross(tap0_ph_cross),
+        .ph_pack2(tap0_ph_pack2),
+        .ph_pack0(tap0_ph_pack0),
+        .ph_rdv(tap0_ph_rdv),
+        .c_start(tap0_c_start),
+        .c_addr(tap0_c_addr),
+        .c_body(tap0_c_body),
+        .c_rxstart(tap0_c_rxstart),
+        .c_rxbody(tap0_c_rxbody),
+        .c_window(tap0_c_window),
+        .c_last(tap0_c_last),
+        .p0_start(tap0_p0_start),
+        .p0_addr(tap0_p0_addr),
+        .p0_body(tap0_p0_body),
+        .p0_rxstart(tap0_p0_rxstart),
+        .p0_rxbody(tap0_p0_rxbody),
+        .enum_on(tap0_enum_on),
+        .e_inj2(tap0_e_inj2),
+        .e_inj0(tap0_e_inj0),
+        .e_cap2(tap0_e_cap2),
+        .e_cap0(tap0_e_cap0),
+        .e_clear(tap0_e_clear),
+        .x_decide(tap0_x_decide),
+        .x_shift(tap0_x_shift),
+        .sel(tap0_sel),
+        .low(tap0_low_copies[5:4]),
+        .sclr(tap0_sclr),
+        .ewin(tap0_ewin),
         .my_addr(2'd2),
         .send(send[2]),
         .dest(dest[5:4]),
@@ -266,49 +264,42 @@ module hypercube_k2_l4 (
         .rx_payload(rx_payload[11:8]),
         .collision(node_collision[2])
     );
-    wire [1:0] node3_tap_low;
-
-    hc_ctrl_k2_l4_low_tap node3_tap (
-        .clock(clock),
-        .low_next(ctrl_low_next),
-        .low(node3_tap_low)
-    );
     hc_node_k2_l4 node3 (
         .clock(clock),
-        .load(ctrl_load),
-        .done(ctrl_done),
-        .fwd(ctrl_fwd),
-        .bwd(ctrl_bwd),
-        .s_clear(ctrl_s_clear),
-        .ph_semi(ctrl_ph_semi),
-        .ph_cross(ctrl_ph_cross),
-        .ph_pack2(ctrl_ph_pack2),
-        .ph_pack0(ctrl_ph_pack0),
-        .ph_rdv(ctrl_ph_rdv),
-        .c_start(ctrl_c_start),
-        .c_addr(ctrl_c_addr),
-        .c_body(ctrl_c_body),
-        .c_rxstart(ctrl_c_rxstart),
-        .c_rxbody(ctrl_c_rxbody),
-        .c_window(ctrl_c_window),
-        .c_last(ctrl_c_last),
-        .p0_start(ctrl_p0_start),
-        .p0_addr(ctrl_p0_addr),
-        .p0_body(ctrl_p0_body),
-        .p0_rxstart(ctrl_p0_rxstart),
-        .p0_rxbody(ctrl_p0_rxbody),
-        .enum_on(ctrl_enum_on),
-        .e_inj2(ctrl_e_inj2),
-        .e_inj0(ctrl_e_inj0),
-        .e_cap2(ctrl_e_cap2),
-        .e_cap0(ctrl_e_cap0),
-        .e_clear(ctrl_e_clear),
-        .x_decide(ctrl_x_decide),
-        .x_shift(ctrl_x_shift),
-        .sel(ctrl_sel),
-        .low(node3_tap_low),
-        .sclr(ctrl_sclr),
-        .ewin(ctrl_ewin),
+        .load(tap0_load),
+        .done(tap0_done),
+        .fwd(tap0_fwd),
+        .bwd(tap0_bwd),
+        .s_clear(tap0_s_clear),
+        .ph_semi(tap0_ph_semi),
+        .ph_cross(tap0_ph_cross),
+        .ph_pack2(tap0_ph_pack2),
+        .ph_pack0(tap0_ph_pack0),
+        .ph_rdv(tap0_ph_rdv),
+        .c_start(tap0_c_start),
+        .c_addr(tap0_c_addr),
+        .c_body(tap0_c_body),
+        .c_rxstart(tap0_c_rxstart),
+        .c_rxbody(tap0_c_rxbody),
+        .c_window(tap0_c_window),
+        .c_last(tap0_c_last),
+        .p0_start(tap0_p0_start),
+        .p0_addr(tap0_p0_addr),
+        .p0_body(tap0_p0_body),
+        .p0_rxstart(tap0_p0_rxstart),
+        .p0_rxbody(tap0_p0_rxbody),
+        .enum_on(tap0_enum_on),
+        .e_inj2(tap0_e_inj2),
+        .e_inj0(tap0_e_inj0),
+        .e_cap2(tap0_e_cap2),
+        .e_cap0(tap0_e_cap0),
+        .e_clear(tap0_e_clear),
+        .x_decide(tap0_x_decide),
+        .x_shift(tap0_x_shift),
+        .sel(tap0_sel),
+        .low(tap0_low_copies[7:6]),
+        .sclr(tap0_sclr),
+        .ewin(tap0_ewin),
         .my_addr(2'd3),
         .send(send[3]),
         .dest(dest[7:6]),
