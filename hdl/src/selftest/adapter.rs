@@ -16,8 +16,6 @@ pub(super) struct Ctx {
     pub st: V,
     /// The message index (`MSG`) or PE (`CHECK`).
     pub idx: V,
-    /// The PE the checker reads in the next clock: `idx + 1` in `CHECK`, else 0.
-    pub chk_next: V,
     /// The message table of a permutation or packing: message `k` at row `k`.
     pub msg: Option<V>,
     /// In `MSG`: the draw's message (message `idx`).
@@ -107,9 +105,11 @@ pub(super) fn rows_words(width: usize, rows: impl IntoIterator<Item = u64>) -> V
 /// clocks ahead into `chk_dst` (in the first `done` clock of `WAIT1` the next is PE 1's),
 /// what the network holds there a clock ahead into `chk_valid`, `chk_msg`, and PE `idx`'s
 /// own message a clock ahead into `chk_own`. Each read is one multiplexer from flip-flops
-/// into a flip-flop: on the 85F the multiplexers indexed by `idx`, and the network's
-/// outputs read through one into the counter of intact messages, crossed the die
-/// (`docs/decisions/fpga-flow.md`). `done` is the network's.
+/// into a flip-flop, its index a register too (`chk_i1`, `chk_i2`: `idx + 1`, `idx + 2` in
+/// `CHECK`, counting with `idx`): on the 85F the multiplexers indexed by `idx` (and by
+/// `idx + 2` through its adder), and the network's outputs read through one into the
+/// counter of intact messages, crossed the die (`docs/decisions/fpga-flow.md`). `done` is
+/// the network's.
 pub(super) fn delivered(
     m: &mut ModuleBuilder,
     spec: &SelftestSpec,
@@ -119,12 +119,23 @@ pub(super) fn delivered(
 ) -> V {
     let (n, mb) = (valid.width(), rmsg.width() / valid.width());
     let (ab, iw) = (index_bits(n), ctx.idx.width());
+    let (i1, i2) = (m.reg("chk_i1", iw), m.reg("chk_i2", iw));
+    let checking = m.def("chk_first", ctx.st.is(WAIT1) & done.clone());
+    m.always(|p| {
+        p.if_(&checking, |p| {
+            p.load(&i1, lit(iw, 1));
+            p.load(&i2, lit(iw, 1).plus(1)); // (2 does not fit a 1-bit index, n = 2)
+        })
+        .elif(ctx.st.is(CHECK), |p| {
+            p.load(&i1, i1.plus(1));
+            p.load(&i2, i2.plus(1));
+        });
+    });
     let ahead = m.def(
         "chk_ahead",
-        ctx.st.is(CHECK).select(
-            ctx.idx.plus(1).plus(1), // (`plus(2)` does not fit a 1-bit index, n = 2)
-            (ctx.st.is(WAIT1) & done.clone()).select(lit(iw, 1), zero(iw)),
-        ),
+        ctx.st
+            .is(CHECK)
+            .select(&i2, checking.select(lit(iw, 1), zero(iw))),
     );
     let chk_dst = m.reg("chk_dst", ab);
     let dst_next = read_row(m, "chk_dst_next", dst, &ahead, ab);
@@ -132,7 +143,7 @@ pub(super) fn delivered(
     let valid_next = m.def("chk_valid_next", valid.row_at(&chk_dst, 1));
     let chk_msg = m.reg("chk_msg", mb);
     let msg_next = read_row(m, "chk_msg_next", rmsg, &chk_dst, mb);
-    let next = m.def("chk_next", ctx.chk_next.clone());
+    let next = m.def("chk_next", ctx.st.is(CHECK).select(&i1, zero(iw)));
     let table = ctx
         .msg
         .as_ref()

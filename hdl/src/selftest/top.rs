@@ -160,7 +160,6 @@ pub fn top_module(spec: &SelftestSpec, net_top: &Module, report: &Module) -> (Mo
         clock: clock.clone(),
         st: st.clone(),
         idx: idx.clone(),
-        chk_next: st.is(CHECK).select(idx.plus(1), zero(iw)),
         msg: msg_r.clone(),
         draw: rng.low(mb),
         perm: perm.clone(),
