@@ -30,6 +30,7 @@ use lcanet_hdl::selftest::SelftestSpec;
 use lcanet_sim::selftest::{line_timing, predict, Clocks, LineTiming};
 use serde::Serialize;
 use serde_json::Value;
+use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -341,12 +342,35 @@ fn ecp5_fault(module: &mut Value) -> Result<(), FpgaError> {
     Ok(())
 }
 
-/// The iCE40 bitstream read back into Verilog by `icebox_vlog`.
+/// The iCE40 bitstream read back into Verilog by `icebox_vlog`. Its output is kept in
+/// `dir` under a digest of the bitstream and the PCF: checking the same placed design
+/// again (the fault check after the check) reads the bitstream back once, not twice
+/// (`icebox_vlog` takes about 10 s of CPU for an HX8K).
 fn ice40_verilog(asc: &Path, pcf: &Path, dir: &Path, fault: bool) -> Result<PathBuf, FpgaError> {
-    let mut cmd = Command::new(locate(Tool::IceboxVlog)?);
-    cmd.args(["-s", "-n", TOP, "-p"]).arg(pcf).arg(asc);
-    let out = checked(Tool::IceboxVlog, &mut cmd)?;
-    let mut text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let mut digest = Sha256::new();
+    for file in [asc, pcf] {
+        let bytes = std::fs::read(file).map_err(|e| ToolError::io("read", file, e))?;
+        digest.update((bytes.len() as u64).to_le_bytes());
+        digest.update(&bytes);
+    }
+    let key: String = digest.finalize()[..8]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    let kept = dir.join(format!("icebox-{key}.v"));
+    let mut text = match std::fs::read_to_string(&kept) {
+        Ok(text) => text,
+        Err(_) => {
+            let mut cmd = Command::new(locate(Tool::IceboxVlog)?);
+            cmd.args(["-s", "-n", TOP, "-p"]).arg(pcf).arg(asc);
+            let out = checked(Tool::IceboxVlog, &mut cmd)?;
+            let text = String::from_utf8_lossy(&out.stdout).into_owned();
+            let tmp = dir.join(format!("icebox-{key}.v.tmp"));
+            std::fs::write(&tmp, &text).map_err(|e| ToolError::io("write", &tmp, e))?;
+            std::fs::rename(&tmp, &kept).map_err(|e| ToolError::io("rename", &tmp, e))?;
+            text
+        }
+    };
     if fault {
         text = ice40_fault(&text)?;
     }
