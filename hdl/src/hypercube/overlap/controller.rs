@@ -388,7 +388,8 @@ fn start_mode(algorithm: &V) -> V {
     algorithm.select(lit(2, Mode::Full as u64), lit(2, Mode::Semi as u64))
 }
 
-/// The names of [`decode`]'s signals, in the order of the controller's `pre`.
+/// The names of the decoded signals (the strobes and the sequencing's own), in the order of
+/// the controller's `pre`.
 pub fn decode_names(p: CubeParams) -> Vec<&'static str> {
     let mut m = ModuleBuilder::new("names");
     let lp = Loop::of(&lit(CNT_BITS, 0), p.message_bits());
