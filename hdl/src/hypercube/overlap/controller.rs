@@ -235,24 +235,15 @@ fn decode(
     ]
 }
 
-/// The decoded signals (the order of [`decode`]'s list) and the vector of their values.
-struct Decoded {
-    names: Vec<&'static str>,
-    vector: V,
+/// [`decode`]'s signals as one vector, bit `i` the `i`-th of its list.
+fn vector_of(list: Vec<(&'static str, V)>) -> V {
+    cat(list.into_iter().rev().map(|(_, v)| v))
 }
 
-impl Decoded {
-    fn of(list: Vec<(&'static str, V)>) -> Decoded {
-        let names = list.iter().map(|(n, _)| *n).collect();
-        let vector = cat(list.into_iter().rev().map(|(_, v)| v));
-        Decoded { names, vector }
-    }
-
-    /// Bit `name` of a vector in this order.
-    fn bit(&self, v: &V, name: &str) -> V {
-        let i = self.names.iter().position(|n| *n == name);
-        v.bit(i.unwrap_or_else(|| panic!("lcanet-hdl bug: no decoded signal {name}")))
-    }
+/// Bit `name` of a vector of decoded signals named `names` (as [`vector_of`] packs them).
+fn bit_of(names: &[&str], v: &V, name: &str) -> V {
+    let i = names.iter().position(|n| *n == name);
+    v.bit(i.unwrap_or_else(|| panic!("lcanet-hdl bug: no decoded signal {name}")))
 }
 
 /// The controller of the overlapped `k`-cube with `L`-bit payloads (`hc_ctrl_k{K}_l{L}`).
@@ -295,8 +286,7 @@ pub fn controller(p: CubeParams) -> Module {
     let names = decode_names(p);
     let pre_width = names.len();
     let pre = m.reg("pre_q", pre_width);
-    let bit = |v: &V, n: &str| v.bit(names.iter().position(|x| *x == n).expect("decoded"));
-    let is_last = m.def("ahead_last", bit(&pre, "is_last"));
+    let is_last = m.def("ahead_last", bit_of(&names, &pre, "is_last"));
     let loops_left = m.def("loops_left", cur.f.is_not(0));
     let ends = m.def("ahead_ends", &is_last & (&ahead_semi | !&loops_left));
     let advance = m.def("ahead_advance", &is_last & !&ahead_semi & &loops_left);
@@ -333,7 +323,7 @@ pub fn controller(p: CubeParams) -> Module {
     });
     m.comment("Its decode, registered: the schedule's strobes of the next cycle if no input comes");
     m.comment("(the decode of a load's state ahead, constants for each algorithm, chosen after the decode)");
-    let g_dec = Decoded::of(decode(&mut m, "", p, &g_mode, &g_lc, &g_lp)).vector;
+    let g_dec = vector_of(decode(&mut m, "", p, &g_mode, &g_lc, &g_lp));
     let init_lc = m.def("init_lc", lit(CNT_BITS, 1));
     let init = decode(
         &mut m,
@@ -343,7 +333,7 @@ pub fn controller(p: CubeParams) -> Module {
         &init_lc,
         &first_loop,
     );
-    let init_dec = Decoded::of(init).vector;
+    let init_dec = vector_of(init);
     let pre_next = priority(
         g_dec,
         [
@@ -432,15 +422,8 @@ pub fn tap(p: CubeParams) -> Module {
     m.comment("The strobes of the schedule's first cycle (loop cycle 0 of the first loop)");
     let lc0 = m.def("lc0", zero(CNT_BITS));
     let first_loop = Loop::of(&lit(CNT_BITS, (k - 1) as u64), msg);
-    let init = Decoded::of(decode(
-        &mut m,
-        "",
-        p,
-        &start_mode(&algorithm),
-        &lc0,
-        &first_loop,
-    ));
-    let init_v = m.def("init", &init.vector);
+    let init = decode(&mut m, "", p, &start_mode(&algorithm), &lc0, &first_loop);
+    let init_v = m.def("init", vector_of(init));
     m.comment("The schedule's strobes, this cycle (q), and the registers broadcast with them");
     let q = m.reg("q", names.len());
     let low_r = m.reg("low_r", k);
@@ -448,7 +431,7 @@ pub fn tap(p: CubeParams) -> Module {
     let sclr_r = m.reg("sclr_r", k);
     let ewin_r = m.reg("ewin_r", k);
     let finished = m.reg("finished", 1);
-    let b = |n: &str| init.bit(&q, n);
+    let b = |n: &str| bit_of(&names, &q, n);
     m.assign(&ctl.load, &start & !b("busy") & !&reset);
     let advance = m.def("advance", b("is_last") & !b("run_ends"));
     m.assign(&ctl.done, &finished);
