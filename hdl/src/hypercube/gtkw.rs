@@ -68,7 +68,7 @@ pub fn router_gtkw(
         Router::Overlapped => {
             // The state one cycle ahead of the strobes (`controller`), then node 0's tap.
             control.push(ctrl.trace("mode")?.named(1));
-            control.extend(ctrl.traces(&["lc", "lp_f"])?);
+            control.extend(ctrl.traces(&["n_lc", "lp_f"])?);
             strobe_scope = top.within(design, "tap0")?;
             control.extend(strobe_scope.binary(&["sel", "low", "sclr", "ewin"])?);
             (

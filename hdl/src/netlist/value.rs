@@ -178,8 +178,9 @@ impl V {
     }
 
     /// `op` on two constants, or on a constant that decides the result (`x & 0`, `x | 0`,
-    /// `x & ~0`, …): the description may combine constants freely, the Verilog shows only
-    /// what is left.
+    /// `x & ~0`, …, and the unsigned comparisons with 0 that cannot fail or hold: `x >= 0`,
+    /// `x < 0`, which Verilator's `-Wall` rejects): the description may combine constants
+    /// freely, the Verilog shows only what is left.
     fn fold(&self, op: BinaryOp, rhs: &V) -> Option<V> {
         let w = self.w;
         if let (Some(a), Some(b)) = (self.constant(), rhs.constant()) {
@@ -201,6 +202,10 @@ impl V {
             BinaryOp::Or | BinaryOp::Xor if rhs.is_zero() => Some(self.clone()),
             BinaryOp::Or if self.is_ones() => Some(self.clone()),
             BinaryOp::Or if rhs.is_ones() => Some(rhs.clone()),
+            BinaryOp::Ge if rhs.is_zero() => Some(flag(true)),
+            BinaryOp::Le if self.is_zero() => Some(flag(true)),
+            BinaryOp::Lt if rhs.is_zero() => Some(flag(false)),
+            BinaryOp::Gt if self.is_zero() => Some(flag(false)),
             _ => None,
         }
     }
@@ -691,6 +696,11 @@ mod tests {
         assert_eq!((&x | c(15)).to_string(), "4'd15");
         assert_eq!((&x ^ c(0)).to_string(), "x");
         assert_eq!((&x & c(6)).to_string(), "x & 4'd6");
+        assert_eq!(x.ge(&c(0)).to_string(), "1'b1");
+        assert_eq!(c(0).le(&x).to_string(), "1'b1");
+        assert_eq!(x.lt(&c(0)).to_string(), "1'b0");
+        assert_eq!(c(0).gt(&x).to_string(), "1'b0");
+        assert_eq!(x.gt(&c(0)).to_string(), "x > 4'd0");
         assert_eq!((!c(5)).to_string(), "4'd10");
         assert_eq!((c(0) & &x).any().to_string(), "1'b0");
         assert_eq!(c(15).all().to_string(), "1'b1");

@@ -49,28 +49,78 @@ pub(crate) struct Channel {
 /// The strobes of a routing channel whose phase cycle is `c` (with `f` stages and `b`
 /// body bits, `docs/hypercube.md` §3.4), gated by `on`; its sums are wires `{name}_…`.
 pub(crate) fn channel(m: &mut ModuleBuilder, name: &str, c: &V, f: &V, b: &V, on: &V) -> Channel {
-    let one = lit(CNT_BITS, 1);
-    // 2f as a shift, and `f + b` as `2f` when `b` is `f` (channel B), never an adder of a
-    // value with itself: it gives iCE40 carry LUTs with one net on two inputs, on which
-    // nextpnr-ice40 0.4's routers loop for ever (docs/decisions/fpga-flow.md).
-    let f2 = m.def(format!("{name}_f2"), f.shl(1));
-    let fb = if b == f {
-        f2.clone()
-    } else {
-        m.def(format!("{name}_fb"), f + b)
-    };
-    let rx = m.def(format!("{name}_rx"), &f2 + &one);
-    let end = m.def(format!("{name}_end"), &f2 + &b.plus(1));
-    let within = |lo: &V, hi: &V| c.ge(lo) & c.le(hi);
-    let body_lo = f.plus(1);
-    Channel {
-        start: on & c.is(0),
-        addr: on & within(&one, f),
-        body: on & within(&body_lo, &fb),
-        rxstart: on & c.eq(&rx),
-        rxbody: on & within(&rx.plus(1), &end),
-        window: on & within(&body_lo, &end),
-        last: on & c.eq(&end),
+    Bounds::of(m, name, f, b).strobes(c, on)
+}
+
+/// A routing channel's phase cycles, from its stages `f` and body bits `b`: the last
+/// address cycle `f`, the last body cycle `fb`, the receive start `rx` and the last cycle
+/// `end`. Every lower bound is written as "after" the cycle before it (`c > f`, not
+/// `c >= f + 1`), so that no adder sits in front of a comparison.
+pub(crate) struct Bounds {
+    f: V,
+    fb: V,
+    rx: V,
+    end: V,
+}
+
+impl Bounds {
+    /// The bounds of a channel with `f` stages and `b` body bits, as wires `{name}_…`.
+    fn of(m: &mut ModuleBuilder, name: &str, f: &V, b: &V) -> Bounds {
+        // 2f as a shift, and `f + b` as `2f` when `b` is `f` (channel B), never an adder
+        // of a value with itself: it gives iCE40 carry LUTs with one net on two inputs, on
+        // which nextpnr-ice40 0.4's routers loop for ever (docs/decisions/fpga-flow.md).
+        let f2 = m.def(format!("{name}_f2"), f.shl(1));
+        let fb = if b == f {
+            f2.clone()
+        } else {
+            m.def(format!("{name}_fb"), f + b)
+        };
+        Bounds {
+            f: f.clone(),
+            fb,
+            // 2f + 1, the low bit of 2f being 0.
+            rx: m.def(format!("{name}_rx"), &f2 | &lit(CNT_BITS, 1)),
+            end: m.def(format!("{name}_end"), &f2 + &b.plus(1)),
+        }
+    }
+
+    /// The bounds of a channel with a constant `f` stages and `b` body bits (semi's).
+    fn constant(f: usize, b: usize) -> Bounds {
+        let c9 = |v: usize| lit(CNT_BITS, v as u64);
+        Bounds {
+            f: c9(f),
+            fb: c9(f + b),
+            rx: c9(2 * f + 1),
+            end: c9(2 * f + b + 1),
+        }
+    }
+
+    /// The strobes of the channel at phase cycle `c`, gated by `on`.
+    fn strobes(&self, c: &V, on: &V) -> Channel {
+        Channel {
+            start: on & c.is(0),
+            addr: on & c.is_not(0) & c.le(&self.f),
+            body: on & c.gt(&self.f) & c.le(&self.fb),
+            rxstart: on & c.eq(&self.rx),
+            rxbody: on & c.gt(&self.rx) & c.le(&self.end),
+            window: on & c.gt(&self.f) & c.le(&self.end),
+            last: on & c.eq(&self.end),
+        }
+    }
+}
+
+impl Channel {
+    /// The strobes of two channels whose gates are never on together, as one.
+    fn or(self, o: Channel) -> Channel {
+        Channel {
+            start: self.start | o.start,
+            addr: self.addr | o.addr,
+            body: self.body | o.body,
+            rxstart: self.rxstart | o.rxstart,
+            rxbody: self.rxbody | o.rxbody,
+            window: self.window | o.window,
+            last: self.last | o.last,
+        }
     }
 }
 
@@ -158,38 +208,73 @@ impl Loop {
     }
 }
 
-/// What the controller decodes from a state (mode, loop cycle, loop constants): the
-/// broadcast strobes and what its own sequencing reads, by name, as wires `{prefix}…` of
-/// `m`.
+/// A state the decode reads: the mode, the loop cycle `lc`, that cycle relative to the
+/// starts of step 3 (`c2 = lc - P`), step 5 (`c0 = lc - Q`) and step 6 (`cr = lc - R`),
+/// and the loop's constants.
+struct State<'a> {
+    mode: V,
+    lc: V,
+    c2: V,
+    c0: V,
+    cr: V,
+    lp: &'a Loop,
+}
+
+impl<'a> State<'a> {
+    /// The state of `mode` at loop cycle `lc` of the loop `lp`, its channels' cycles as
+    /// wires `{prefix}c2`, `{prefix}c0`, `{prefix}cr` of `m`.
+    fn at(m: &mut ModuleBuilder, prefix: &str, mode: V, lc: V, lp: &'a Loop) -> State<'a> {
+        let mut rel = |n: &str, start: &V| m.def(format!("{prefix}{n}"), &lc - start);
+        State {
+            c2: rel("c2", &lp.p_start),
+            c0: rel("c0", &lp.q_start),
+            cr: rel("cr", &lp.r_start),
+            mode,
+            lc,
+            lp,
+        }
+    }
+}
+
+/// What the controller decodes from a state: the broadcast strobes and what its own
+/// sequencing reads, by name, as wires `{prefix}…` of `m`. Every comparison reads a
+/// cycle of the state (`lc`, `c2`, `c0`, `cr`) directly: channel A's three uses (semi,
+/// step 3, step 6) are compared each on its own cycle and OR-ed, not multiplexed first.
 fn decode(
     m: &mut ModuleBuilder,
     prefix: &str,
     p: CubeParams,
-    mode: &V,
-    lc: &V,
-    lp: &Loop,
+    st: &State,
 ) -> Vec<(&'static str, V)> {
     let (k, l, msg) = (p.k(), p.payload_bits(), p.message_bits());
     let c9 = |v: usize| lit(CNT_BITS, v as u64);
-    let semi = m.def(format!("{prefix}semi"), mode.is(Mode::Semi as u64));
-    let full = m.def(format!("{prefix}full"), mode.is(Mode::Full as u64));
+    let (lc, lp) = (&st.lc, st.lp);
+    let semi = m.def(format!("{prefix}semi"), st.mode.is(Mode::Semi as u64));
+    let full = m.def(format!("{prefix}full"), st.mode.is(Mode::Full as u64));
     let f9 = &lp.f;
     let enumerating = m.def(format!("{prefix}enumerating"), &full & f9.is_not(0));
-    let c2 = m.def(format!("{prefix}c2"), lc - &lp.p_start);
-    let c0 = m.def(format!("{prefix}c0"), lc - &lp.q_start);
-    let cr = m.def(format!("{prefix}cr"), lc - &lp.r_start);
-    let in2 = m.def(format!("{prefix}in2"), &enumerating & c2.le(&lp.frame_end));
-    let in_r = m.def(format!("{prefix}in_r"), &enumerating & cr.le(&lp.frame_end));
-    let in0 = m.def(format!("{prefix}in0"), &enumerating & c0.le(&lp.f3.plus(1)));
+    let in2 = m.def(
+        format!("{prefix}in2"),
+        &enumerating & st.c2.le(&lp.frame_end),
+    );
+    let in_r = m.def(
+        format!("{prefix}in_r"),
+        &enumerating & st.cr.le(&lp.frame_end),
+    );
+    let in0 = m.def(
+        format!("{prefix}in0"),
+        &enumerating & st.c0.le(&lp.f3.plus(1)),
+    );
 
-    m.comment("Channel A: semi (lc, k stages, L body bits) or step 3 / step 6 (f, M)");
-    let ca = m.def(format!("{prefix}ca"), semi.select(lc, in2.select(&c2, &cr)));
-    let fa = m.def(format!("{prefix}fa"), semi.select(c9(k), f9.clone()));
-    let ba = m.def(format!("{prefix}ba"), semi.select(c9(l), c9(msg)));
-    let on_a = m.def(format!("{prefix}on_a"), &semi | &in2 | &in_r);
-    let a = channel(m, &format!("{prefix}a"), &ca, &fa, &ba, &on_a);
+    m.comment("Channel A: semi (lc, k stages, L body bits), or step 3 (c2) / step 6 (cr) (f, M)");
+    let on_r = m.def(format!("{prefix}on_r"), &in_r & !&in2);
+    let a_semi = Bounds::constant(k, l).strobes(lc, &semi);
+    let a_full = Bounds::of(m, &format!("{prefix}a"), f9, &c9(msg));
+    let a = a_semi
+        .or(a_full.strobes(&st.c2, &in2))
+        .or(a_full.strobes(&st.cr, &on_r));
     m.comment("Channel B: step 5 (f stages, f body bits)");
-    let b = channel(m, &format!("{prefix}b"), &c0, f9, f9, &in0);
+    let b = channel(m, &format!("{prefix}b"), &st.c0, f9, f9, &in0);
     let is_last = m.def(
         format!("{prefix}is_last"),
         (&semi & &a.last) | (&full & lc.eq(&lp.loop_end)),
@@ -229,8 +314,8 @@ fn decode(
         ("is_last", is_last.clone()),
         ("run_ends", &is_last & (&semi | f9.is(0))),
         ("busy", &semi | &full),
-        ("sel_restart", &b.addr & c0.eq(f9)),
-        ("sclr_start", &in2 & c2.eq(&f9.plus(msg as u64))),
+        ("sel_restart", &b.addr & st.c0.eq(f9)),
+        ("sclr_start", &in2 & st.c2.eq(&f9.plus(msg as u64))),
         ("ewin_feed", &enumerating & lc.lt(&lp.f2)),
     ]
 }
@@ -248,16 +333,21 @@ fn bit_of(names: &[&str], v: &V, name: &str) -> V {
 
 /// The controller of the overlapped `k`-cube with `L`-bit payloads (`hc_ctrl_k{K}_l{L}`).
 ///
-/// Its state (`mode`, `lc`, the loop's constants) runs **one cycle ahead** of the
-/// schedule: it holds the state the schedule will be in at the next cycle if no input
-/// (`reset`, a `start` that loads) arrives in this one, and `pre` is that state's decode,
-/// registered. Each [`tap`] then loads the schedule's strobes of the next cycle from
-/// `pre`, or from the decode of a load or a reset when one arrives: one small multiplexer
-/// in front of each tap's registers and no logic between `pre` and it, so that the
-/// controller's only nets across the die are flip-flop to flip-flop. The loop's
-/// constants are registers too, the next loop's among them (from `f - 1`, a cycle after `f`
-/// changes; a loop lasts at least `M + 1` cycles), so that no sum sits in front of the
-/// decode.
+/// Its state runs **one cycle ahead** of the schedule: it is the state the schedule will
+/// be in at the next cycle if no input (`reset`, a `start` that loads) arrives in this
+/// one, and `pre` is that state's decode, registered. Each [`tap`] then loads the
+/// schedule's strobes of the next cycle from `pre`, or from the decode of a load or a
+/// reset when one arrives: one small multiplexer in front of each tap's registers and no
+/// logic between `pre` and it, so that the controller's only nets across the die are
+/// flip-flop to flip-flop.
+///
+/// The state ahead is kept as what the decode of *its* successor reads: the mode, the
+/// loop cycle `lc + 1` (`n_lc`) and that cycle in steps 3, 5 and 6 (`n_c2`, `n_c0`,
+/// `n_cr`), each counting on its own, so that no sum sits between a register and a
+/// comparison of the decode. At the loop's last cycle the successor is the next loop's
+/// cycle 0, whose decode `adv_q` is registered a loop ahead. The loop's constants are
+/// registers, the next loop's among them (from `f - 1`, a cycle after `f` changes; a loop
+/// lasts at least `M + 1` cycles).
 pub fn controller(p: CubeParams) -> Module {
     let (k, msg) = (p.k(), p.message_bits());
     let mut m = ModuleBuilder::new(Router::Overlapped.ctrl_name(p));
@@ -267,12 +357,20 @@ pub fn controller(p: CubeParams) -> Module {
     let algorithm = m.input("algorithm", 1);
     let done = m.output("done", 1);
     let bit_time = m.output("bit_time", 16);
+    let names = decode_names(p);
+    let pre_width = names.len();
 
-    m.comment("The schedule's state one cycle ahead: mode, loop cycle, the loop's constants (docs/hypercube.md §12), f = k - 1 - i and its sums, this loop's and the next's");
+    m.comment("The schedule's state one cycle ahead, as its successor's decode reads it: the mode, the loop cycle lc + 1 and its cycle in steps 3, 5, 6, the loop's constants (docs/hypercube.md §12), f = k - 1 - i and its sums, this loop's and the next's");
     let mode = m.reg("mode", 2);
-    let lc = m.reg("lc", CNT_BITS);
+    let n_lc = m.reg("n_lc", CNT_BITS);
+    let n_c2 = m.reg("n_c2", CNT_BITS);
+    let n_c0 = m.reg("n_c0", CNT_BITS);
+    let n_cr = m.reg("n_cr", CNT_BITS);
     let cur = Loop::regs(&mut m, "lp");
     let nxt = Loop::regs(&mut m, "nx");
+    m.comment("The decode of the state ahead (pre_q) and of the next loop's cycle 0 (adv_q)");
+    let pre = m.reg("pre_q", pre_width);
+    let adv = m.reg("adv_q", pre_width);
     m.comment("The schedule's own: a run is on, it has ended, its bit time");
     let busy = m.reg("busy", 1);
     let finished = m.reg("finished", 1);
@@ -281,64 +379,105 @@ pub fn controller(p: CubeParams) -> Module {
     m.comment("Next state of the state ahead: a reset idles it, a load starts it at loop cycle 1");
     let load = m.def("load", &start & !&busy & !&reset);
     let ahead_busy = m.def("ahead_busy", mode.is_not(Mode::Idle as u64));
-    let ahead_semi = mode.is(Mode::Semi as u64);
-    // The decode of the state ahead, registered (below): its loop's last cycle.
-    let names = decode_names(p);
-    let pre_width = names.len();
-    let pre = m.reg("pre_q", pre_width);
     let is_last = m.def("ahead_last", bit_of(&names, &pre, "is_last"));
-    let loops_left = m.def("loops_left", cur.f.is_not(0));
-    let ends = m.def("ahead_ends", &is_last & (&ahead_semi | !&loops_left));
-    let advance = m.def("ahead_advance", &is_last & !&ahead_semi & &loops_left);
-    // Without input: the run goes on (G), and its decode is the next `pre`.
+    let ends = m.def("ahead_ends", bit_of(&names, &pre, "run_ends"));
+    let advance = m.def("ahead_advance", &is_last & !&ends);
+    // Without input the run goes on: to the next loop cycle, the next loop, or its end.
     let g_mode = m.def(
         "g_mode",
         ends.select(lit(2, Mode::Idle as u64), mode.clone()),
     );
-    let g_lc = m.def(
-        "g_lc",
-        is_last.select(zero(CNT_BITS), ahead_busy.select(lc.plus(1), lc.clone())),
-    );
     let g_lp = cur.zip3(&nxt, &cur, &mut m, "g", |_, nx, lp| advance.select(nx, lp));
     let first_loop = Loop::of(&lit(CNT_BITS, (k - 1) as u64), msg);
-    // A load starts the state ahead at loop cycle 1 of the first loop; a reset idles it.
     let mode_next = priority(
-        g_mode.clone(),
+        g_mode,
         [
             Some((reset.clone(), lit(2, Mode::Idle as u64))),
             Some((load.clone(), start_mode(&algorithm))),
         ],
     );
     let mode_next = m.def("mode_next", mode_next);
-    let lc_next = priority(
-        g_lc.clone(),
-        [
-            Some((reset.clone(), zero(CNT_BITS))),
-            Some((load.clone(), lit(CNT_BITS, 1))),
-        ],
-    );
-    let lc_next = m.def("lc_next", lc_next);
     let lp_next = first_loop.zip3(&g_lp, &g_lp, &mut m, "next", |first, g, _| {
         load.select(first, g)
     });
+    // The successor's loop cycle `lc + 1` and its cycle `lc + 1 - start` in a step, as
+    // counters: `1 - start` at a reset and at a loop's end (the state ahead at cycle 0),
+    // `2 - start` at a load (cycle 1 of the first loop), one more at every cycle of a run.
+    let count = |m: &mut ModuleBuilder, name: &str, c: &V, start: Option<(&V, &V)>| {
+        let at = |lc: u64, s: Option<&V>| match s {
+            Some(s) => lit(CNT_BITS, lc) - s,
+            None => lit(CNT_BITS, lc),
+        };
+        let restart = m.def(format!("{name}_restart"), at(1, start.map(|s| s.1)));
+        let next = priority(
+            ahead_busy.select(c.plus(1), c.clone()),
+            [
+                Some((reset.clone(), restart.clone())),
+                Some((load.clone(), at(2, start.map(|s| s.0)))),
+                Some((is_last.clone(), restart)),
+            ],
+        );
+        m.def(format!("{name}_next"), next)
+    };
+    let counters = [
+        (&n_lc, count(&mut m, "n_lc", &n_lc, None)),
+        (
+            &n_c2,
+            count(
+                &mut m,
+                "n_c2",
+                &n_c2,
+                Some((&first_loop.p_start, &g_lp.p_start)),
+            ),
+        ),
+        (
+            &n_c0,
+            count(
+                &mut m,
+                "n_c0",
+                &n_c0,
+                Some((&first_loop.q_start, &g_lp.q_start)),
+            ),
+        ),
+        (
+            &n_cr,
+            count(
+                &mut m,
+                "n_cr",
+                &n_cr,
+                Some((&first_loop.r_start, &g_lp.r_start)),
+            ),
+        ),
+    ];
     m.comment("Its decode, registered: the schedule's strobes of the next cycle if no input comes");
-    m.comment("(the decode of a load's state ahead, constants for each algorithm, chosen after the decode)");
-    let g_dec = vector_of(decode(&mut m, "", p, &g_mode, &g_lc, &g_lp));
+    let run = State {
+        mode: mode.clone(),
+        lc: n_lc.clone(),
+        c2: n_c2.clone(),
+        c0: n_c0.clone(),
+        cr: n_cr.clone(),
+        lp: &cur,
+    };
+    let run_dec = vector_of(decode(&mut m, "", p, &run));
+    let full = lit(2, Mode::Full as u64);
+    let adv_state = State::at(&mut m, "adv_", full, zero(CNT_BITS), &nxt);
+    let adv_dec = vector_of(decode(&mut m, "adv_", p, &adv_state));
+    m.comment("(the decode of a load's state ahead: constants for each algorithm)");
     let init_lc = m.def("init_lc", lit(CNT_BITS, 1));
-    let init = decode(
+    let init = State::at(
         &mut m,
         "init_",
-        p,
-        &start_mode(&algorithm),
-        &init_lc,
+        start_mode(&algorithm),
+        init_lc,
         &first_loop,
     );
-    let init_dec = vector_of(init);
+    let init_dec = vector_of(decode(&mut m, "init_", p, &init));
     let pre_next = priority(
-        g_dec,
+        run_dec,
         [
             Some((reset.clone(), zero(pre_width))),
             Some((load.clone(), init_dec)),
+            Some((is_last, ends.select(zero(pre_width), adv.clone()))),
         ],
     );
     let pre_out = m.output("pre", pre_width);
@@ -347,8 +486,11 @@ pub fn controller(p: CubeParams) -> Module {
     m.assign(&bit_time, &bt);
     m.always(|pr| {
         pr.load(&pre, &pre_next);
+        pr.load(&adv, &adv_dec);
         pr.load(&mode, &mode_next);
-        pr.load(&lc, &lc_next);
+        for (r, v) in &counters {
+            pr.load(r, v);
+        }
         for ((_, r), (_, v)) in cur.fields().into_iter().zip(lp_next.fields()) {
             pr.load(r, v);
         }
@@ -383,8 +525,8 @@ fn start_mode(algorithm: &V) -> V {
 pub fn decode_names(p: CubeParams) -> Vec<&'static str> {
     let mut m = ModuleBuilder::new("names");
     let lp = Loop::of(&lit(CNT_BITS, 0), p.message_bits());
-    let state = (lit(2, 0), lit(CNT_BITS, 0));
-    decode(&mut m, "", p, &state.0, &state.1, &lp)
+    let state = State::at(&mut m, "", lit(2, 0), lit(CNT_BITS, 0), &lp);
+    decode(&mut m, "", p, &state)
         .into_iter()
         .map(|(n, _)| n)
         .collect()
@@ -422,7 +564,8 @@ pub fn tap(p: CubeParams) -> Module {
     m.comment("The strobes of the schedule's first cycle (loop cycle 0 of the first loop)");
     let lc0 = m.def("lc0", zero(CNT_BITS));
     let first_loop = Loop::of(&lit(CNT_BITS, (k - 1) as u64), msg);
-    let init = decode(&mut m, "", p, &start_mode(&algorithm), &lc0, &first_loop);
+    let first = State::at(&mut m, "", start_mode(&algorithm), lc0, &first_loop);
+    let init = decode(&mut m, "", p, &first);
     let init_v = m.def("init", vector_of(init));
     m.comment("The schedule's strobes, this cycle (q), and the registers broadcast with them");
     let q = m.reg("q", names.len());

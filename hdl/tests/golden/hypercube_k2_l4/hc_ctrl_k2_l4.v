@@ -12,9 +12,12 @@ module hc_ctrl_k2_l4 (
     output wire [33:0] pre
 );
 
-    // The schedule's state one cycle ahead: mode, loop cycle, the loop's constants (docs/hypercube.md §12), f = k - 1 - i and its sums, this loop's and the next's
+    // The schedule's state one cycle ahead, as its successor's decode reads it: the mode, the loop cycle lc + 1 and its cycle in steps 3, 5, 6, the loop's constants (docs/hypercube.md §12), f = k - 1 - i and its sums, this loop's and the next's
     reg [1:0] mode;
-    reg [8:0] lc;
+    reg [8:0] n_lc;
+    reg [8:0] n_c2;
+    reg [8:0] n_c0;
+    reg [8:0] n_cr;
     reg [8:0] lp_f;
     reg [8:0] lp_f2;
     reg [8:0] lp_f3;
@@ -32,6 +35,10 @@ module hc_ctrl_k2_l4 (
     reg [8:0] nx_loop_end;
     reg [8:0] nx_frame_end;
 
+    // The decode of the state ahead (pre_q) and of the next loop's cycle 0 (adv_q)
+    reg [33:0] pre_q;
+    reg [33:0] adv_q;
+
     // The schedule's own: a run is on, it has ended, its bit time
     reg busy;
     reg finished;
@@ -40,13 +47,10 @@ module hc_ctrl_k2_l4 (
     // Next state of the state ahead: a reset idles it, a load starts it at loop cycle 1
     wire load = start & ~busy & ~reset;
     wire ahead_busy = mode != 2'd0;
-    reg [33:0] pre_q;
     wire ahead_last = pre_q[28];
-    wire loops_left = lp_f != 9'd0;
-    wire ahead_ends = ahead_last & ((mode == 2'd1) | ~loops_left);
-    wire ahead_advance = ahead_last & ~(mode == 2'd1) & loops_left;
+    wire ahead_ends = pre_q[29];
+    wire ahead_advance = ahead_last & ~ahead_ends;
     wire [1:0] g_mode = ahead_ends ? 2'd0 : mode;
-    wire [8:0] g_lc = ahead_last ? 9'd0 : ahead_busy ? (lc + 9'd1) : lc;
     wire [8:0] g_f = ahead_advance ? nx_f : lp_f;
     wire [8:0] g_f2 = ahead_advance ? nx_f2 : lp_f2;
     wire [8:0] g_f3 = ahead_advance ? nx_f3 : lp_f3;
@@ -56,7 +60,6 @@ module hc_ctrl_k2_l4 (
     wire [8:0] g_loop_end = ahead_advance ? nx_loop_end : lp_loop_end;
     wire [8:0] g_frame_end = ahead_advance ? nx_frame_end : lp_frame_end;
     wire [1:0] mode_next = reset ? 2'd0 : load ? (algorithm ? 2'd2 : 2'd1) : g_mode;
-    wire [8:0] lc_next = reset ? 9'd0 : load ? 9'd1 : g_lc;
     wire [8:0] next_f = load ? 9'd1 : g_f;
     wire [8:0] next_f2 = load ? (9'd1 << 1) : g_f2;
     wire [8:0] next_f3 = load ? ((9'd1 << 1) + 9'd1) : g_f3;
@@ -65,61 +68,82 @@ module hc_ctrl_k2_l4 (
     wire [8:0] next_r_start = load ? ((((9'd1 << 1) >= (9'd6 - 9'd1)) ? (9'd1 << 1) : (9'd6 - 9'd1)) + 9'd1 + 9'd7 + (9'd1 << 1) + 9'd1 + 9'd2) : g_r_start;
     wire [8:0] next_loop_end = load ? ((9'd1 != 9'd0) ? ((((9'd1 << 1) >= (9'd6 - 9'd1)) ? (9'd1 << 1) : (9'd6 - 9'd1)) + 9'd1 + 9'd7 + (9'd1 << 1) + 9'd1 + 9'd2 + (9'd1 << 1) + 9'd7) : 9'd6) : g_loop_end;
     wire [8:0] next_frame_end = load ? ((9'd1 << 1) + 9'd7) : g_frame_end;
+    wire [8:0] n_lc_restart = 9'd1;
+    wire [8:0] n_lc_next = reset ? n_lc_restart : load ? 9'd2 : ahead_last ? n_lc_restart : ahead_busy ? (n_lc + 9'd1) : n_lc;
+    wire [8:0] n_c2_restart = 9'd1 - g_p_start;
+    wire [8:0] n_c2_next = reset ? n_c2_restart : load ? (9'd2 - (((9'd1 << 1) >= (9'd6 - 9'd1)) ? (9'd1 << 1) : (9'd6 - 9'd1))) : ahead_last ? n_c2_restart : ahead_busy ? (n_c2 + 9'd1) : n_c2;
+    wire [8:0] n_c0_restart = 9'd1 - g_q_start;
+    wire [8:0] n_c0_next = reset ? n_c0_restart : load ? (9'd2 - ((((9'd1 << 1) >= (9'd6 - 9'd1)) ? (9'd1 << 1) : (9'd6 - 9'd1)) + 9'd1 + 9'd7)) : ahead_last ? n_c0_restart : ahead_busy ? (n_c0 + 9'd1) : n_c0;
+    wire [8:0] n_cr_restart = 9'd1 - g_r_start;
+    wire [8:0] n_cr_next = reset ? n_cr_restart : load ? (9'd2 - ((((9'd1 << 1) >= (9'd6 - 9'd1)) ? (9'd1 << 1) : (9'd6 - 9'd1)) + 9'd1 + 9'd7 + (9'd1 << 1) + 9'd1 + 9'd2)) : ahead_last ? n_cr_restart : ahead_busy ? (n_cr + 9'd1) : n_cr;
 
     // Its decode, registered: the schedule's strobes of the next cycle if no input comes
+    wire semi = mode == 2'd1;
+    wire full = mode == 2'd2;
+    wire enumerating = full & (lp_f != 9'd0);
+    wire in2 = enumerating & (n_c2 <= lp_frame_end);
+    wire in_r = enumerating & (n_cr <= lp_frame_end);
+    wire in0 = enumerating & (n_c0 <= (lp_f3 + 9'd1));
 
-    // (the decode of a load's state ahead, constants for each algorithm, chosen after the decode)
-    wire semi = g_mode == 2'd1;
-    wire full = g_mode == 2'd2;
-    wire enumerating = full & (g_f != 9'd0);
-    wire [8:0] c2 = g_lc - g_p_start;
-    wire [8:0] c0 = g_lc - g_q_start;
-    wire [8:0] cr = g_lc - g_r_start;
-    wire in2 = enumerating & (c2 <= g_frame_end);
-    wire in_r = enumerating & (cr <= g_frame_end);
-    wire in0 = enumerating & (c0 <= (g_f3 + 9'd1));
-
-    // Channel A: semi (lc, k stages, L body bits) or step 3 / step 6 (f, M)
-    wire [8:0] ca = semi ? g_lc : in2 ? c2 : cr;
-    wire [8:0] fa = semi ? 9'd2 : g_f;
-    wire [8:0] ba = semi ? 9'd4 : 9'd6;
-    wire on_a = semi | in2 | in_r;
-    wire [8:0] a_f2 = fa << 1;
-    wire [8:0] a_fb = fa + ba;
-    wire [8:0] a_rx = a_f2 + 9'd1;
-    wire [8:0] a_end = a_f2 + ba + 9'd1;
+    // Channel A: semi (lc, k stages, L body bits), or step 3 (c2) / step 6 (cr) (f, M)
+    wire on_r = in_r & ~in2;
+    wire [8:0] a_f2 = lp_f << 1;
+    wire [8:0] a_fb = lp_f + 9'd6;
+    wire [8:0] a_rx = a_f2 | 9'd1;
+    wire [8:0] a_end = a_f2 + 9'd6 + 9'd1;
 
     // Channel B: step 5 (f stages, f body bits)
-    wire [8:0] b_f2 = g_f << 1;
-    wire [8:0] b_rx = b_f2 + 9'd1;
-    wire [8:0] b_end = b_f2 + g_f + 9'd1;
-    wire is_last = (semi & on_a & (ca == a_end)) | (full & (g_lc == g_loop_end));
+    wire [8:0] b_f2 = lp_f << 1;
+    wire [8:0] b_rx = b_f2 | 9'd1;
+    wire [8:0] b_end = b_f2 + lp_f + 9'd1;
+    wire is_last = (semi & ((semi & (n_lc == 9'd9)) | (in2 & (n_c2 == a_end)) | (on_r & (n_cr == a_end)))) | (full & (n_lc == lp_loop_end));
+    wire [8:0] adv_c2 = 9'd0 - nx_p_start;
+    wire [8:0] adv_c0 = 9'd0 - nx_q_start;
+    wire [8:0] adv_cr = 9'd0 - nx_r_start;
+    wire adv_semi = 2'd2 == 2'd1;
+    wire adv_full = 2'd2 == 2'd2;
+    wire adv_enumerating = adv_full & (nx_f != 9'd0);
+    wire adv_in2 = adv_enumerating & (adv_c2 <= nx_frame_end);
+    wire adv_in_r = adv_enumerating & (adv_cr <= nx_frame_end);
+    wire adv_in0 = adv_enumerating & (adv_c0 <= (nx_f3 + 9'd1));
+
+    // Channel A: semi (lc, k stages, L body bits), or step 3 (c2) / step 6 (cr) (f, M)
+    wire adv_on_r = adv_in_r & ~adv_in2;
+    wire [8:0] adv_a_f2 = nx_f << 1;
+    wire [8:0] adv_a_fb = nx_f + 9'd6;
+    wire [8:0] adv_a_rx = adv_a_f2 | 9'd1;
+    wire [8:0] adv_a_end = adv_a_f2 + 9'd6 + 9'd1;
+
+    // Channel B: step 5 (f stages, f body bits)
+    wire [8:0] adv_b_f2 = nx_f << 1;
+    wire [8:0] adv_b_rx = adv_b_f2 | 9'd1;
+    wire [8:0] adv_b_end = adv_b_f2 + nx_f + 9'd1;
+    wire adv_is_last = (adv_semi & ((adv_semi & (9'd0 == 9'd9)) | (adv_in2 & (adv_c2 == adv_a_end)) | (adv_on_r & (adv_cr == adv_a_end)))) | (adv_full & (9'd0 == nx_loop_end));
+
+    // (the decode of a load's state ahead: constants for each algorithm)
     wire [8:0] init_lc = 9'd1;
-    wire init_semi = (algorithm ? 2'd2 : 2'd1) == 2'd1;
-    wire init_full = (algorithm ? 2'd2 : 2'd1) == 2'd2;
-    wire init_enumerating = init_full & (9'd1 != 9'd0);
     wire [8:0] init_c2 = init_lc - (((9'd1 << 1) >= (9'd6 - 9'd1)) ? (9'd1 << 1) : (9'd6 - 9'd1));
     wire [8:0] init_c0 = init_lc - ((((9'd1 << 1) >= (9'd6 - 9'd1)) ? (9'd1 << 1) : (9'd6 - 9'd1)) + 9'd1 + 9'd7);
     wire [8:0] init_cr = init_lc - ((((9'd1 << 1) >= (9'd6 - 9'd1)) ? (9'd1 << 1) : (9'd6 - 9'd1)) + 9'd1 + 9'd7 + (9'd1 << 1) + 9'd1 + 9'd2);
+    wire init_semi = (algorithm ? 2'd2 : 2'd1) == 2'd1;
+    wire init_full = (algorithm ? 2'd2 : 2'd1) == 2'd2;
+    wire init_enumerating = init_full & (9'd1 != 9'd0);
     wire init_in2 = init_enumerating & (init_c2 <= ((9'd1 << 1) + 9'd7));
     wire init_in_r = init_enumerating & (init_cr <= ((9'd1 << 1) + 9'd7));
     wire init_in0 = init_enumerating & (init_c0 <= ((9'd1 << 1) + 9'd1 + 9'd1));
 
-    // Channel A: semi (lc, k stages, L body bits) or step 3 / step 6 (f, M)
-    wire [8:0] init_ca = init_semi ? init_lc : init_in2 ? init_c2 : init_cr;
-    wire [8:0] init_fa = init_semi ? 9'd2 : 9'd1;
-    wire [8:0] init_ba = init_semi ? 9'd4 : 9'd6;
-    wire init_on_a = init_semi | init_in2 | init_in_r;
-    wire [8:0] init_a_f2 = init_fa << 1;
-    wire [8:0] init_a_fb = init_fa + init_ba;
-    wire [8:0] init_a_rx = init_a_f2 + 9'd1;
-    wire [8:0] init_a_end = init_a_f2 + init_ba + 9'd1;
+    // Channel A: semi (lc, k stages, L body bits), or step 3 (c2) / step 6 (cr) (f, M)
+    wire init_on_r = init_in_r & ~init_in2;
+    wire [8:0] init_a_f2 = 9'd1 << 1;
+    wire [8:0] init_a_fb = 9'd1 + 9'd6;
+    wire [8:0] init_a_rx = init_a_f2 | 9'd1;
+    wire [8:0] init_a_end = init_a_f2 + 9'd6 + 9'd1;
 
     // Channel B: step 5 (f stages, f body bits)
     wire [8:0] init_b_f2 = 9'd1 << 1;
-    wire [8:0] init_b_rx = init_b_f2 + 9'd1;
+    wire [8:0] init_b_rx = init_b_f2 | 9'd1;
     wire [8:0] init_b_end = init_b_f2 + 9'd1 + 9'd1;
-    wire init_is_last = (init_semi & init_on_a & (init_ca == init_a_end)) | (init_full & (init_lc == ((9'd1 != 9'd0) ? ((((9'd1 << 1) >= (9'd6 - 9'd1)) ? (9'd1 << 1) : (9'd6 - 9'd1)) + 9'd1 + 9'd7 + (9'd1 << 1) + 9'd1 + 9'd2 + (9'd1 << 1) + 9'd7) : 9'd6)));
+    wire init_is_last = (init_semi & ((init_semi & (init_lc == 9'd9)) | (init_in2 & (init_c2 == init_a_end)) | (init_on_r & (init_cr == init_a_end)))) | (init_full & (init_lc == ((9'd1 != 9'd0) ? ((((9'd1 << 1) >= (9'd6 - 9'd1)) ? (9'd1 << 1) : (9'd6 - 9'd1)) + 9'd1 + 9'd7 + (9'd1 << 1) + 9'd1 + 9'd2 + (9'd1 << 1) + 9'd7) : 9'd6)));
     assign pre = pre_q;
     assign done = finished;
     assign bit_time = bt;
@@ -127,7 +151,10 @@ module hc_ctrl_k2_l4 (
     // Power-up values
     initial begin
         mode = 2'd0;
-        lc = 9'd0;
+        n_lc = 9'd0;
+        n_c2 = 9'd0;
+        n_c0 = 9'd0;
+        n_cr = 9'd0;
         lp_f = 9'd0;
         lp_f2 = 9'd0;
         lp_f3 = 9'd0;
@@ -144,16 +171,21 @@ module hc_ctrl_k2_l4 (
         nx_r_start = 9'd0;
         nx_loop_end = 9'd0;
         nx_frame_end = 9'd0;
+        pre_q = 34'h000000000;
+        adv_q = 34'h000000000;
         busy = 1'b0;
         finished = 1'b0;
         bt = 16'd0;
-        pre_q = 34'h000000000;
     end
 
     always @(posedge clock) begin
-        pre_q <= reset ? 34'h000000000 : load ? {init_enumerating & (init_lc < (9'd1 << 1)), init_in2 & (init_c2 == (9'd1 + 9'd6)), init_in0 & (init_c0 >= 9'd1) & (init_c0 <= 9'd1) & (init_c0 == 9'd1), init_semi | init_full, init_is_last & (init_semi | (9'd1 == 9'd0)), init_is_last, init_full & (init_lc >= 9'd1) & (init_lc <= 9'd6), init_full & (init_lc == 9'd0), init_full & (init_lc <= 9'd6), init_enumerating & (init_lc == ((9'd1 << 1) + 9'd1)), init_enumerating & (init_lc > (9'd1 << 1)) & (init_lc <= ((9'd1 << 1) + 9'd1)), init_enumerating & (init_lc > 9'd1) & (init_lc <= (9'd1 << 1)), init_enumerating & (init_lc == 9'd1), init_enumerating & (init_lc == 9'd0), init_enumerating & (init_lc <= ((9'd1 << 1) + 9'd1)), (init_on_a & (init_ca == init_a_end) & (init_semi | init_in_r)) | (init_in0 & (init_c0 == init_b_end)), init_in0 & (init_c0 >= (init_b_rx + 9'd1)) & (init_c0 <= init_b_end), init_in0 & (init_c0 == init_b_rx), init_in0 & (init_c0 >= (9'd1 + 9'd1)) & (init_c0 <= init_b_f2), init_in0 & (init_c0 >= 9'd1) & (init_c0 <= 9'd1), init_in0 & (init_c0 == 9'd0), init_on_a & (init_ca == init_a_end), init_on_a & (init_ca >= (init_fa + 9'd1)) & (init_ca <= init_a_end), init_on_a & (init_ca >= (init_a_rx + 9'd1)) & (init_ca <= init_a_end), init_on_a & (init_ca == init_a_rx), init_on_a & (init_ca >= (init_fa + 9'd1)) & (init_ca <= init_a_fb), init_on_a & (init_ca >= 9'd1) & (init_ca <= init_fa), init_on_a & (init_ca == 9'd0), init_in_r, init_semi | init_in2 | init_in0, init_in_r, init_in0, init_in2, init_semi} : {enumerating & (g_lc < g_f2), in2 & (c2 == (g_f + 9'd6)), in0 & (c0 >= 9'd1) & (c0 <= g_f) & (c0 == g_f), semi | full, is_last & (semi | (g_f == 9'd0)), is_last, full & (g_lc >= 9'd1) & (g_lc <= 9'd6), full & (g_lc == 9'd0), full & (g_lc <= 9'd6), enumerating & (g_lc == g_f3), enumerating & (g_lc > g_f2) & (g_lc <= g_f3), enumerating & (g_lc > g_f) & (g_lc <= g_f2), enumerating & (g_lc == g_f), enumerating & (g_lc == 9'd0), enumerating & (g_lc <= g_f3), (on_a & (ca == a_end) & (semi | in_r)) | (in0 & (c0 == b_end)), in0 & (c0 >= (b_rx + 9'd1)) & (c0 <= b_end), in0 & (c0 == b_rx), in0 & (c0 >= (g_f + 9'd1)) & (c0 <= b_f2), in0 & (c0 >= 9'd1) & (c0 <= g_f), in0 & (c0 == 9'd0), on_a & (ca == a_end), on_a & (ca >= (fa + 9'd1)) & (ca <= a_end), on_a & (ca >= (a_rx + 9'd1)) & (ca <= a_end), on_a & (ca == a_rx), on_a & (ca >= (fa + 9'd1)) & (ca <= a_fb), on_a & (ca >= 9'd1) & (ca <= fa), on_a & (ca == 9'd0), in_r, semi | in2 | in0, in_r, in0, in2, semi};
+        pre_q <= reset ? 34'h000000000 : load ? {init_enumerating & (init_lc < (9'd1 << 1)), init_in2 & (init_c2 == (9'd1 + 9'd6)), init_in0 & (init_c0 != 9'd0) & (init_c0 <= 9'd1) & (init_c0 == 9'd1), init_semi | init_full, init_is_last & (init_semi | (9'd1 == 9'd0)), init_is_last, init_full & (init_lc >= 9'd1) & (init_lc <= 9'd6), init_full & (init_lc == 9'd0), init_full & (init_lc <= 9'd6), init_enumerating & (init_lc == ((9'd1 << 1) + 9'd1)), init_enumerating & (init_lc > (9'd1 << 1)) & (init_lc <= ((9'd1 << 1) + 9'd1)), init_enumerating & (init_lc > 9'd1) & (init_lc <= (9'd1 << 1)), init_enumerating & (init_lc == 9'd1), init_enumerating & (init_lc == 9'd0), init_enumerating & (init_lc <= ((9'd1 << 1) + 9'd1)), (((init_semi & (init_lc == 9'd9)) | (init_in2 & (init_c2 == init_a_end)) | (init_on_r & (init_cr == init_a_end))) & (init_semi | init_in_r)) | (init_in0 & (init_c0 == init_b_end)), init_in0 & (init_c0 > init_b_rx) & (init_c0 <= init_b_end), init_in0 & (init_c0 == init_b_rx), init_in0 & (init_c0 > 9'd1) & (init_c0 <= init_b_f2), init_in0 & (init_c0 != 9'd0) & (init_c0 <= 9'd1), init_in0 & (init_c0 == 9'd0), (init_semi & (init_lc == 9'd9)) | (init_in2 & (init_c2 == init_a_end)) | (init_on_r & (init_cr == init_a_end)), (init_semi & (init_lc > 9'd2) & (init_lc <= 9'd9)) | (init_in2 & (init_c2 > 9'd1) & (init_c2 <= init_a_end)) | (init_on_r & (init_cr > 9'd1) & (init_cr <= init_a_end)), (init_semi & (init_lc > 9'd5) & (init_lc <= 9'd9)) | (init_in2 & (init_c2 > init_a_rx) & (init_c2 <= init_a_end)) | (init_on_r & (init_cr > init_a_rx) & (init_cr <= init_a_end)), (init_semi & (init_lc == 9'd5)) | (init_in2 & (init_c2 == init_a_rx)) | (init_on_r & (init_cr == init_a_rx)), (init_semi & (init_lc > 9'd2) & (init_lc <= 9'd6)) | (init_in2 & (init_c2 > 9'd1) & (init_c2 <= init_a_fb)) | (init_on_r & (init_cr > 9'd1) & (init_cr <= init_a_fb)), (init_semi & (init_lc != 9'd0) & (init_lc <= 9'd2)) | (init_in2 & (init_c2 != 9'd0) & (init_c2 <= 9'd1)) | (init_on_r & (init_cr != 9'd0) & (init_cr <= 9'd1)), (init_semi & (init_lc == 9'd0)) | (init_in2 & (init_c2 == 9'd0)) | (init_on_r & (init_cr == 9'd0)), init_in_r, init_semi | init_in2 | init_in0, init_in_r, init_in0, init_in2, init_semi} : ahead_last ? (ahead_ends ? 34'h000000000 : adv_q) : {enumerating & (n_lc < lp_f2), in2 & (n_c2 == (lp_f + 9'd6)), in0 & (n_c0 != 9'd0) & (n_c0 <= lp_f) & (n_c0 == lp_f), semi | full, is_last & (semi | (lp_f == 9'd0)), is_last, full & (n_lc >= 9'd1) & (n_lc <= 9'd6), full & (n_lc == 9'd0), full & (n_lc <= 9'd6), enumerating & (n_lc == lp_f3), enumerating & (n_lc > lp_f2) & (n_lc <= lp_f3), enumerating & (n_lc > lp_f) & (n_lc <= lp_f2), enumerating & (n_lc == lp_f), enumerating & (n_lc == 9'd0), enumerating & (n_lc <= lp_f3), (((semi & (n_lc == 9'd9)) | (in2 & (n_c2 == a_end)) | (on_r & (n_cr == a_end))) & (semi | in_r)) | (in0 & (n_c0 == b_end)), in0 & (n_c0 > b_rx) & (n_c0 <= b_end), in0 & (n_c0 == b_rx), in0 & (n_c0 > lp_f) & (n_c0 <= b_f2), in0 & (n_c0 != 9'd0) & (n_c0 <= lp_f), in0 & (n_c0 == 9'd0), (semi & (n_lc == 9'd9)) | (in2 & (n_c2 == a_end)) | (on_r & (n_cr == a_end)), (semi & (n_lc > 9'd2) & (n_lc <= 9'd9)) | (in2 & (n_c2 > lp_f) & (n_c2 <= a_end)) | (on_r & (n_cr > lp_f) & (n_cr <= a_end)), (semi & (n_lc > 9'd5) & (n_lc <= 9'd9)) | (in2 & (n_c2 > a_rx) & (n_c2 <= a_end)) | (on_r & (n_cr > a_rx) & (n_cr <= a_end)), (semi & (n_lc == 9'd5)) | (in2 & (n_c2 == a_rx)) | (on_r & (n_cr == a_rx)), (semi & (n_lc > 9'd2) & (n_lc <= 9'd6)) | (in2 & (n_c2 > lp_f) & (n_c2 <= a_fb)) | (on_r & (n_cr > lp_f) & (n_cr <= a_fb)), (semi & (n_lc != 9'd0) & (n_lc <= 9'd2)) | (in2 & (n_c2 != 9'd0) & (n_c2 <= lp_f)) | (on_r & (n_cr != 9'd0) & (n_cr <= lp_f)), (semi & (n_lc == 9'd0)) | (in2 & (n_c2 == 9'd0)) | (on_r & (n_cr == 9'd0)), in_r, semi | in2 | in0, in_r, in0, in2, semi};
+        adv_q <= {adv_enumerating & (9'd0 < nx_f2), adv_in2 & (adv_c2 == (nx_f + 9'd6)), adv_in0 & (adv_c0 != 9'd0) & (adv_c0 <= nx_f) & (adv_c0 == nx_f), adv_semi | adv_full, adv_is_last & (adv_semi | (nx_f == 9'd0)), adv_is_last, adv_full & (9'd0 >= 9'd1) & (9'd0 <= 9'd6), adv_full & (9'd0 == 9'd0), adv_full & (9'd0 <= 9'd6), adv_enumerating & (9'd0 == nx_f3), 1'b0, 1'b0, adv_enumerating & (9'd0 == nx_f), adv_enumerating & (9'd0 == 9'd0), adv_enumerating, (((adv_semi & (9'd0 == 9'd9)) | (adv_in2 & (adv_c2 == adv_a_end)) | (adv_on_r & (adv_cr == adv_a_end))) & (adv_semi | adv_in_r)) | (adv_in0 & (adv_c0 == adv_b_end)), adv_in0 & (adv_c0 > adv_b_rx) & (adv_c0 <= adv_b_end), adv_in0 & (adv_c0 == adv_b_rx), adv_in0 & (adv_c0 > nx_f) & (adv_c0 <= adv_b_f2), adv_in0 & (adv_c0 != 9'd0) & (adv_c0 <= nx_f), adv_in0 & (adv_c0 == 9'd0), (adv_semi & (9'd0 == 9'd9)) | (adv_in2 & (adv_c2 == adv_a_end)) | (adv_on_r & (adv_cr == adv_a_end)), (adv_semi & (9'd0 > 9'd2) & (9'd0 <= 9'd9)) | (adv_in2 & (adv_c2 > nx_f) & (adv_c2 <= adv_a_end)) | (adv_on_r & (adv_cr > nx_f) & (adv_cr <= adv_a_end)), (adv_semi & (9'd0 > 9'd5) & (9'd0 <= 9'd9)) | (adv_in2 & (adv_c2 > adv_a_rx) & (adv_c2 <= adv_a_end)) | (adv_on_r & (adv_cr > adv_a_rx) & (adv_cr <= adv_a_end)), (adv_semi & (9'd0 == 9'd5)) | (adv_in2 & (adv_c2 == adv_a_rx)) | (adv_on_r & (adv_cr == adv_a_rx)), (adv_semi & (9'd0 > 9'd2) & (9'd0 <= 9'd6)) | (adv_in2 & (adv_c2 > nx_f) & (adv_c2 <= adv_a_fb)) | (adv_on_r & (adv_cr > nx_f) & (adv_cr <= adv_a_fb)), (adv_semi & (9'd0 != 9'd0) & (9'd0 <= 9'd2)) | (adv_in2 & (adv_c2 != 9'd0) & (adv_c2 <= nx_f)) | (adv_on_r & (adv_cr != 9'd0) & (adv_cr <= nx_f)), (adv_semi & (9'd0 == 9'd0)) | (adv_in2 & (adv_c2 == 9'd0)) | (adv_on_r & (adv_cr == 9'd0)), adv_in_r, adv_semi | adv_in2 | adv_in0, adv_in_r, adv_in0, adv_in2, adv_semi};
         mode <= mode_next;
-        lc <= lc_next;
+        n_lc <= n_lc_next;
+        n_c2 <= n_c2_next;
+        n_c0 <= n_c0_next;
+        n_cr <= n_cr_next;
         lp_f <= next_f;
         lp_f2 <= next_f2;
         lp_f3 <= next_f3;

@@ -47,32 +47,29 @@ module hc_ctrl_k2_l4_tap (
 
     // The strobes of the schedule's first cycle (loop cycle 0 of the first loop)
     wire [8:0] lc0 = 9'd0;
-    wire semi = (algorithm ? 2'd2 : 2'd1) == 2'd1;
-    wire full = (algorithm ? 2'd2 : 2'd1) == 2'd2;
-    wire enumerating = full & (9'd1 != 9'd0);
     wire [8:0] c2 = lc0 - (((9'd1 << 1) >= (9'd6 - 9'd1)) ? (9'd1 << 1) : (9'd6 - 9'd1));
     wire [8:0] c0 = lc0 - ((((9'd1 << 1) >= (9'd6 - 9'd1)) ? (9'd1 << 1) : (9'd6 - 9'd1)) + 9'd1 + 9'd7);
     wire [8:0] cr = lc0 - ((((9'd1 << 1) >= (9'd6 - 9'd1)) ? (9'd1 << 1) : (9'd6 - 9'd1)) + 9'd1 + 9'd7 + (9'd1 << 1) + 9'd1 + 9'd2);
+    wire semi = (algorithm ? 2'd2 : 2'd1) == 2'd1;
+    wire full = (algorithm ? 2'd2 : 2'd1) == 2'd2;
+    wire enumerating = full & (9'd1 != 9'd0);
     wire in2 = enumerating & (c2 <= ((9'd1 << 1) + 9'd7));
     wire in_r = enumerating & (cr <= ((9'd1 << 1) + 9'd7));
     wire in0 = enumerating & (c0 <= ((9'd1 << 1) + 9'd1 + 9'd1));
 
-    // Channel A: semi (lc, k stages, L body bits) or step 3 / step 6 (f, M)
-    wire [8:0] ca = semi ? lc0 : in2 ? c2 : cr;
-    wire [8:0] fa = semi ? 9'd2 : 9'd1;
-    wire [8:0] ba = semi ? 9'd4 : 9'd6;
-    wire on_a = semi | in2 | in_r;
-    wire [8:0] a_f2 = fa << 1;
-    wire [8:0] a_fb = fa + ba;
-    wire [8:0] a_rx = a_f2 + 9'd1;
-    wire [8:0] a_end = a_f2 + ba + 9'd1;
+    // Channel A: semi (lc, k stages, L body bits), or step 3 (c2) / step 6 (cr) (f, M)
+    wire on_r = in_r & ~in2;
+    wire [8:0] a_f2 = 9'd1 << 1;
+    wire [8:0] a_fb = 9'd1 + 9'd6;
+    wire [8:0] a_rx = a_f2 | 9'd1;
+    wire [8:0] a_end = a_f2 + 9'd6 + 9'd1;
 
     // Channel B: step 5 (f stages, f body bits)
     wire [8:0] b_f2 = 9'd1 << 1;
-    wire [8:0] b_rx = b_f2 + 9'd1;
+    wire [8:0] b_rx = b_f2 | 9'd1;
     wire [8:0] b_end = b_f2 + 9'd1 + 9'd1;
-    wire is_last = (semi & on_a & (ca == a_end)) | (full & (lc0 == ((9'd1 != 9'd0) ? ((((9'd1 << 1) >= (9'd6 - 9'd1)) ? (9'd1 << 1) : (9'd6 - 9'd1)) + 9'd1 + 9'd7 + (9'd1 << 1) + 9'd1 + 9'd2 + (9'd1 << 1) + 9'd7) : 9'd6)));
-    wire [33:0] init = {enumerating & (lc0 < (9'd1 << 1)), in2 & (c2 == (9'd1 + 9'd6)), in0 & (c0 >= 9'd1) & (c0 <= 9'd1) & (c0 == 9'd1), semi | full, is_last & (semi | (9'd1 == 9'd0)), is_last, full & (lc0 >= 9'd1) & (lc0 <= 9'd6), full & (lc0 == 9'd0), full & (lc0 <= 9'd6), enumerating & (lc0 == ((9'd1 << 1) + 9'd1)), enumerating & (lc0 > (9'd1 << 1)) & (lc0 <= ((9'd1 << 1) + 9'd1)), enumerating & (lc0 > 9'd1) & (lc0 <= (9'd1 << 1)), enumerating & (lc0 == 9'd1), enumerating & (lc0 == 9'd0), enumerating & (lc0 <= ((9'd1 << 1) + 9'd1)), (on_a & (ca == a_end) & (semi | in_r)) | (in0 & (c0 == b_end)), in0 & (c0 >= (b_rx + 9'd1)) & (c0 <= b_end), in0 & (c0 == b_rx), in0 & (c0 >= (9'd1 + 9'd1)) & (c0 <= b_f2), in0 & (c0 >= 9'd1) & (c0 <= 9'd1), in0 & (c0 == 9'd0), on_a & (ca == a_end), on_a & (ca >= (fa + 9'd1)) & (ca <= a_end), on_a & (ca >= (a_rx + 9'd1)) & (ca <= a_end), on_a & (ca == a_rx), on_a & (ca >= (fa + 9'd1)) & (ca <= a_fb), on_a & (ca >= 9'd1) & (ca <= fa), on_a & (ca == 9'd0), in_r, semi | in2 | in0, in_r, in0, in2, semi};
+    wire is_last = (semi & ((semi & (lc0 == 9'd9)) | (in2 & (c2 == a_end)) | (on_r & (cr == a_end)))) | (full & (lc0 == ((9'd1 != 9'd0) ? ((((9'd1 << 1) >= (9'd6 - 9'd1)) ? (9'd1 << 1) : (9'd6 - 9'd1)) + 9'd1 + 9'd7 + (9'd1 << 1) + 9'd1 + 9'd2 + (9'd1 << 1) + 9'd7) : 9'd6)));
+    wire [33:0] init = {enumerating & (lc0 < (9'd1 << 1)), in2 & (c2 == (9'd1 + 9'd6)), in0 & (c0 != 9'd0) & (c0 <= 9'd1) & (c0 == 9'd1), semi | full, is_last & (semi | (9'd1 == 9'd0)), is_last, full & (lc0 >= 9'd1) & (lc0 <= 9'd6), full & (lc0 == 9'd0), full & (lc0 <= 9'd6), enumerating & (lc0 == ((9'd1 << 1) + 9'd1)), enumerating & (lc0 > (9'd1 << 1)) & (lc0 <= ((9'd1 << 1) + 9'd1)), enumerating & (lc0 > 9'd1) & (lc0 <= (9'd1 << 1)), enumerating & (lc0 == 9'd1), enumerating & (lc0 == 9'd0), enumerating & (lc0 <= ((9'd1 << 1) + 9'd1)), (((semi & (lc0 == 9'd9)) | (in2 & (c2 == a_end)) | (on_r & (cr == a_end))) & (semi | in_r)) | (in0 & (c0 == b_end)), in0 & (c0 > b_rx) & (c0 <= b_end), in0 & (c0 == b_rx), in0 & (c0 > 9'd1) & (c0 <= b_f2), in0 & (c0 != 9'd0) & (c0 <= 9'd1), in0 & (c0 == 9'd0), (semi & (lc0 == 9'd9)) | (in2 & (c2 == a_end)) | (on_r & (cr == a_end)), (semi & (lc0 > 9'd2) & (lc0 <= 9'd9)) | (in2 & (c2 > 9'd1) & (c2 <= a_end)) | (on_r & (cr > 9'd1) & (cr <= a_end)), (semi & (lc0 > 9'd5) & (lc0 <= 9'd9)) | (in2 & (c2 > a_rx) & (c2 <= a_end)) | (on_r & (cr > a_rx) & (cr <= a_end)), (semi & (lc0 == 9'd5)) | (in2 & (c2 == a_rx)) | (on_r & (cr == a_rx)), (semi & (lc0 > 9'd2) & (lc0 <= 9'd6)) | (in2 & (c2 > 9'd1) & (c2 <= a_fb)) | (on_r & (cr > 9'd1) & (cr <= a_fb)), (semi & (lc0 != 9'd0) & (lc0 <= 9'd2)) | (in2 & (c2 != 9'd0) & (c2 <= 9'd1)) | (on_r & (cr != 9'd0) & (cr <= 9'd1)), (semi & (lc0 == 9'd0)) | (in2 & (c2 == 9'd0)) | (on_r & (cr == 9'd0)), in_r, semi | in2 | in0, in_r, in0, in2, semi};
 
     // The schedule's strobes, this cycle (q), and the registers broadcast with them
     reg [33:0] q;
