@@ -178,7 +178,7 @@ impl V {
     }
 
     /// `op` on two constants, or on a constant that decides the result (`x & 0`, `x | 0`,
-    /// `x & ~0`, …, and the unsigned comparisons with 0 that cannot fail or hold: `x >= 0`,
+    /// `x & ~0`, `x + 0`, `x - 0`, …, and the unsigned comparisons with 0 that cannot fail or hold: `x >= 0`,
     /// `x < 0`, which Verilator's `-Wall` rejects): the description may combine constants
     /// freely, the Verilog shows only what is left.
     fn fold(&self, op: BinaryOp, rhs: &V) -> Option<V> {
@@ -188,12 +188,14 @@ impl V {
                 BinaryOp::And => |x, y| x & y,
                 BinaryOp::Or => |x, y| x | y,
                 BinaryOp::Xor => |x, y| x ^ y,
-                _ => return None,
+                _ => |_, _| 0,
             };
-            return Some(lit_words(
-                w,
-                a.iter().zip(&b).map(|(&x, &y)| f(x, y)).collect(),
-            ));
+            if matches!(op, BinaryOp::And | BinaryOp::Or | BinaryOp::Xor) {
+                return Some(lit_words(
+                    w,
+                    a.iter().zip(&b).map(|(&x, &y)| f(x, y)).collect(),
+                ));
+            }
         }
         match op {
             BinaryOp::And if self.is_zero() || rhs.is_ones() => Some(self.clone()),
@@ -202,6 +204,8 @@ impl V {
             BinaryOp::Or | BinaryOp::Xor if rhs.is_zero() => Some(self.clone()),
             BinaryOp::Or if self.is_ones() => Some(self.clone()),
             BinaryOp::Or if rhs.is_ones() => Some(rhs.clone()),
+            BinaryOp::Add | BinaryOp::Sub if rhs.is_zero() => Some(self.clone()),
+            BinaryOp::Add if self.is_zero() => Some(rhs.clone()),
             BinaryOp::Ge if rhs.is_zero() => Some(flag(true)),
             BinaryOp::Le if self.is_zero() => Some(flag(true)),
             BinaryOp::Lt if rhs.is_zero() => Some(flag(false)),
@@ -696,6 +700,8 @@ mod tests {
         assert_eq!((&x | c(15)).to_string(), "4'd15");
         assert_eq!((&x ^ c(0)).to_string(), "x");
         assert_eq!((&x & c(6)).to_string(), "x & 4'd6");
+        assert_eq!((&x - c(0)).to_string(), "x");
+        assert_eq!((c(0) + &x).to_string(), "x");
         assert_eq!(x.ge(&c(0)).to_string(), "1'b1");
         assert_eq!(c(0).le(&x).to_string(), "1'b1");
         assert_eq!(x.lt(&c(0)).to_string(), "1'b0");

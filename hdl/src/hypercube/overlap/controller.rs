@@ -403,52 +403,25 @@ pub fn controller(p: CubeParams) -> Module {
     // The successor's loop cycle `lc + 1` and its cycle `lc + 1 - start` in a step, as
     // counters: `1 - start` at a reset and at a loop's end (the state ahead at cycle 0),
     // `2 - start` at a load (cycle 1 of the first loop), one more at every cycle of a run.
-    let count = |m: &mut ModuleBuilder, name: &str, c: &V, start: Option<(&V, &V)>| {
-        let at = |lc: u64, s: Option<&V>| match s {
-            Some(s) => lit(CNT_BITS, lc) - s,
-            None => lit(CNT_BITS, lc),
-        };
-        let restart = m.def(format!("{name}_restart"), at(1, start.map(|s| s.1)));
+    let zero9 = zero(CNT_BITS);
+    let counters = [
+        ("n_lc", &n_lc, &zero9, &zero9),
+        ("n_c2", &n_c2, &first_loop.p_start, &g_lp.p_start),
+        ("n_c0", &n_c0, &first_loop.q_start, &g_lp.q_start),
+        ("n_cr", &n_cr, &first_loop.r_start, &g_lp.r_start),
+    ]
+    .map(|(name, c, first, goes_on)| {
+        let restart = m.def(format!("{name}_restart"), lit(CNT_BITS, 1) - goes_on);
         let next = priority(
             ahead_busy.select(c.plus(1), c.clone()),
             [
                 Some((reset.clone(), restart.clone())),
-                Some((load.clone(), at(2, start.map(|s| s.0)))),
+                Some((load.clone(), lit(CNT_BITS, 2) - first)),
                 Some((is_last.clone(), restart)),
             ],
         );
-        m.def(format!("{name}_next"), next)
-    };
-    let counters = [
-        (&n_lc, count(&mut m, "n_lc", &n_lc, None)),
-        (
-            &n_c2,
-            count(
-                &mut m,
-                "n_c2",
-                &n_c2,
-                Some((&first_loop.p_start, &g_lp.p_start)),
-            ),
-        ),
-        (
-            &n_c0,
-            count(
-                &mut m,
-                "n_c0",
-                &n_c0,
-                Some((&first_loop.q_start, &g_lp.q_start)),
-            ),
-        ),
-        (
-            &n_cr,
-            count(
-                &mut m,
-                "n_cr",
-                &n_cr,
-                Some((&first_loop.r_start, &g_lp.r_start)),
-            ),
-        ),
-    ];
+        (c, m.def(format!("{name}_next"), next))
+    });
     m.comment("Its decode, registered: the schedule's strobes of the next cycle if no input comes");
     let run = State {
         mode: mode.clone(),
