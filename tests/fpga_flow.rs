@@ -3,7 +3,8 @@
 //! that generated it (`--check-routed`); and the refusals: bad arguments, more IOs than
 //! the package has bonded pins, a self-test generated for another board's clock, a
 //! directory that its recorded command no longer generates. (`testbench/tests/
-//! fpga_routed.rs` places every family on both device families.)
+//! fpga_routed.rs` places the other families and devices; the LCA network on the iCE40
+//! is this file's.)
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -109,7 +110,7 @@ fn a_self_tests_placed_netlist_is_checked_through_its_recorded_command() {
         "--device",
         "hx8k",
         "--check-routed",
-        "50",
+        "100",
         "-o",
         s(&out),
         "--json",
@@ -117,13 +118,19 @@ fn a_self_tests_placed_netlist_is_checked_through_its_recorded_command() {
     let report: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
     assert_eq!(report["board"], "hx8k-breakout");
     assert_eq!(report["io"], 5);
+    let bin = PathBuf::from(report["bitstream"].as_str().unwrap());
+    assert!(bin.is_file(), "{report}");
     let check = &report["routed_check"];
     assert_eq!(check["failure"], serde_json::Value::Null, "{check}");
-    assert_eq!(check["lines"].as_array().unwrap().len(), 2);
-    assert!(check["lines"][1]["text"]
+    let lines = check["lines"].as_array().unwrap();
+    assert_eq!(lines.len(), 4);
+    assert!(lines
+        .iter()
+        .all(|l| l["text"].as_str().unwrap().starts_with("PASS ")));
+    assert!(lines[3]["text"]
         .as_str()
         .unwrap()
-        .starts_with("PASS 50 perms"));
+        .starts_with("PASS 100 perms"));
 
     // The same directory, edited: its recorded command no longer generates it.
     let top = std::fs::read_dir(&rtl)
