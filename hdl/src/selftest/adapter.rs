@@ -105,11 +105,12 @@ pub(super) fn rows_words(width: usize, rows: impl IntoIterator<Item = u64>) -> V
 /// clocks ahead into `chk_dst` (in the first `done` clock of `WAIT1` the next is PE 1's),
 /// what the network holds there a clock ahead into `chk_valid`, `chk_msg`, and PE `idx`'s
 /// own message a clock ahead into `chk_own`. Each read is one multiplexer from flip-flops
-/// into a flip-flop, its index a register too (`chk_i1`, `chk_i2`: `idx + 1`, `idx + 2` in
-/// `CHECK`, counting with `idx`): on the 85F the multiplexers indexed by `idx` (and by
-/// `idx + 2` through its adder), and the network's outputs read through one into the
-/// counter of intact messages, crossed the die (`docs/decisions/fpga-flow.md`). `done` is
-/// the network's.
+/// into a flip-flop, indexed by a register alone (`chk_i1`, `chk_i2`: `idx + 1`, `idx + 2`
+/// in `CHECK`, counting with `idx`; the rows read before `CHECK` are chosen after the
+/// read): on the 85F the multiplexers indexed by `idx` (and by `idx + 2` through its
+/// adder, then by `done` through the index's select), and the network's outputs read
+/// through one into the counter of intact messages, crossed the die
+/// (`docs/decisions/fpga-flow.md`). `done` is the network's.
 pub(super) fn delivered(
     m: &mut ModuleBuilder,
     spec: &SelftestSpec,
@@ -131,25 +132,27 @@ pub(super) fn delivered(
             p.load(&i2, i2.plus(1));
         });
     });
-    let ahead = m.def(
-        "chk_ahead",
-        ctx.st
-            .is(CHECK)
-            .select(&i2, checking.select(lit(iw, 1), zero(iw))),
-    );
     let chk_dst = m.reg("chk_dst", ab);
-    let dst_next = read_row(m, "chk_dst_next", dst, &ahead, ab);
+    // Each read is indexed by its register alone; the rows read before `CHECK` (1 in the
+    // first `done` clock of `WAIT1`, else 0) are chosen after it, so that `done`, the
+    // network's, does not reach the index of a `n`-way multiplexer.
+    let dst_i2 = read_row(m, "chk_dst_i2", dst, &i2, ab);
+    let before = checking.select(dst.row(1, ab), dst.row(0, ab));
+    let dst_next = m.def("chk_dst_next", ctx.st.is(CHECK).select(&dst_i2, before));
     let chk_valid = m.reg("chk_valid", 1);
     let valid_next = m.def("chk_valid_next", valid.row_at(&chk_dst, 1));
     let chk_msg = m.reg("chk_msg", mb);
     let msg_next = read_row(m, "chk_msg_next", rmsg, &chk_dst, mb);
-    let next = m.def("chk_next", ctx.st.is(CHECK).select(&i1, zero(iw)));
     let table = ctx
         .msg
         .as_ref()
         .expect("a permutation or packing has a message table");
     let chk_own = m.reg("chk_own", mb);
-    let own_next = read_row(m, "chk_own_next", table, &next, mb);
+    let own_i1 = read_row(m, "chk_own_i1", table, &i1, mb);
+    let own_next = m.def(
+        "chk_own_next",
+        ctx.st.is(CHECK).select(&own_i1, table.row(0, mb)),
+    );
     m.always(|p| {
         p.load(&chk_dst, &dst_next);
         p.load(&chk_valid, &valid_next);
