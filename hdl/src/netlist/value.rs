@@ -178,19 +178,19 @@ impl V {
     }
 
     /// `op` on two constants, or on a constant that decides the result (`x & 0`, `x | 0`,
-    /// `x & ~0`, `x + 0`, `x - 0`, …, and the unsigned comparisons with 0 that cannot fail or hold: `x >= 0`,
-    /// `x < 0`, which Verilator's `-Wall` rejects): the description may combine constants
-    /// freely, the Verilog shows only what is left.
+    /// `x & ~0`, `x + 0`, `x - 0`, …, and the unsigned comparisons with 0 that cannot fail
+    /// or hold, `x >= 0`, `x < 0`, which Verilator's `-Wall` rejects): the description may
+    /// combine constants freely, the Verilog shows only what is left.
     fn fold(&self, op: BinaryOp, rhs: &V) -> Option<V> {
         let w = self.w;
         if let (Some(a), Some(b)) = (self.constant(), rhs.constant()) {
-            let f: fn(u64, u64) -> u64 = match op {
-                BinaryOp::And => |x, y| x & y,
-                BinaryOp::Or => |x, y| x | y,
-                BinaryOp::Xor => |x, y| x ^ y,
-                _ => |_, _| 0,
+            let f: Option<fn(u64, u64) -> u64> = match op {
+                BinaryOp::And => Some(|x, y| x & y),
+                BinaryOp::Or => Some(|x, y| x | y),
+                BinaryOp::Xor => Some(|x, y| x ^ y),
+                _ => None,
             };
-            if matches!(op, BinaryOp::And | BinaryOp::Or | BinaryOp::Xor) {
+            if let Some(f) = f {
                 return Some(lit_words(
                     w,
                     a.iter().zip(&b).map(|(&x, &y)| f(x, y)).collect(),

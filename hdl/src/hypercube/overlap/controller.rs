@@ -56,7 +56,7 @@ pub(crate) fn channel(m: &mut ModuleBuilder, name: &str, c: &V, f: &V, b: &V, on
 /// address cycle `f`, the last body cycle `fb`, the receive start `rx` and the last cycle
 /// `end`. Every lower bound is written as "after" the cycle before it (`c > f`, not
 /// `c >= f + 1`), so that no adder sits in front of a comparison.
-pub(crate) struct Bounds {
+struct Bounds {
     f: V,
     fb: V,
     rx: V,
