@@ -13,7 +13,8 @@
 
 use crate::netlist::Module;
 use crate::rusthdl::{translate, TranslateError};
-use rust_hdl::prelude::*;
+use rust_hdl_core::prelude::*;
+use rust_hdl_widgets::prelude::*;
 
 /// The module name of the switch (it has no parameter).
 pub const SWITCH_MODULE: &str = "min_switch_2x2";

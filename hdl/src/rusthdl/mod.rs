@@ -20,7 +20,7 @@
 mod walk;
 
 use crate::netlist::{Module, ModuleBuilder};
-use rust_hdl::prelude::{check_all, Atom, AtomKind, Block, Probe, Verilog};
+use rust_hdl_core::prelude::{check_all, Atom, AtomKind, Block, Probe, Verilog};
 use std::collections::BTreeMap;
 use walk::{Sig, SigKind, Walker};
 

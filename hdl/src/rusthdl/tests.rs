@@ -4,7 +4,8 @@
 
 use super::translate;
 use crate::netlist::{Design, Item, Stmt};
-use rust_hdl::prelude::*;
+use rust_hdl_core::prelude::*;
+use rust_hdl_widgets::prelude::*;
 
 /// A 16-bit Galois LFSR with a seeded load, as the random arbiter uses
 /// (`docs/routing.md` §2: `lsb = L & 1; L >>= 1; if lsb { L ^= 0xB400 }`; a zero seed

@@ -4,7 +4,7 @@
 //! takes the width of the operand it meets).
 
 use crate::netlist::{lit, ModuleBuilder, Stmt, V};
-use rust_hdl::core::ast::{
+use rust_hdl_core::ast::{
     VerilogBlock, VerilogBlockOrConditional, VerilogConditional, VerilogExpression, VerilogOp,
     VerilogOpUnary, VerilogStatement,
 };
