@@ -1,14 +1,17 @@
 //! Running a proof: a [`Job`] (a block's Verilog, its harness, the signals to expose, its
-//! properties) is proved property by property with Yosys — first a witness that the
-//! harness's assumptions admit real traffic, then per property a k-induction with the
-//! auxiliary invariants (`sat -tempinduct`), and, if it does not prove, a search for a
-//! counterexample from power-up (`sat -seq`) written as a VCD.
+//! properties) is proved property by property with Yosys — per property a k-induction
+//! with the auxiliary invariants (`sat -tempinduct`), and, if it does not prove, a search
+//! for a counterexample from power-up (`sat -seq`) written as a VCD; and, the first time a
+//! property would be reported proved or bounded, a witness that the harness's assumptions
+//! admit real traffic.
 //!
-//! A property is `proved` only when Yosys says the induction step succeeded (and a witness
-//! was found); `failed` when a counterexample from power-up was found; `bounded` when the
-//! job declares the property bounded (the induction does not close) and no
-//! counterexample exists within the job's depth; `unproved` (with the reason) otherwise —
-//! induction failure without a counterexample, a time limit, a Yosys error.
+//! A property is `proved` only when Yosys says the induction step succeeded and a witness
+//! was found; `failed` when a counterexample from power-up was found (itself a trace the
+//! assumptions admit: no witness is needed, and none is searched for it); `bounded` when
+//! the job declares the property bounded (the induction does not close), no
+//! counterexample exists within the job's depth, and a witness was found; `unproved`
+//! (with the reason) otherwise — induction failure without a counterexample, a time
+//! limit, a Yosys error, no witness.
 
 use crate::cli::common::Staged;
 use anyhow::{bail, Context};
@@ -54,7 +57,10 @@ pub struct PropertyResult {
     /// Why a property is not proved.
     pub reason: Option<String>,
     /// The time step at which the witness trace (`witness.vcd`) shows that the assumptions
-    /// admit traffic. `None`: no witness was found, and no property counts as proved.
+    /// admit traffic. `None`: no witness was found (then no property counts as proved), or
+    /// none was searched yet (it is searched once per job, when a first property's
+    /// induction succeeds or its bounded search finds no counterexample; a failed
+    /// property's counterexample is its own trace of the assumptions).
     pub witness_depth: Option<usize>,
     /// Failed: the harness's assertion wires (`chk_*`) that are 0 at the violation.
     pub violated: Vec<String>,
@@ -136,26 +142,12 @@ pub fn prove(
         ..job.files.clone()
     };
     let depth = plan.bmc_depth.unwrap_or(job.bmc_depth);
-    // First a witness that the assumptions admit traffic: without one a proof could be
-    // vacuous, and nothing is reported proved.
-    let wd = job.witness_depth;
-    let witness: Result<usize, String> = match yosys(
-        dir,
-        "witness",
-        &witness_script(&files("witness.vcd"), wd),
-        plan.timeout,
-    )? {
-        Run::Done(log) if log.contains("model found: FAIL!") => {
-            match first_violation(&dir.join("witness.vcd")) {
-                Some((t, _)) => Ok(t),
-                None => Err("the witness trace could not be read".into()),
-            }
-        }
-        Run::Done(_) => Err(format!(
-            "no witness within {wd} bit-times: the assumptions may rule out traffic"
-        )),
-        Run::TimedOut => Err("the witness search timed out".into()),
-        Run::Error(e) => Err(format!("the witness search failed: {e}")),
+    // The witness that the assumptions admit traffic: without one a proof could be
+    // vacuous, and nothing is reported proved (or bounded). It is searched the first time
+    // a property needs it.
+    let mut witness = Witness {
+        depth: job.witness_depth,
+        found: None,
     };
     let own = Property::of(job.block);
     let mut results = Vec::new();
@@ -169,20 +161,82 @@ pub fn prove(
             seconds: 0.0,
             vcd: None,
             reason: None,
-            witness_depth: witness.as_ref().ok().copied(),
+            witness_depth: None,
             violated: Vec::new(),
             switch: job.files.block_top.clone(),
         };
-        induct(dir, final_dir, &files, prop, plan, depth, &witness, &mut r)?;
-        if job.bounded.contains(&prop) && bounded(&r, depth) {
-            r.status = Status::Bounded;
-            r.depth = Some(depth);
+        let proven = induct(dir, final_dir, &files, prop, plan, depth, &mut r)?;
+        let needs_witness = proven || (job.bounded.contains(&prop) && bounded(&r, depth));
+        if needs_witness {
+            let w = witness.get(dir, &files, plan)?;
+            r.witness_depth = w.as_ref().ok().copied();
+            match (proven, w) {
+                (true, Ok(_)) => r.status = Status::Proved,
+                (true, Err(e)) => {
+                    r.reason = Some(format!("the induction succeeded, but {e}"));
+                    r.depth = None;
+                }
+                (false, Ok(_)) => {
+                    r.status = Status::Bounded;
+                    r.depth = Some(depth);
+                }
+                (false, Err(e)) => {
+                    r.reason = Some(format!("{}; {e}", r.reason.take().unwrap_or_default()))
+                }
+            }
+        } else {
+            r.witness_depth = witness
+                .found
+                .as_ref()
+                .and_then(|w| w.as_ref().ok().copied());
         }
         r.seconds = (start.elapsed().as_secs_f64() * 100.0).round() / 100.0;
         report(&r)?;
         results.push(r);
     }
     Ok(results)
+}
+
+/// The witness search of one job, run at most once.
+struct Witness {
+    /// Bit-times searched.
+    depth: usize,
+    /// Its outcome, once searched: the time step of the witness, or why there is none.
+    found: Option<Result<usize, String>>,
+}
+
+impl Witness {
+    /// The witness, searched for now if it was not yet.
+    fn get(
+        &mut self,
+        dir: &Path,
+        files: &dyn Fn(&str) -> ScriptFiles,
+        plan: &Plan,
+    ) -> anyhow::Result<Result<usize, String>> {
+        if self.found.is_none() {
+            let wd = self.depth;
+            let found = match yosys(
+                dir,
+                "witness",
+                &witness_script(&files("witness.vcd"), wd),
+                plan.timeout,
+            )? {
+                Run::Done(log) if log.contains("model found: FAIL!") => {
+                    match first_violation(&dir.join("witness.vcd")) {
+                        Some((t, _)) => Ok(t),
+                        None => Err("the witness trace could not be read".into()),
+                    }
+                }
+                Run::Done(_) => Err(format!(
+                    "no witness within {wd} bit-times: the assumptions may rule out traffic"
+                )),
+                Run::TimedOut => Err("the witness search timed out".into()),
+                Run::Error(e) => Err(format!("the witness search failed: {e}")),
+            };
+            self.found = Some(found);
+        }
+        Ok(self.found.clone().expect("searched"))
+    }
 }
 
 /// k-induction, then (if it does not prove) the counterexample search.
@@ -194,9 +248,8 @@ fn induct(
     prop: Property,
     plan: &Plan,
     depth: usize,
-    witness: &Result<usize, String>,
     r: &mut PropertyResult,
-) -> anyhow::Result<()> {
+) -> anyhow::Result<bool> {
     let name = prop.name();
     let ind_vcd = format!("induction_{name}.vcd");
     let ind = yosys(
@@ -214,14 +267,9 @@ fn induct(
         Run::Done(log) => {
             let k = last_length(&log);
             if log.contains("Induction step proven: SUCCESS!") {
-                match witness {
-                    Ok(_) => {
-                        r.status = Status::Proved;
-                        r.depth = k;
-                        None
-                    }
-                    Err(e) => Some(format!("the induction succeeded, but {e}")),
-                }
+                // Proved once the witness is found (the caller's).
+                r.depth = k;
+                return Ok(true);
             } else if log.contains("model found for base case: FAIL!") {
                 Some(format!(
                     "an assertion (the property or an auxiliary invariant) fails within {} bit-times of power-up",
@@ -238,7 +286,7 @@ fn induct(
         }
     };
     let Some(why) = why else {
-        return Ok(());
+        return Ok(false);
     };
     if dir.join(&ind_vcd).exists() {
         r.vcd = Some(final_dir.join(&ind_vcd));
@@ -271,14 +319,13 @@ fn induct(
             r.reason = Some(format!("{why}; the counterexample search gave no verdict"))
         }
     }
-    Ok(())
+    Ok(false)
 }
 
 /// An unproved result whose only gap is the induction: the counterexample search
-/// finished without one, and the witness was found.
+/// finished without one (bounded, once the witness is found).
 fn bounded(r: &PropertyResult, depth: usize) -> bool {
     r.status == Status::Unproved
-        && r.witness_depth.is_some()
         && r.reason.as_ref().is_some_and(|why| {
             why.contains("the induction step fails")
                 && why.ends_with(&format!("within {depth} bit-times of power-up"))

@@ -266,7 +266,11 @@ pub fn harness(lay: &Layout, switch: &str, rom: Option<&Rom>) -> Harness {
     }
     derived(&mut t, lay);
 
-    props::write(&mut t, lay);
+    // A given table with no upward route (the top switch of a Π network): no packet can
+    // go up, and the witness does not ask for an A->D crosspoint.
+    let goes_up =
+        !matches!(&table, Some((_, Rom::Contents { up, .. })) if up.iter().all(|&m| m == 0));
+    props::write(&mut t, lay, goes_up);
     arbiter::write(&mut t, lay);
     effects::write(&mut t, lay);
     aux::write(&mut t, lay);

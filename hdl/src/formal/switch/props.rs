@@ -14,14 +14,16 @@
 //!   bit-time later;
 //! - `CHECK_WITNESS`: not a property — its "counterexample" is a trace the assumptions
 //!   allow in which crosspoints of every kind close, a granted packet is forwarded and
-//!   `PASS` carries data.
+//!   `PASS` carries data (`A→D` only where the route table has an upward route: the top
+//!   switch of a Π network has none).
 
 use super::{c_drivers, d_drivers, zext4};
 use crate::formal::text::{at_most_one, first_of, or_of, place, row, rows, sl, Text};
 use crate::lca::Layout;
 
-/// Writes P1–P4 and the witness.
-pub(super) fn write(t: &mut Text, lay: &Layout) {
+/// Writes P1–P4 and the witness; `goes_up`: some packet can be routed up (false only for
+/// a Π switch whose given route table has no upward route, as the top level's).
+pub(super) fn write(t: &mut Text, lay: &Layout, goes_up: bool) {
     let (d, u) = (lay.d, lay.u);
     let all_xp = "{xp_ac, xp_ad, xp_bc, xp_bd}";
     t.line("`ifdef CHECK_P1");
@@ -76,7 +78,7 @@ pub(super) fn write(t: &mut Text, lay: &Layout) {
     );
     t.line("`endif");
     p4(t, lay);
-    witness(t);
+    witness(t, goes_up);
 }
 
 fn p4(t: &mut Text, lay: &Layout) {
@@ -304,11 +306,17 @@ fn p4(t: &mut Text, lay: &Layout) {
     t.line("");
 }
 
-fn witness(t: &mut Text) {
+fn witness(t: &mut Text, goes_up: bool) {
     t.line("`ifdef CHECK_WITNESS");
     t.line("    // Not a property: its counterexample is a trace, allowed by the assumptions, in which");
     t.line("    // crosspoints of every kind close, a commit forwards a granted packet and PASS");
     t.line("    // carries a 1 (so the assumptions do not rule out what P1-P6 speak about).");
+    if !goes_up {
+        t.line(
+            "    // The route table has no upward route (up(X, ·) is empty for every packet): no",
+        );
+        t.line("    // A->D crosspoint can close, so none is asked for.");
+    }
     for r in [
         "f_seen_ac",
         "f_seen_ad",
@@ -327,10 +335,11 @@ fn witness(t: &mut Text) {
     t.line("        f_was_pass <= !ctl_init && ctl_mode == 3'd4;");
     t.line("        if (f_was_pass && (|{out_c, out_d})) f_seen_pass <= 1'b1;");
     t.line("    end");
+    let ad = if goes_up { " && f_seen_ad" } else { "" };
     t.check(
         "witness",
         None,
-        "!(f_seen_ac && f_seen_ad && f_seen_bc && f_seen_grant && f_seen_pass)".into(),
+        format!("!(f_seen_ac{ad} && f_seen_bc && f_seen_grant && f_seen_pass)"),
     );
     t.line("`endif");
     t.line("");
