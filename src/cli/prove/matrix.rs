@@ -210,10 +210,14 @@ fn switch_row(variant: Variant, p: SwitchParams, rom: Option<(Rom, String)>) -> 
     }
 }
 
-/// The Π example files (docs/examples/*.pi, relative to the repository).
+/// Where the Π example files are: docs/examples/ of the repository.
+fn pi_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/examples")
+}
+
+/// The Π example files (docs/examples/*.pi).
 fn pi_examples() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/examples");
-    let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)
+    let mut v: Vec<PathBuf> = std::fs::read_dir(pi_dir())
         .map(|rd| {
             rd.filter_map(|e| e.ok().map(|e| e.path()))
                 .filter(|p| p.extension().is_some_and(|e| e == "pi"))
@@ -306,15 +310,13 @@ pub fn rows(slice: Slice) -> anyhow::Result<Vec<Row>> {
             rom: None,
             item: Item::R3(2, 1, 1),
         });
-        // The smallest Π example's switch (d = 2, u = 2, l = 3, sequential) with a
-        // symbolic ROM: any route table of its shape.
-        let skewed = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/examples/skewed8.pi");
-        let sym = pi_target(&pi_topology(&skewed)?, 0, None, 1, fixed)?;
-        v.push(switch_row(
-            Variant::Pi,
-            sym.params,
-            Some((Rom::Symbolic, "skewed8 symbolic".into())),
-        ));
+        // The smallest Π example's first row: its switch (d = 2, u = 2, l = 3, sequential)
+        // with a symbolic ROM, any route table of its shape.
+        v.extend(
+            pi_rows(&pi_dir().join("skewed8.pi"), fixed)?
+                .into_iter()
+                .take(1),
+        );
         // The smallest cube: its P3 is bounded at 21 bit-times (k = 2: 41, five times the
         // CPU); k = 2 and 3 are the full matrix's.
         v.push(cube_row(1, 1));
