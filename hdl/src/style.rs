@@ -6,8 +6,10 @@
 //! - **one clock**: every `always` is `always @(posedge clock)` with `clock` an input port,
 //!   and there is at most one per module; `clock` is used only there, in the port list and
 //!   as `.clock(clock)` of instances (no derived or gated clock nets, no `assign x = clock`);
-//! - **no flop outside the clocked block**: no `always @(*)`/`always @*`/level-sensitive
-//!   block, no `negedge`;
+//! - **no flop outside the clocked block**: no level-sensitive block, no `negedge`; the one
+//!   exception is a module's single combinational process `always @* begin : outputs`
+//!   (blocking assignments only), with which a block replicated as rows computes outputs
+//!   that are logic of its wires (`crate::netlist::replicate`);
 //! - **word-level**: at most [`MAX_ONE_BIT_REGS`] one-bit registers per module, and no
 //!   run of three or more signals named `<base>_<0>`, `<base>_<1>`, `<base>_<2>`… (a
 //!   quantity split into bits, ports included).
@@ -116,6 +118,7 @@ fn check_module(m: &ModuleText<'_>, issues: &mut Vec<StyleIssue>) {
         })
     };
     let mut always = 0;
+    let mut comb = 0;
     let mut clock_is_input = false;
     let mut one_bit_regs = Vec::new();
     // Declared names, for the bit-split check.
@@ -151,9 +154,13 @@ fn check_module(m: &ModuleText<'_>, issues: &mut Vec<StyleIssue>) {
             }
         }
         if first == "always" {
-            always += 1;
             in_always = true;
             let compact: String = line.chars().filter(|c| !c.is_whitespace()).collect();
+            if compact.starts_with("always@*begin:outputs") {
+                comb += 1;
+                continue;
+            }
+            always += 1;
             if !compact.starts_with("always@(posedgeclock)") {
                 push(format!(
                     "`{line}`: every flop must be in `always @(posedge clock)` (no other sensitivity, no combinational always block)"
@@ -182,6 +189,11 @@ fn check_module(m: &ModuleText<'_>, issues: &mut Vec<StyleIssue>) {
     if always > 1 {
         push(format!(
             "{always} always blocks: one `always @(posedge clock)` per module"
+        ));
+    }
+    if comb > 1 {
+        push(format!(
+            "{comb} combinational blocks: at most one `always @* begin : outputs` per module"
         ));
     }
     if always > 0 && !clock_is_input {

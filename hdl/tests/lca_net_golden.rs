@@ -1,7 +1,7 @@
 //! Golden files of the network's own small blocks: the PE interface, the controller, the
 //! broadcast tap and its driver,
 //! for R1 with label conversion (T-LCAN(3,1), radix 3), for R2 on a Π network with the
-//! random policy, and for R1 on a CB-LCAN whose switch sizes vary by level (d = [3, 2],
+//! random policy (for these two also the PE interfaces as rows), and for R1 on a CB-LCAN whose switch sizes vary by level (d = [3, 2],
 //! u = [2, 3]: mixed radices, label conversion), with its two switch modules (each decodes
 //! the digit of the level it serves, `docs/protocol.md` §1). They must equal the files under `tests/golden/lca_net/`; regenerate with
 //! `UPDATE_GOLDEN=1 cargo test -p lcanet-hdl --test lca_net_golden` and review the diff.
@@ -9,7 +9,7 @@
 
 use lcanet_hdl::lca::{add_switch, Layout};
 use lcanet_hdl::lca_net::controller::{controller_module, CtrlShape};
-use lcanet_hdl::lca_net::pe::{pe_module, PeShape};
+use lcanet_hdl::lca_net::pe::{pe_module, pe_rows_module, PeShape};
 use lcanet_hdl::lca_net::tap::{driver_module, tap_module};
 use lcanet_hdl::lca_net::NetSpec;
 use lcanet_hdl::netlist::{Design, Module};
@@ -31,12 +31,17 @@ fn specs() -> Vec<NetSpec> {
 }
 
 fn blocks(spec: &NetSpec) -> Vec<Module> {
+    let pe = pe_module(&spec.pe_module_name(), &PeShape::of(spec));
     let mut v = vec![
-        pe_module(&spec.pe_module_name(), &PeShape::of(spec)),
+        pe.clone(),
         controller_module(&spec.ctrl_module_name(), &CtrlShape::of(spec)),
         tap_module(&spec.tap_module_name(), spec.net.algorithm == Algorithm::R1),
         driver_module(&spec.tap_driver_module_name(), &CtrlShape::of(spec)),
     ];
+    if !spec.net.per_level() {
+        // The PE interfaces as rows (`--structure rows`, docs/network-rtl.md).
+        v.push(pe_rows_module(&pe, &PeShape::of(spec)).unwrap());
+    }
     if spec.net.per_level() {
         for p in spec.net.distinct_switches() {
             let mut scratch = Design::new("scratch");

@@ -1,6 +1,7 @@
 //! `replicate`: a block as rows of one module. The rows module validates, follows the
 //! style rules and lints clean; its text is what the transformation promises (loop over
-//! rows, registers read and loaded at row `j`, outputs as static slices). Behaviour (row
+//! rows, registers read and loaded at row `j`, outputs as static slices, or, when some
+//! output is logic, every output in a combinational loop). Behaviour (row
 //! `j` = instance `j`, bit for bit) is co-simulated in `testbench/tests/lca_net_cosim.rs`.
 
 mod common;
@@ -97,14 +98,67 @@ fn the_switch_as_rows_validates_lints_and_reads_like_the_switch() {
 }
 
 #[test]
-fn blocks_with_instances_or_logic_outputs_are_refused() {
+fn blocks_with_instances_are_refused() {
+    let mut leaf = ModuleBuilder::new("leaf");
+    let i = leaf.input("i", 1);
+    let o = leaf.output("o", 1);
+    leaf.assign(&o, &i);
+    let leaf = leaf.build();
+    let mut m = ModuleBuilder::new("parent");
+    let a = m.input("a", 1);
+    let y = m.output("y", 1);
+    let _ = m.instance("u0", &leaf).pin("i", &a).pin("o", &y);
+    let e = replicate(&m.build(), 3, &[], &[], "x").unwrap_err();
+    assert!(e.to_string().contains("instance"), "{e}");
+}
+
+/// Outputs that are logic of the row's wires (and inputs) are computed in the rows
+/// module's combinational process, one loop over the rows, the wires they read as its
+/// temporaries `<wire>_o`; a bit-major output has bit `b` of row `j` at `b·count + j`.
+/// Then every output is computed there, the registered ones too.
+#[test]
+fn logic_outputs_are_a_combinational_loop_over_the_rows() {
     let mut m = ModuleBuilder::new("logic_out");
     m.clock();
     let a = m.input("a", 2);
     let y = m.output("y", 2);
+    let q = m.output("q", 2);
+    let hot = m.output("hot", 2);
     let r = m.reg("r", 2);
-    m.assign(&y, &r ^ &a);
+    let x = m.def("x", &r ^ &a);
+    m.assign(&y, &x);
+    m.assign(&q, &r);
+    m.assign(
+        &hot,
+        lcanet_hdl::netlist::cat([x.bit(1) & r.bit(0), x.bit(0)]),
+    );
     m.always(|p| p.load(&r, &a));
-    let e = replicate(&m.build(), 3, &[], &[], "x").unwrap_err();
-    assert!(e.to_string().contains("registered outputs"), "{e}");
+    let rows = lcanet_hdl::netlist::replicate_with(&m.build(), 3, &[], &[], &["hot"], "x3")
+        .expect("replicates");
+    let mut d = Design::new("x3");
+    d.add_module(rows).expect("new");
+    let e = d.emit().expect("the rows module validates");
+    let text = &e.modules[0].contents;
+    for line in [
+        "output reg [5:0] y,",
+        "output reg [5:0] q,",
+        "output reg [5:0] hot",
+        "always @* begin : outputs",
+        "reg [1:0] x_o;",
+        "x_o = r[j*2 +: 2] ^ a[j*2 +: 2];",
+        "y[j*2 +: 2] = x_o;",
+        "q[j*2 +: 2] = r[j*2 +: 2];",
+        "hot[j +: 1] = x_o[0];",
+        "hot[j + 3 +: 1] = x_o[1] & r[j*2 +: 1];",
+    ] {
+        assert!(text.contains(line), "`{line}` missing:\n{text}");
+    }
+    // The clocked loop does not compute `x`, which only the outputs read.
+    let clocked = text.split("always @* begin").next().unwrap();
+    assert!(!clocked.contains("x ="), "{text}");
+    let issues = lcanet_hdl::style::check_files([(e.modules[0].name.as_str(), text.as_str())]);
+    assert!(issues.is_empty(), "{issues:?}");
+    let dir = scratch_dir("rows_comb");
+    e.write_to(&dir).expect("written");
+    verilator_lint(&dir, &e).unwrap_or_else(|m| panic!("{m}"));
 }

@@ -230,6 +230,38 @@ fn cb_d3_u3_l2_r2_random_rows() {
     );
 }
 
+/// The PE interfaces written as rows (issue 35): with `Structure::Rows` the network's PEs
+/// are one instance `pe` of the PE module replicated as `n` rows, its outputs computed in a
+/// combinational loop (`hot` bit-major = `pe_hot`), and every output and crosspoint matches
+/// the golden model at every bit-time — here with `n = 9` (a range check that is logic),
+/// label conversion (radix 3) and `W = 2` (an acknowledgement on either lane).
+#[test]
+fn cb_d3_u3_l2_r2_fixed_w2_pe_rows() {
+    let spec = NetSpec::new(cb(3, 3, 2), R2, Fixed, 2, 3)
+        .unwrap()
+        .with_structure(Structure::Rows);
+    let design = lcanet_hdl::lca_net::network_design(&spec).unwrap();
+    let top = design.module(design.top()).unwrap();
+    let pes: Vec<(&str, &str)> = top
+        .body
+        .instances()
+        .filter(|i| i.module.contains("_pe"))
+        .map(|i| (i.name.as_str(), i.module.as_str()))
+        .collect();
+    let rows = format!("{}_x9", spec.pe_module_name());
+    assert_eq!(pes, vec![("pe", rows.as_str())]);
+    cosim(
+        "cb_d3_u3_l2_r2_fixed_w2_pe_rows",
+        cb(3, 3, 2),
+        R2,
+        Fixed,
+        2,
+        3,
+        &[23, 24],
+        Structure::Rows,
+    );
+}
+
 /// An injected bug in the golden model is caught, at the right bit-time and signal, with the
 /// VCD kept.
 #[test]

@@ -7,7 +7,7 @@
 use super::controller::{CTL_SIGNALS, MODES, PHASES};
 use super::controller_r3::{R3_CTL_SIGNALS, R3_MODES, R3_PHASES};
 use super::fabric::{down_links, row_groups, rows_instance, switch_instance, up_links};
-use super::network::pe_instance;
+use super::network::{pe_instance, PE_ROWS_INSTANCE};
 use super::spec::NetSpec;
 use super::spec::Structure;
 use super::tap::tap_instance;
@@ -102,30 +102,43 @@ pub fn network_gtkw(spec: &NetSpec) -> GtkwFiles {
         },
     ];
     let pe = super::pe::PeShape::of(spec);
-    for p in 0..n.min(MAX_DETAILED) {
-        let i = pe_instance(p);
+    // Instances: the first PEs one by one; rows: the PE vectors of the rows instance (PE p
+    // at row p of each; its wires, such as `lca_level`, are temporaries of its loops).
+    let pe_scopes: Vec<(String, usize)> = match spec.structure {
+        Structure::Instances => (0..n.min(MAX_DETAILED))
+            .map(|p| (pe_instance(p), 1))
+            .collect(),
+        Structure::Rows => vec![(PE_ROWS_INSTANCE.to_string(), n)],
+    };
+    for (i, rows) in pe_scopes {
         let mut t = vec![
-            Trace::new(format!("{i}.act"), 1),
-            Trace::new(format!("{i}.dst"), ab),
-            Trace::new(format!("{i}.msg"), m),
+            Trace::new(format!("{i}.act"), rows),
+            Trace::new(format!("{i}.dst"), rows * ab),
+            Trace::new(format!("{i}.msg"), rows * m),
         ];
         if pe.conv {
-            t.push(Trace::new(format!("{i}.enc"), pe.ab));
+            t.push(Trace::new(format!("{i}.enc"), rows * pe.ab));
         }
         if r3 {
-            t.push(Trace::new(format!("{i}.pass"), pe.pb));
-            t.push(Trace::new(format!("{i}.route"), pe.route_bits()));
+            t.push(Trace::new(format!("{i}.pass"), rows * pe.pb));
+            t.push(Trace::new(format!("{i}.route"), rows * pe.route_bits()));
+        }
+        if rows == 1 {
+            t.push(Trace::new(format!("{i}.lca_level"), pe.hb));
         }
         t.extend([
-            Trace::new(format!("{i}.lca_level"), pe.hb),
-            Trace::new(format!("{i}.sent"), 1),
-            Trace::new(format!("{i}.snd"), 1),
-            Trace::new(format!("{i}.got"), 1),
-            Trace::new(format!("{i}.tx"), pe.tx),
-            Trace::new(format!("{i}.rxf"), pe.nf * w),
+            Trace::new(format!("{i}.sent"), rows),
+            Trace::new(format!("{i}.snd"), rows),
+            Trace::new(format!("{i}.got"), rows),
+            Trace::new(format!("{i}.tx"), rows * pe.tx),
+            Trace::new(format!("{i}.rxf"), rows * pe.nf * w),
         ]);
         groups.push(Group {
-            name: format!("PE {p} interface"),
+            name: if rows == 1 {
+                format!("PE {} interface", &i[2..])
+            } else {
+                "PE interfaces (rows: PE p at row p)".to_string()
+            },
             traces: t,
         });
     }

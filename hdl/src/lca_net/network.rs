@@ -1,7 +1,9 @@
 //! The whole network as one design (`docs/interface.md`): the top module's vector ports,
 //! the controller `ctrl`, the PE interfaces `pe<p>` and the switch fabric: `lvl<i>_sw<j>`
-//! (with `lvl<i>_sw<j>_rom` in a Π network), or one `lvl<i>` per level written as rows
-//! ([`super::Structure`]); one module definition per distinct block.
+//! (with `lvl<i>_sw<j>_rom` in a Π network), or, written as rows ([`super::Structure`]),
+//! one `lvl<i>` per level and one instance `pe` of the PE interface replicated as `n` rows
+//! (its row ports the top's PE vectors themselves); one module definition per distinct
+//! block.
 //!
 //! Inside the top, quantities are network-wide vectors with PE `p` at row `p`: `pe_up` (the
 //! PEs' up-wires), `lvl0_dn` (their down-wires), `pe_pend`, `pe_hot` (level-major: PE `p`
@@ -12,7 +14,7 @@ use super::controller::{controller_module, CtrlShape, SEQ_OUTPUTS};
 use super::controller_r3::{r3_controller_module, R3CtrlShape, R3_CTL_SIGNALS};
 use super::design::{header, NetGenError};
 use super::fabric::{add_fabric, FabricWiring};
-use super::pe::{pe_module, strobes, PeShape};
+use super::pe::{pe_module, pe_rows_module, strobes, PeShape};
 use super::spec::NetSpec;
 use super::tables::PiTables;
 use super::tap::{driver_module, tap_module};
@@ -25,6 +27,9 @@ use lcanet_sim::lcan::routing::Algorithm;
 pub fn pe_instance(p: usize) -> String {
     format!("pe{p}")
 }
+
+/// The instance of the PE interfaces written as rows: `pe`.
+pub const PE_ROWS_INSTANCE: &str = "pe";
 
 /// The name of the top-level wire carrying controller strobe `s` to the PEs: `ctrl_<s>`.
 pub fn strobe_net(s: &str) -> String {
@@ -172,8 +177,64 @@ fn build(spec: &NetSpec) -> Result<Design, NetGenError> {
     t.comment("PE interfaces");
     let f = &net.fmt;
     let lca = pe_sh.pi.then(|| PiTables::new(&spec.topo).lca);
+    // The constant pins of PE `p`: its label digits, and in a Π network its LCA-level table.
+    let s_enc_of = |p: usize| lit(f.ab, f.encode_pe(p as u64).expect("p < n has a label"));
+    let lca_of = |p: usize| {
+        lca.as_ref().map(|lca| {
+            let rows = pe_sh.lca_rows();
+            let mut words = vec![0u64; (rows * f.hb).div_ceil(64)];
+            for tt in 0..n {
+                let h = lca[p * n + tt] as u64;
+                for i in 0..f.hb {
+                    if (h >> i) & 1 == 1 {
+                        let bit = tt * f.hb + i;
+                        words[bit / 64] |= 1 << (bit % 64);
+                    }
+                }
+            }
+            crate::netlist::lit_words(rows * f.hb, words)
+        })
+    };
+    if spec.structure == super::Structure::Rows {
+        // One instance of the PE interface as n rows: its row ports are the top's PE
+        // vectors (PE p at row p; `hot` bit-major, which is pe_hot's level-major order).
+        let rows = pe_rows_module(&pe, &pe_sh).map_err(|e| {
+            NetGenError::Netlist(crate::netlist::NetlistError::Internal(e.to_string()))
+        })?;
+        design.add_module(rows.clone())?;
+        let mut b = t
+            .instance(PE_ROWS_INSTANCE, &rows)
+            .pin("clock", &clock)
+            .pin("reset", &reset)
+            .pin("act_in", &act)
+            .pin("dst_in", &dst)
+            .pin("msg_in", &msg);
+        if let Some((pass, route, _)) = &r3_in {
+            b = b.pin("pass_in", pass).pin("route_in", route);
+        }
+        if pe_sh.has_s_enc() {
+            b = b.pin("s_enc", cat((0..n).rev().map(s_enc_of)));
+        }
+        if lca.is_some() {
+            b = b.pin("lca", cat((0..n).rev().filter_map(lca_of)));
+        }
+        b = b.pin("din", &pe_dn);
+        for (s, v) in &st {
+            b = b.pin(*s, v);
+        }
+        let _ = b
+            .pin("dout", &pe_up)
+            .pin("valid", &valid)
+            .pin("rmsg", &rmsg)
+            .pin("sent", &sent)
+            .pin(pend_port, &pe_pend)
+            .pin("hot", &pe_hot)
+            .pin("bad", &pe_bad)
+            .pin("dup", &pe_dup);
+        design.add_module(t.build())?;
+        return Ok(design);
+    }
     for p in 0..n {
-        let s_enc = f.encode_pe(p as u64).expect("p < n has a label");
         let mut b = t
             .instance(pe_instance(p), &pe)
             .pin("clock", &clock)
@@ -187,21 +248,10 @@ fn build(spec: &NetSpec) -> Result<Design, NetGenError> {
                 .pin("route_in", route.row(p, net.route_bits()));
         }
         if pe_sh.has_s_enc() {
-            b = b.pin("s_enc", lit(f.ab, s_enc));
+            b = b.pin("s_enc", s_enc_of(p));
         }
-        if let Some(lca) = &lca {
-            let rows = pe_sh.lca_rows();
-            let mut words = vec![0u64; (rows * f.hb).div_ceil(64)];
-            for tt in 0..n {
-                let h = lca[p * n + tt] as u64;
-                for i in 0..f.hb {
-                    if (h >> i) & 1 == 1 {
-                        let bit = tt * f.hb + i;
-                        words[bit / 64] |= 1 << (bit % 64);
-                    }
-                }
-            }
-            b = b.pin("lca", crate::netlist::lit_words(rows * f.hb, words));
+        if let Some(table) = lca_of(p) {
+            b = b.pin("lca", table);
         }
         b = b.pin("din", pe_dn.row(p, w));
         for (s, v) in &st {

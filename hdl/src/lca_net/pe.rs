@@ -12,7 +12,7 @@
 //! otherwise `enc` is `dst`), `sent_q`, `snd`, `got`, `tx` (`TX`), `rxf` (`NF·W`).
 
 use super::spec::NetSpec;
-use crate::netlist::{cat, flag, lit, zero, Module, ModuleBuilder, V};
+use crate::netlist::{cat, flag, lit, replicate_with, zero, Module, ModuleBuilder, RowsError, V};
 use lcanet_sim::lcan::cycle::SwitchTopology;
 use lcanet_sim::lcan::routing::Algorithm;
 
@@ -145,6 +145,31 @@ pub fn strobes(s: &PeShape) -> Vec<(&'static str, usize)> {
     }
     v.extend([("deliv1", 1), ("data", 1), ("data_last", 1), ("ack", 1)]);
     v
+}
+
+/// The module of a network's `n` PE interfaces as rows: `<pe>_x<n>`.
+pub fn pe_rows_module_name(pe: &str, n: usize) -> String {
+    format!("{pe}_x{n}")
+}
+
+/// The PE interface `pe` (of shape `s`) replicated as the network's `n` rows
+/// ([`crate::netlist::replicate`]; `docs/network-rtl.md`, "Structure"): PE `p` is row `p`
+/// of every row port, `reset` and the strobes are shared, and `hot` is bit-major — PE `p`'s
+/// level `j` at bit `j·n + p`, the controller's level-major `pe_hot` itself. Its outputs
+/// read the strobes and `din` through wires, so they are the rows module's combinational
+/// process: one loop over the PEs.
+pub fn pe_rows_module(pe: &Module, s: &PeShape) -> Result<Module, RowsError> {
+    let shared: Vec<&str> = std::iter::once("reset")
+        .chain(strobes(s).into_iter().map(|(name, _)| name))
+        .collect();
+    replicate_with(
+        pe,
+        s.n,
+        &shared,
+        &[],
+        &["hot"],
+        &pe_rows_module_name(&pe.name, s.n),
+    )
 }
 
 /// `v` with its bits in reverse order (a message kept first-bit-on-top in a link register).

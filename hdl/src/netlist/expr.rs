@@ -571,7 +571,9 @@ impl Expr {
                     }
                     first = false;
                     t.write(out, width_of, false);
-                    if *stride != 1 {
+                    // A signal term is written `x*1` too: the product is as wide as the
+                    // integer terms it is added to (no WIDTHEXPAND).
+                    if *stride != 1 || !matches!(t, Expr::LoopVar(_)) {
                         let _ = write!(out, "*{stride}");
                     }
                 }

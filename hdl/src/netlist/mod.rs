@@ -33,5 +33,5 @@ pub use ident::{check_identifier, IdentIssue, MAX_IDENTIFIER_LEN};
 pub use module::{
     Assign, Body, Direction, Instance, Item, Memory, Module, Net, Pin, Port, Reg, Stmt, CLOCK,
 };
-pub use rows::{replicate, RowsError, ROW};
+pub use rows::{replicate, replicate_with, RowsError, ROW};
 pub use value::{and_all, cat, flag, lit, lit_words, or_all, priority, zero, Mem, V};

@@ -1,6 +1,8 @@
 //! The data model: a module has ports and one body of word-level declarations —
 //! wires, registers, continuous assigns, instances of other modules — and at most one
-//! clocked process, printed as the module's single `always @(posedge clock)` block.
+//! clocked process, printed as the module's single `always @(posedge clock)` block, plus,
+//! for blocks replicated as rows whose outputs are logic, one combinational process
+//! (`always @*`, blocking assignments only: no flip-flop, no latch).
 
 use super::expr::Expr;
 use std::collections::BTreeSet;
@@ -100,6 +102,16 @@ pub struct Body {
     /// Temporaries of the process: variables declared in its named block, given values by
     /// [`Stmt::Let`] (`=`) before they are read in the same pass; never flip-flops.
     pub temps: Vec<Net>,
+    /// The combinational process, printed `always @* begin : outputs … end` (empty: none):
+    /// only [`Stmt::Let`] (`=`), `for`, `if` and comments, every [`Stmt::Let`] of an output
+    /// port or of one of [`Body::comb_temps`], every bit of the outputs it drives given a
+    /// value in every pass (no latch). Output ports it drives are printed `output reg`.
+    /// [`crate::netlist::replicate`] writes it for output ports that are logic of a row's
+    /// wires, so that the rows' outputs are one loop instead of one assign per row.
+    pub comb: Vec<Stmt>,
+    /// Temporaries of the combinational process (declared in its named block; their names
+    /// differ from those of [`Body::temps`]).
+    pub comb_temps: Vec<Net>,
     /// Wires, registers and input ports that may be left (partly) unread. Emission wraps
     /// their declaration in `verilator lint_off UNUSEDSIGNAL` comments.
     pub allow_unread: BTreeSet<String>,
@@ -132,6 +144,42 @@ impl Body {
             Item::Reg(r) => Some(r),
             _ => None,
         })
+    }
+
+    /// The output ports the combinational process drives (the signals of its lets'
+    /// targets that are not its temporaries), once each, in order of first assignment.
+    pub fn comb_outputs(&self) -> Vec<&str> {
+        fn walk<'a>(list: &'a [Stmt], temps: &[Net], out: &mut Vec<&'a str>) {
+            for s in list {
+                match s {
+                    Stmt::Let { target, .. } => {
+                        let mut base = None;
+                        // The target's own signal (a part's position terms are reads).
+                        target.for_each_signal(&mut |n| {
+                            base.get_or_insert(n);
+                        });
+                        if let Some(n) = base {
+                            if !temps.iter().any(|t| t.name == n) && !out.contains(&n) {
+                                out.push(n);
+                            }
+                        }
+                    }
+                    Stmt::If { then, els, .. } => {
+                        walk(then, temps, out);
+                        walk(els, temps, out);
+                    }
+                    Stmt::Case { arms, default, .. } => {
+                        arms.iter().for_each(|(_, b)| walk(b, temps, out));
+                        walk(default, temps, out);
+                    }
+                    Stmt::For { body, .. } => walk(body, temps, out),
+                    Stmt::Load { .. } | Stmt::Comment(_) => {}
+                }
+            }
+        }
+        let mut out = Vec::new();
+        walk(&self.comb, &self.comb_temps, &mut out);
+        out
     }
 
     /// The continuous assigns, in order.

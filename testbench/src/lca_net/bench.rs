@@ -2,7 +2,7 @@
 
 use crate::bridge::{build, build_in, BridgeError, BuildInfo, CacheOutcome, Design, ModelLibrary};
 use crate::bridge::{ModelOptions, Optimize};
-use lcanet_hdl::lca_net::{network_design, NetGenError, NetSpec};
+use lcanet_hdl::lca_net::{network_design, NetGenError, NetSpec, Structure};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
@@ -116,7 +116,8 @@ impl NetBuild {
 
 /// The Verilator options of a network build: the switches' crosspoint vectors made
 /// readable (they are compared at the end of every set-up), the switches
-/// ([`NetBuild::NO_INLINE`]) and the PE module not inlined; tracing as asked.
+/// ([`NetBuild::NO_INLINE`]) and the PE module (written as rows, the PE rows module
+/// `<pe>_x<n>`) not inlined; tracing as asked.
 ///
 /// The PE module is kept out of line at every size: one copy of the PE's code instead of
 /// one per PE. Measured side by side (issue 35, `docs/network-rtl.md`, "Large networks"):
@@ -128,11 +129,22 @@ pub fn model_options(how: &NetBuild, spec: &NetSpec) -> ModelOptions {
     let mut o = ModelOptions::traced(how.trace)
         .with_public("lca_switch_*", "xp_*")
         .with_no_inline(NetBuild::NO_INLINE)
-        .with_no_inline(&spec.pe_module_name());
+        .with_no_inline(&pe_module_of(spec));
     o.fst = how.fst;
     o.optimize = how.optimize;
     o.extra_args = how.extra_args.clone();
     o.with_threads(how.threads)
+}
+
+/// The module the network's PE interfaces are instances of: the PE module, or written as
+/// rows, its rows module.
+fn pe_module_of(spec: &NetSpec) -> String {
+    match spec.structure {
+        Structure::Instances => spec.pe_module_name(),
+        Structure::Rows => {
+            lcanet_hdl::lca_net::pe::pe_rows_module_name(&spec.pe_module_name(), spec.net.n)
+        }
+    }
 }
 
 /// A network built into a Verilated model library.
@@ -251,11 +263,18 @@ mod tests {
 
     #[test]
     fn the_switches_and_the_pe_module_are_kept_from_inlining_at_every_size() {
-        // CB(2,2) n = 16: 4 levels of 8 switches; n = 256: 8 levels of 128.
-        for spec in [baseline(16), baseline(256)] {
+        // CB(2,2) n = 16: 4 levels of 8 switches (instances); n = 256: 8 levels of 128
+        // (rows: the PEs are one instance of their rows module).
+        for (spec, pe) in [
+            (baseline(16), baseline(16).pe_module_name()),
+            (
+                baseline(256),
+                format!("{}_x256", baseline(256).pe_module_name()),
+            ),
+        ] {
             assert_eq!(
                 model_options(&NetBuild::quick(), &spec).no_inline,
-                vec![NetBuild::NO_INLINE.to_string(), spec.pe_module_name()]
+                vec![NetBuild::NO_INLINE.to_string(), pe]
             );
         }
     }

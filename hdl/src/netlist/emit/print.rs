@@ -157,7 +157,16 @@ fn body(design: &Design, m: &Module, b: &Body, out: &mut String) {
         }
     }
     let width_of = |name: &str| widths.get(name).copied();
-    let decl = |_: usize, p: &Port| format!("{} wire{} {}", p.direction, range(p.width), p.name);
+    // Outputs of the combinational process are variables: `output reg`.
+    let comb_outputs = b.comb_outputs();
+    let decl = |_: usize, p: &Port| {
+        let kind = if comb_outputs.contains(&p.name.as_str()) {
+            "reg"
+        } else {
+            "wire"
+        };
+        format!("{} {kind}{} {}", p.direction, range(p.width), p.name)
+    };
     let unread_ok = |p: &Port| p.direction == Direction::Input && b.allow_unread.contains(&p.name);
     port_list(m, &decl, &unread_ok, out);
     if !matches!(b.items.first(), None | Some(Item::Comment(_))) {
@@ -267,7 +276,38 @@ fn body(design: &Design, m: &Module, b: &Body, out: &mut String) {
         stmts(&b.process, 2, &width_of, out);
         let _ = writeln!(out, "{INDENT}end");
     }
+    if !b.comb.is_empty() {
+        // Blocking assignments only, every output bit assigned in every pass: no flip-flop
+        // and no latch.
+        let mut loops = Vec::new();
+        loop_vars(&b.comb, &mut loops);
+        let _ = writeln!(out, "\n{INDENT}always @* begin : {COMB_BLOCK}");
+        for v in &loops {
+            let _ = writeln!(out, "{INDENT}{INDENT}integer {v};");
+        }
+        for t in &b.comb_temps {
+            let wrap = b.allow_unread.contains(&t.name);
+            if wrap {
+                let _ = writeln!(out, "{INDENT}{INDENT}{LINT_OFF_UNUSED}");
+            }
+            let _ = writeln!(out, "{INDENT}{INDENT}reg{} {};", range(t.width), t.name);
+            if wrap {
+                let _ = writeln!(out, "{INDENT}{INDENT}{LINT_ON_UNUSED}");
+            }
+        }
+        let temp_widths: HashMap<&str, usize> = b
+            .comb_temps
+            .iter()
+            .map(|t| (t.name.as_str(), t.width))
+            .collect();
+        let width_of = |name: &str| width_of(name).or_else(|| temp_widths.get(name).copied());
+        stmts(&b.comb, 2, &width_of, out);
+        let _ = writeln!(out, "{INDENT}end");
+    }
 }
+
+/// The name of the combinational process's block.
+const COMB_BLOCK: &str = "outputs";
 
 /// The name of the process's block when it declares loop variables or temporaries.
 const PROCESS_BLOCK: &str = "update";

@@ -17,8 +17,16 @@
 //!   row, so the value is the one the instance's wire would have);
 //! - the process becomes `for (j = 0; j < count; j = j + 1) begin <wires> <process> end`,
 //!   every register and row port read or loaded at row `j`;
-//! - each output port, which must be wiring of registers and inputs (registered outputs, as
-//!   every block of ours has), is assigned row by row with static slices.
+//! - each output port that is wiring of registers and inputs (a registered output) is
+//!   assigned row by row with static slices, unless some output is logic:
+//! - each output port that is logic (it reads wires, as the PE interface's `pend_next`,
+//!   `hot`, `bad`, `dup` read the strobes and the down-wire) is computed in a second loop
+//!   over the rows, the module's combinational process (`always @* begin : outputs`): the
+//!   wires it reads, as temporaries of that process (named `<wire>_o`), then row `j`'s
+//!   value of each output (the registered ones too: one loop, not `count` assigns each).
+//!   An output may be laid out **bit-major** instead of by row (bit `b` of row `j` at
+//!   `b·count + j`; [`replicate_with`]), so that a reader that reduces each bit over the
+//!   rows (the controller's `|hot[k*n +: n]`) gets its vector without a transposition.
 //!
 //! Two refinements keep the loop from doing work the instances' values do not need:
 //! - registers and wires computed only from the shared ports ([`uniform`]: the same in every
@@ -63,6 +71,13 @@ struct Rows<'a> {
     kinds: BTreeMap<String, Kind>,
     temps: Vec<Net>,
     made: usize,
+    /// While the combinational process is written: the names of its temporaries.
+    rename: BTreeMap<String, String>,
+}
+
+/// The name of wire `w` as a temporary of the combinational process.
+fn comb_temp(w: &str) -> String {
+    format!("{w}_o")
 }
 
 /// `module` replicated as `count` rows in a module named `name`; the ports in `shared`
@@ -74,6 +89,20 @@ pub fn replicate(
     count: usize,
     shared: &[&str],
     observed: &[&str],
+    name: &str,
+) -> Result<Module, RowsError> {
+    replicate_with(module, count, shared, observed, &[], name)
+}
+
+/// [`replicate`], with the output ports in `bit_major` laid out bit-major: bit `b` of row
+/// `j` at bit `b·count + j` of the port (instead of `j·w + b`). Such outputs are computed in
+/// the combinational process.
+pub fn replicate_with(
+    module: &Module,
+    count: usize,
+    shared: &[&str],
+    observed: &[&str],
+    bit_major: &[&str],
     name: &str,
 ) -> Result<Module, RowsError> {
     let err = |what: String| RowsError {
@@ -89,6 +118,7 @@ pub fn replicate(
         kinds: BTreeMap::new(),
         temps: Vec::new(),
         made: 0,
+        rename: BTreeMap::new(),
     };
     let mut ports = Vec::with_capacity(module.ports.len());
     for p in &module.ports {
@@ -122,6 +152,9 @@ pub fn replicate(
     let mut wire_drivers: BTreeMap<&str, Vec<(Expr, &Expr)>> = BTreeMap::new();
     let mut titles: BTreeMap<&str, String> = BTreeMap::new();
     let mut out_assigns: Vec<&Assign> = Vec::new();
+    // The comment titling each assign (by its address): its position among the
+    // declarations; it moves into the combinational process with an output computed there.
+    let mut assign_titles: BTreeMap<usize, usize> = BTreeMap::new();
     let mut pending: Option<&String> = None;
     for item in &module.body.items {
         // A comment titles the next declaration: a register's stays among the
@@ -136,6 +169,10 @@ pub fn replicate(
             }
             (Item::Wire(net, _), Some(c)) => {
                 titles.insert(&net.name, c.clone());
+            }
+            (Item::Assign(a), Some(c)) => {
+                assign_titles.insert(a as *const Assign as usize, body.items.len());
+                body.items.push(Item::Comment(c.clone()));
             }
             (_, Some(c)) => body.items.push(Item::Comment(c.clone())),
             (_, None) => {}
@@ -207,11 +244,74 @@ pub fn replicate(
         }
     }
     let order = dependency_order(&wire_order, &wire_drivers).map_err(err)?;
+    // Outputs that are wiring are assigned row by row; the others (and the bit-major ones)
+    // are the combinational process's, and once there is one, every output is computed
+    // in it: one loop instead of `count` assigns per output.
+    let (mut static_outs, mut comb_outs): (Vec<&Assign>, Vec<&Assign>) =
+        out_assigns.into_iter().partition(|a| {
+            let port_of = |e: &Expr| match e {
+                Expr::Signal(s) => bit_major.contains(&s.as_str()),
+                _ => false,
+            };
+            !port_of(&a.lhs) && r.static_row(&a.rhs, 0).is_ok()
+        });
+    if !comb_outs.is_empty() {
+        comb_outs.splice(0..0, static_outs.drain(..));
+    }
+    let mut out_titles: BTreeMap<usize, String> = BTreeMap::new();
+    let mut moved: Vec<usize> = Vec::new();
+    for a in &comb_outs {
+        let key = *a as *const Assign as usize;
+        if let Some(&at) = assign_titles.get(&key) {
+            if let Item::Comment(c) = &body.items[at] {
+                out_titles.insert(key, c.clone());
+                moved.push(at);
+            }
+        }
+    }
+    moved.sort_unstable();
+    for at in moved.into_iter().rev() {
+        body.items.remove(at);
+    }
+    // The wires each process needs (a wire only the outputs read is not computed in the
+    // clocked loop).
+    let wire_closure = |roots: Vec<String>| -> BTreeSet<String> {
+        let mut need = BTreeSet::new();
+        let mut stack = roots;
+        while let Some(w) = stack.pop() {
+            if !wire_drivers.contains_key(w.as_str()) || !need.insert(w.clone()) {
+                continue;
+            }
+            for (t, v) in &wire_drivers[w.as_str()] {
+                t.for_each_signal(&mut |s| stack.push(s.to_owned()));
+                v.for_each_signal(&mut |s| stack.push(s.to_owned()));
+            }
+        }
+        need
+    };
+    let mut comb_roots = Vec::new();
+    for a in &comb_outs {
+        a.rhs
+            .for_each_signal(&mut |s| comb_roots.push(s.to_owned()));
+    }
+    let comb_need = wire_closure(comb_roots);
+    let mut clocked_roots = Vec::new();
+    stmt_signals(&module.body.process, &mut |s| {
+        clocked_roots.push(s.to_owned())
+    });
+    let clocked_need = wire_closure(clocked_roots);
+    let dropped: BTreeSet<&str> = wire_order
+        .iter()
+        .copied()
+        .filter(|w| comb_need.contains(*w) && !clocked_need.contains(*w))
+        .collect();
+    r.temps.retain(|t| !dropped.contains(t.name.as_str()));
+    body.allow_unread.retain(|n| !dropped.contains(n.as_str()));
     // Once per clock edge: the uniform wires, then the loads of uniform registers.
     let mut once = Vec::new();
     // Per row: each other wire's statements (placed by `sink`), then the process.
     let mut lets: Vec<(String, Vec<Stmt>)> = Vec::new();
-    for w in order {
+    for w in order.iter().copied().filter(|w| !dropped.contains(w)) {
         let mut stmts = Vec::new();
         if let Some(t) = titles.get(w) {
             stmts.push(Stmt::Comment(t.clone()));
@@ -242,7 +342,28 @@ pub fn replicate(
         module.name
     ))];
     pass.extend(sink::place_all(rest, lets));
-    for a in out_assigns {
+    let (comb, comb_temps) = r
+        .comb_process(
+            module,
+            count,
+            &order,
+            &comb_need,
+            &wire_drivers,
+            &titles,
+            &uni,
+            &comb_outs,
+            &out_titles,
+            bit_major,
+        )
+        .map_err(err)?;
+    for t in &comb_temps {
+        if let Some(w) = t.name.strip_suffix("_o") {
+            if module.body.allow_unread.contains(w) {
+                body.allow_unread.insert(t.name.clone());
+            }
+        }
+    }
+    for a in static_outs {
         for j in 0..count {
             let lhs = r.static_row(&a.lhs, j).map_err(err)?;
             let rhs = r.static_row(&a.rhs, j).map_err(err)?;
@@ -262,6 +383,8 @@ pub fn replicate(
     });
     body.process = once;
     body.temps = r.temps;
+    body.comb = comb;
+    body.comb_temps = comb_temps;
     Ok(Module {
         name: name.to_owned(),
         ports,
@@ -327,7 +450,162 @@ fn dependency_order<'a>(
     Ok(order)
 }
 
+/// Calls `f` on every signal the statements mention.
+fn stmt_signals<'a>(list: &'a [Stmt], f: &mut impl FnMut(&'a str)) {
+    for s in list {
+        match s {
+            Stmt::Load { target, value } | Stmt::Let { target, value } => {
+                target.for_each_signal(f);
+                value.for_each_signal(f);
+            }
+            Stmt::If { cond, then, els } => {
+                cond.for_each_signal(f);
+                stmt_signals(then, f);
+                stmt_signals(els, f);
+            }
+            Stmt::Case {
+                subject,
+                arms,
+                default,
+            } => {
+                subject.for_each_signal(f);
+                arms.iter().for_each(|(_, b)| stmt_signals(b, f));
+                stmt_signals(default, f);
+            }
+            Stmt::For { body, .. } => stmt_signals(body, f),
+            Stmt::Comment(_) => {}
+        }
+    }
+}
+
 impl Rows<'_> {
+    /// The combinational process computing the outputs `outs` (logic of the row's wires)
+    /// and its temporaries: the wires in `need` (uniform ones once, before the loop), then
+    /// every row's value of each output.
+    #[allow(clippy::too_many_arguments)]
+    fn comb_process(
+        &mut self,
+        module: &Module,
+        count: usize,
+        order: &[&str],
+        need: &BTreeSet<String>,
+        drivers: &BTreeMap<&str, Vec<(Expr, &Expr)>>,
+        titles: &BTreeMap<&str, String>,
+        uni: &BTreeSet<String>,
+        outs: &[&Assign],
+        out_titles: &BTreeMap<usize, String>,
+        bit_major: &[&str],
+    ) -> Result<(Vec<Stmt>, Vec<Net>), String> {
+        if outs.is_empty() {
+            return Ok((Vec::new(), Vec::new()));
+        }
+        let first_made = self.temps.len();
+        let mut temps = Vec::new();
+        for &w in order.iter().filter(|w| need.contains(**w)) {
+            let name = comb_temp(w);
+            if self.kinds.contains_key(&name) {
+                return Err(format!(
+                    "`{name}` (wire `{w}` in the combinational process) is already a signal"
+                ));
+            }
+            let width = self
+                .temps
+                .iter()
+                .chain(module.body.wires().map(|(n, _)| n))
+                .find(|t| t.name == w)
+                .map(|t| t.width)
+                .ok_or_else(|| format!("wire `{w}` has no declaration"))?;
+            temps.push(Net {
+                name: name.clone(),
+                width,
+            });
+            self.rename.insert(w.to_owned(), name);
+        }
+        let mut once = Vec::new();
+        let mut pass = vec![Stmt::Comment(format!(
+            "Row {ROW}'s outputs, as instance {ROW} of {} computes them: the wires they read, then their values",
+            module.name
+        ))];
+        for &w in order.iter().filter(|w| need.contains(**w)) {
+            let mut stmts = Vec::new();
+            if let Some(t) = titles.get(w) {
+                stmts.push(Stmt::Comment(t.clone()));
+            }
+            for (target, value) in drivers.get(w).into_iter().flatten() {
+                let value = self.expr(value, &mut stmts)?;
+                let target = self.expr(target, &mut stmts)?;
+                stmts.push(Stmt::Let { target, value });
+            }
+            if uni.contains(w) {
+                once.extend(stmts);
+            } else {
+                pass.extend(stmts);
+            }
+        }
+        for a in outs {
+            let Expr::Signal(port) = &a.lhs else {
+                return Err(format!("output assign `{}` is not of a whole port", a.lhs));
+            };
+            let width = module
+                .port(port)
+                .map(|p| p.width)
+                .ok_or_else(|| format!("`{port}` is not a port"))?;
+            if let Some(t) = out_titles.get(&(*a as *const Assign as usize)) {
+                pass.push(Stmt::Comment(t.clone()));
+            }
+            let value = self.expr(&a.rhs, &mut pass)?;
+            let part = |offset: usize, row: usize, width: usize| Expr::Part {
+                signal: port.clone(),
+                terms: vec![(Expr::LoopVar(ROW.into()), row)],
+                offset,
+                width,
+            };
+            if !bit_major.contains(&port.as_str()) {
+                pass.push(Stmt::Let {
+                    target: part(0, width, width),
+                    value,
+                });
+                continue;
+            }
+            // Bit-major: bit b of row j at b·count + j.
+            let bits: Vec<Expr> = match value {
+                Expr::Concat(parts) if parts.len() == width => parts.into_iter().rev().collect(),
+                value => {
+                    let name = comb_temp(port);
+                    temps.push(Net {
+                        name: name.clone(),
+                        width,
+                    });
+                    pass.push(Stmt::Let {
+                        target: Expr::sig(name.as_str()),
+                        value,
+                    });
+                    (0..width).map(|b| Expr::bit(name.as_str(), b)).collect()
+                }
+            };
+            for (b, bit) in bits.into_iter().enumerate() {
+                pass.push(Stmt::Let {
+                    target: part(b * count, 1, 1),
+                    value: bit,
+                });
+            }
+        }
+        // Row indices made while translating belong to this process.
+        temps.extend(self.temps.drain(first_made..));
+        self.rename.clear();
+        let mut comb = Vec::new();
+        if !once.is_empty() {
+            comb.push(Stmt::Comment("The same in every row: computed once".into()));
+            comb.extend(once);
+        }
+        comb.push(Stmt::For {
+            var: ROW.into(),
+            count,
+            body: pass,
+        });
+        Ok((comb, temps))
+    }
+
     fn kind(&self, s: &str) -> Result<Kind, String> {
         self.kinds
             .get(s)
@@ -351,10 +629,16 @@ impl Rows<'_> {
         Ok(match e {
             Expr::Signal(s) => match self.kind(s)? {
                 Kind::Row(w) => Self::row_part(s, w, 0, w),
+                Kind::Temp if self.rename.contains_key(s) => Expr::sig(self.rename[s].as_str()),
                 _ => e.clone(),
             },
             Expr::Slice { signal, msb, lsb } => match self.kind(signal)? {
                 Kind::Row(w) => Self::row_part(signal, w, *lsb, msb - lsb + 1),
+                Kind::Temp if self.rename.contains_key(signal) => Expr::Slice {
+                    signal: self.rename[signal].clone(),
+                    msb: *msb,
+                    lsb: *lsb,
+                },
                 _ => e.clone(),
             },
             Expr::Row {
@@ -371,7 +655,7 @@ impl Rows<'_> {
                         width: *width,
                     },
                     _ => Expr::Row {
-                        signal: signal.clone(),
+                        signal: self.rename.get(signal).unwrap_or(signal).clone(),
                         index: Box::new(index),
                         width: *width,
                     },

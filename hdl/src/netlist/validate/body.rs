@@ -22,6 +22,7 @@ enum Driver<'a> {
     Pin { instance: &'a str, port: &'a str },
     Assign(usize),
     Wire(&'a str),
+    Comb,
 }
 
 struct Checker<'a> {
@@ -37,6 +38,12 @@ struct Checker<'a> {
     unread_ok: Vec<bool>,
     /// False once a connection error makes driver/reader completeness meaningless.
     clean: bool,
+    /// Checking the combinational process: lets may target output ports too.
+    in_comb: bool,
+    /// The output bits the combinational process gives values.
+    comb_bits: Vec<usize>,
+    /// The signals the combinational process reads (for loop edges).
+    comb_reads: Vec<u32>,
     errs: &'a mut Vec<ValidationError>,
 }
 
@@ -50,6 +57,9 @@ pub(super) fn check(design: &Design, m: &Module, errs: &mut Vec<ValidationError>
         edges: Vec::new(),
         unread_ok: Vec::new(),
         clean: true,
+        in_comb: false,
+        comb_bits: Vec::new(),
+        comb_reads: Vec::new(),
         errs,
     };
     c.declare(m, &m.body);
@@ -89,6 +99,7 @@ pub(super) fn check(design: &Design, m: &Module, errs: &mut Vec<ValidationError>
         }
     }
     c.process(m);
+    c.comb(m);
     if c.clean {
         c.completeness();
     }
@@ -144,7 +155,7 @@ impl<'a> Checker<'a> {
                 self.duplicate(name, first, noun);
             }
         }
-        for t in &body.temps {
+        for t in body.temps.iter().chain(&body.comb_temps) {
             self.ident("temporary", &t.name);
             if t.width == 0 {
                 self.err(ValidationError::ZeroWidth {
@@ -465,6 +476,34 @@ impl<'a> Checker<'a> {
         self.stmts(&m.body.process, &mut n, &mut loops);
     }
 
+    /// The combinational process: lets of temporaries and output ports (each output it
+    /// drives is driven by it alone), no loads.
+    fn comb(&mut self, m: &'a Module) {
+        if m.body.comb.is_empty() {
+            return;
+        }
+        self.in_comb = true;
+        let mut n = 0;
+        let mut loops = Vec::new();
+        self.stmts(&m.body.comb, &mut n, &mut loops);
+        self.in_comb = false;
+        let mut bits = std::mem::take(&mut self.comb_bits);
+        bits.sort_unstable();
+        bits.dedup();
+        let outs: Vec<u32> = {
+            let mut o: Vec<u32> = bits.iter().map(|&b| self.table.owner(b) as u32).collect();
+            o.dedup();
+            o
+        };
+        self.drive(&bits, Driver::Comb);
+        let reads = std::mem::take(&mut self.comb_reads);
+        for &from in &reads {
+            for &to in &outs {
+                self.edges.push((from, to));
+            }
+        }
+    }
+
     fn stmts(&mut self, stmts: &[Stmt], n: &mut usize, loops: &mut Vec<String>) {
         for s in stmts {
             *n += 1;
@@ -475,6 +514,13 @@ impl<'a> Checker<'a> {
             };
             match s {
                 Stmt::Comment(_) => {}
+                Stmt::Load { target, .. } if self.in_comb => {
+                    self.err(ValidationError::NotAssignable {
+                        module: self.module.to_owned(),
+                        site: site(),
+                        expr: format!("{target} (a `<=` in the combinational process)"),
+                    });
+                }
                 Stmt::Load { target, value } => {
                     self.loop_vars(target, loops, &site);
                     self.loop_vars(value, loops, &site);
@@ -498,6 +544,10 @@ impl<'a> Checker<'a> {
                     loops.pop();
                 }
                 Stmt::If { cond, then, els } => {
+                    if self.in_comb {
+                        let r = self.read_signals(cond);
+                        self.comb_reads.extend(r);
+                    }
                     if let Some(w) = self.width(cond, &site) {
                         if w != 1 {
                             self.err(ValidationError::BadExpr {
@@ -582,6 +632,15 @@ impl<'a> Checker<'a> {
             return;
         }
         self.read_expr(value, site);
+        if self.in_comb {
+            let mut r = self.read_signals(value);
+            if let Expr::Part { terms, .. } = target {
+                for (t, _) in terms {
+                    r.extend(self.read_signals(t));
+                }
+            }
+            self.comb_reads.extend(r);
+        }
         let bits = match target {
             Expr::Row { signal, index, .. }
             | Expr::Word {
@@ -611,6 +670,8 @@ impl<'a> Checker<'a> {
             let sig = &self.table.sigs[self.table.owner(b)];
             if sig.kind == kind {
                 self.driver[b] = 1;
+            } else if self.in_comb && sig.kind == SigKind::Output {
+                self.comb_bits.push(b);
             } else if !wrong.contains(&sig.name) {
                 wrong.push(sig.name);
             }
@@ -674,6 +735,7 @@ impl<'a> Checker<'a> {
             Driver::Pin { instance, port } => format!("instance `{instance}` port `{port}`"),
             Driver::Assign(i) => format!("assign #{i}"),
             Driver::Wire(name) => format!("the value of wire `{name}`"),
+            Driver::Comb => "the combinational process".to_string(),
         }
     }
 
