@@ -4,7 +4,9 @@
 
 use crate::netlist::design::Design;
 use crate::netlist::expr::{word_bit, Expr};
-use crate::netlist::module::{Body, Direction, Instance, Item, Module, Pin, Port, Stmt, CLOCK};
+use crate::netlist::module::{
+    Body, Direction, Instance, Item, Module, Net, Pin, Port, Stmt, CLOCK,
+};
 use std::collections::HashMap;
 use std::fmt::Write;
 
@@ -256,25 +258,9 @@ fn body(design: &Design, m: &Module, b: &Body, out: &mut String) {
                 out,
                 "\n{INDENT}{keep}always @(posedge {CLOCK}) begin : {PROCESS_BLOCK}"
             );
-            for v in &loops {
-                let _ = writeln!(out, "{INDENT}{INDENT}integer {v};");
-            }
-            for t in &b.temps {
-                let wrap = b.allow_unread.contains(&t.name);
-                if wrap {
-                    let _ = writeln!(out, "{INDENT}{INDENT}{LINT_OFF_UNUSED}");
-                }
-                let _ = writeln!(out, "{INDENT}{INDENT}reg{} {};", range(t.width), t.name);
-                if wrap {
-                    let _ = writeln!(out, "{INDENT}{INDENT}{LINT_ON_UNUSED}");
-                }
-            }
+            block_locals(&loops, &b.temps, b, out);
         }
-        let temp_widths: HashMap<&str, usize> =
-            b.temps.iter().map(|t| (t.name.as_str(), t.width)).collect();
-        let width_of = |name: &str| width_of(name).or_else(|| temp_widths.get(name).copied());
-        stmts(&b.process, 2, &width_of, out);
-        let _ = writeln!(out, "{INDENT}end");
+        block_stmts(&b.process, &b.temps, &width_of, out);
     }
     if !b.comb.is_empty() {
         // Blocking assignments only, every output bit assigned in every pass: no flip-flop
@@ -282,28 +268,42 @@ fn body(design: &Design, m: &Module, b: &Body, out: &mut String) {
         let mut loops = Vec::new();
         loop_vars(&b.comb, &mut loops);
         let _ = writeln!(out, "\n{INDENT}always @* begin : {COMB_BLOCK}");
-        for v in &loops {
-            let _ = writeln!(out, "{INDENT}{INDENT}integer {v};");
-        }
-        for t in &b.comb_temps {
-            let wrap = b.allow_unread.contains(&t.name);
-            if wrap {
-                let _ = writeln!(out, "{INDENT}{INDENT}{LINT_OFF_UNUSED}");
-            }
-            let _ = writeln!(out, "{INDENT}{INDENT}reg{} {};", range(t.width), t.name);
-            if wrap {
-                let _ = writeln!(out, "{INDENT}{INDENT}{LINT_ON_UNUSED}");
-            }
-        }
-        let temp_widths: HashMap<&str, usize> = b
-            .comb_temps
-            .iter()
-            .map(|t| (t.name.as_str(), t.width))
-            .collect();
-        let width_of = |name: &str| width_of(name).or_else(|| temp_widths.get(name).copied());
-        stmts(&b.comb, 2, &width_of, out);
-        let _ = writeln!(out, "{INDENT}end");
+        block_locals(&loops, &b.comb_temps, b, out);
+        block_stmts(&b.comb, &b.comb_temps, &width_of, out);
     }
+}
+
+/// A named block's declarations: its loop variables, then its temporaries (those `b`
+/// allows unread wrapped in a lint waiver).
+fn block_locals(loops: &[&str], temps: &[Net], b: &Body, out: &mut String) {
+    for v in loops {
+        let _ = writeln!(out, "{INDENT}{INDENT}integer {v};");
+    }
+    for t in temps {
+        let wrap = b.allow_unread.contains(&t.name);
+        if wrap {
+            let _ = writeln!(out, "{INDENT}{INDENT}{LINT_OFF_UNUSED}");
+        }
+        let _ = writeln!(out, "{INDENT}{INDENT}reg{} {};", range(t.width), t.name);
+        if wrap {
+            let _ = writeln!(out, "{INDENT}{INDENT}{LINT_ON_UNUSED}");
+        }
+    }
+}
+
+/// A process's statements (the module's widths and its block's temporaries known), then
+/// the block's `end`.
+fn block_stmts(
+    list: &[Stmt],
+    temps: &[Net],
+    width_of: &dyn Fn(&str) -> Option<usize>,
+    out: &mut String,
+) {
+    let temp_widths: HashMap<&str, usize> =
+        temps.iter().map(|t| (t.name.as_str(), t.width)).collect();
+    let width_of = |name: &str| width_of(name).or_else(|| temp_widths.get(name).copied());
+    stmts(list, 2, &width_of, out);
+    let _ = writeln!(out, "{INDENT}end");
 }
 
 /// The name of the combinational process's block.
