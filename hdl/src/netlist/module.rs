@@ -191,6 +191,37 @@ impl Body {
     }
 }
 
+impl Stmt {
+    /// Calls `f` on every signal the statements of `list` mention (targets included), in
+    /// order.
+    pub fn for_each_signal<'a>(list: &'a [Stmt], f: &mut impl FnMut(&'a str)) {
+        for s in list {
+            match s {
+                Stmt::Load { target, value } | Stmt::Let { target, value } => {
+                    target.for_each_signal(f);
+                    value.for_each_signal(f);
+                }
+                Stmt::If { cond, then, els } => {
+                    cond.for_each_signal(f);
+                    Self::for_each_signal(then, f);
+                    Self::for_each_signal(els, f);
+                }
+                Stmt::Case {
+                    subject,
+                    arms,
+                    default,
+                } => {
+                    subject.for_each_signal(f);
+                    arms.iter().for_each(|(_, b)| Self::for_each_signal(b, f));
+                    Self::for_each_signal(default, f);
+                }
+                Stmt::For { body, .. } => Self::for_each_signal(body, f),
+                Stmt::Comment(_) => {}
+            }
+        }
+    }
+}
+
 /// One declaration or piece of continuous logic.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Item {

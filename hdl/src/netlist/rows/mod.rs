@@ -296,7 +296,7 @@ pub fn replicate_with(
     }
     let comb_need = wire_closure(comb_roots);
     let mut clocked_roots = Vec::new();
-    stmt_signals(&module.body.process, &mut |s| {
+    Stmt::for_each_signal(&module.body.process, &mut |s| {
         clocked_roots.push(s.to_owned())
     });
     let clocked_need = wire_closure(clocked_roots);
@@ -448,34 +448,6 @@ fn dependency_order<'a>(
         visit(w, drivers, &mut state, &mut order)?;
     }
     Ok(order)
-}
-
-/// Calls `f` on every signal the statements mention.
-fn stmt_signals<'a>(list: &'a [Stmt], f: &mut impl FnMut(&'a str)) {
-    for s in list {
-        match s {
-            Stmt::Load { target, value } | Stmt::Let { target, value } => {
-                target.for_each_signal(f);
-                value.for_each_signal(f);
-            }
-            Stmt::If { cond, then, els } => {
-                cond.for_each_signal(f);
-                stmt_signals(then, f);
-                stmt_signals(els, f);
-            }
-            Stmt::Case {
-                subject,
-                arms,
-                default,
-            } => {
-                subject.for_each_signal(f);
-                arms.iter().for_each(|(_, b)| stmt_signals(b, f));
-                stmt_signals(default, f);
-            }
-            Stmt::For { body, .. } => stmt_signals(body, f),
-            Stmt::Comment(_) => {}
-        }
-    }
 }
 
 impl Rows<'_> {

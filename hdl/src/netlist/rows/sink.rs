@@ -87,29 +87,13 @@ fn expr_reads(e: &crate::netlist::Expr, name: &str) -> bool {
 }
 
 fn list_reads(list: &[Stmt], name: &str) -> bool {
-    list.iter().any(|s| reads(s, name))
+    let mut found = false;
+    Stmt::for_each_signal(list, &mut |s| found |= s == name);
+    found
 }
 
 /// Whether `s` reads `name` (a statement's target counts: a part of a temporary written
 /// by `=` is part of its value).
 fn reads(s: &Stmt, name: &str) -> bool {
-    match s {
-        Stmt::Comment(_) => false,
-        Stmt::Load { target, value } | Stmt::Let { target, value } => {
-            expr_reads(target, name) || expr_reads(value, name)
-        }
-        Stmt::If { cond, then, els } => {
-            expr_reads(cond, name) || list_reads(then, name) || list_reads(els, name)
-        }
-        Stmt::Case {
-            subject,
-            arms,
-            default,
-        } => {
-            expr_reads(subject, name)
-                || arms.iter().any(|(_, b)| list_reads(b, name))
-                || list_reads(default, name)
-        }
-        Stmt::For { body, .. } => list_reads(body, name),
-    }
+    list_reads(std::slice::from_ref(s), name)
 }
