@@ -424,6 +424,28 @@ fn cases() -> Vec<Case> {
             &["`a`", "[1]", "assign #1"],
         ),
         (
+            "a load in the combinational block",
+            base(|m| {
+                m.body.comb.push(Stmt::Load {
+                    target: Expr::sig("y"),
+                    value: Expr::sig("a"),
+                })
+            }),
+            |e| matches!(e, E::NotAssignable { .. }),
+            &["`<=` in the combinational process"],
+        ),
+        (
+            "an output driven by the combinational block and an assign",
+            base(|m| {
+                m.body.comb.push(Stmt::Let {
+                    target: Expr::bit("y", 0),
+                    value: Expr::bit("a", 0),
+                })
+            }),
+            |e| matches!(e, E::MultipleDrivers { .. }),
+            &["`y`", "[0]", "assign #0", "the combinational process"],
+        ),
+        (
             "two drivers",
             base(|m| assign(m, Expr::bit("n", 0), Expr::bit("a", 0))),
             |e| matches!(e, E::MultipleDrivers { .. }),

@@ -4,7 +4,9 @@
 //! reads to the signal it drives. A cycle means a signal depends on itself without a
 //! register in between — even through other bits of itself, which Verilator reports as
 //! UNOPTFLAT and evaluates by iteration, so it is refused as well. Paths through instances
-//! are not followed: blocks register their outputs (or, like ROMs, drive constants).
+//! are not followed (most blocks register their outputs; the PE rows module computes its
+//! outputs in a combinational block): a loop through an instance is Verilator's UNOPTFLAT,
+//! an error under `-Wall` in every build co-simulation uses.
 
 /// Returns one cycle (nodes in order, the first repeated at the end) if the graph on
 /// `nodes` nodes with `edges` (from, to) has one; the search is iterative and linear.
