@@ -151,12 +151,13 @@ pub fn replicate_with(
     let mut wire_order: Vec<&str> = Vec::new();
     let mut wire_drivers: BTreeMap<&str, Vec<(Expr, &Expr)>> = BTreeMap::new();
     let mut titles: BTreeMap<&str, String> = BTreeMap::new();
-    let mut out_assigns: Vec<&Assign> = Vec::new();
-    // The comment titling each assign (by its address): its position among the
+    // Output assigns, by their index among the module's items.
+    let mut out_assigns: Vec<(usize, &Assign)> = Vec::new();
+    // The comment titling each assign (by its item index): its position among the
     // declarations; it moves into the combinational process with an output computed there.
     let mut assign_titles: BTreeMap<usize, usize> = BTreeMap::new();
     let mut pending: Option<&String> = None;
-    for item in &module.body.items {
+    for (index, item) in module.body.items.iter().enumerate() {
         // A comment titles the next declaration: a register's stays among the
         // declarations, a wire's moves into the loop with the wire.
         match (item, pending.take()) {
@@ -170,8 +171,8 @@ pub fn replicate_with(
             (Item::Wire(net, _), Some(c)) => {
                 titles.insert(&net.name, c.clone());
             }
-            (Item::Assign(a), Some(c)) => {
-                assign_titles.insert(a as *const Assign as usize, body.items.len());
+            (Item::Assign(_), Some(c)) => {
+                assign_titles.insert(index, body.items.len());
                 body.items.push(Item::Comment(c.clone()));
             }
             (_, Some(c)) => body.items.push(Item::Comment(c.clone())),
@@ -211,7 +212,7 @@ pub fn replicate_with(
                         .is_some_and(|p| p.direction == Direction::Output)
                 });
                 if port_target {
-                    out_assigns.push(a);
+                    out_assigns.push((index, a));
                 } else {
                     let t = targets
                         .first()
@@ -247,8 +248,8 @@ pub fn replicate_with(
     // Outputs that are wiring are assigned row by row; the others (and the bit-major ones)
     // are the combinational process's, and once there is one, every output is computed
     // in it: one loop instead of `count` assigns per output.
-    let (mut static_outs, mut comb_outs): (Vec<&Assign>, Vec<&Assign>) =
-        out_assigns.into_iter().partition(|a| {
+    let (mut static_outs, mut comb_outs): (Vec<_>, Vec<_>) =
+        out_assigns.into_iter().partition(|(_, a)| {
             let port_of = |e: &Expr| match e {
                 Expr::Signal(s) => bit_major.contains(&s.as_str()),
                 _ => false,
@@ -260,11 +261,10 @@ pub fn replicate_with(
     }
     let mut out_titles: BTreeMap<usize, String> = BTreeMap::new();
     let mut moved: Vec<usize> = Vec::new();
-    for a in &comb_outs {
-        let key = *a as *const Assign as usize;
-        if let Some(&at) = assign_titles.get(&key) {
+    for (index, _) in &comb_outs {
+        if let Some(&at) = assign_titles.get(index) {
             if let Item::Comment(c) = &body.items[at] {
-                out_titles.insert(key, c.clone());
+                out_titles.insert(*index, c.clone());
                 moved.push(at);
             }
         }
@@ -290,7 +290,7 @@ pub fn replicate_with(
         need
     };
     let mut comb_roots = Vec::new();
-    for a in &comb_outs {
+    for (_, a) in &comb_outs {
         a.rhs
             .for_each_signal(&mut |s| comb_roots.push(s.to_owned()));
     }
@@ -312,17 +312,9 @@ pub fn replicate_with(
     // Per row: each other wire's statements (placed by `sink`), then the process.
     let mut lets: Vec<(String, Vec<Stmt>)> = Vec::new();
     for w in order.iter().copied().filter(|w| !dropped.contains(w)) {
-        let mut stmts = Vec::new();
-        if let Some(t) = titles.get(w) {
-            stmts.push(Stmt::Comment(t.clone()));
-        }
-        for (target, value) in wire_drivers.get(w).into_iter().flatten() {
-            let value = r.expr(value, &mut stmts).map_err(err)?;
-            stmts.push(Stmt::Let {
-                target: target.clone(),
-                value,
-            });
-        }
+        let stmts = r
+            .wire_stmts(w, &wire_drivers, &titles, false)
+            .map_err(err)?;
         if uni.contains(w) {
             once.extend(stmts);
         } else {
@@ -363,7 +355,7 @@ pub fn replicate_with(
             }
         }
     }
-    for a in static_outs {
+    for (_, a) in static_outs {
         for j in 0..count {
             let lhs = r.static_row(&a.lhs, j).map_err(err)?;
             let rhs = r.static_row(&a.rhs, j).map_err(err)?;
@@ -464,7 +456,7 @@ impl Rows<'_> {
         drivers: &BTreeMap<&str, Vec<(Expr, &Expr)>>,
         titles: &BTreeMap<&str, String>,
         uni: &BTreeSet<String>,
-        outs: &[&Assign],
+        outs: &[(usize, &Assign)],
         out_titles: &BTreeMap<usize, String>,
         bit_major: &[&str],
     ) -> Result<(Vec<Stmt>, Vec<Net>), String> {
@@ -499,22 +491,14 @@ impl Rows<'_> {
             module.name
         ))];
         for &w in order.iter().filter(|w| need.contains(**w)) {
-            let mut stmts = Vec::new();
-            if let Some(t) = titles.get(w) {
-                stmts.push(Stmt::Comment(t.clone()));
-            }
-            for (target, value) in drivers.get(w).into_iter().flatten() {
-                let value = self.expr(value, &mut stmts)?;
-                let target = self.expr(target, &mut stmts)?;
-                stmts.push(Stmt::Let { target, value });
-            }
+            let stmts = self.wire_stmts(w, drivers, titles, true)?;
             if uni.contains(w) {
                 once.extend(stmts);
             } else {
                 pass.extend(stmts);
             }
         }
-        for a in outs {
+        for (index, a) in outs {
             let Expr::Signal(port) = &a.lhs else {
                 return Err(format!("output assign `{}` is not of a whole port", a.lhs));
             };
@@ -522,7 +506,7 @@ impl Rows<'_> {
                 .port(port)
                 .map(|p| p.width)
                 .ok_or_else(|| format!("`{port}` is not a port"))?;
-            if let Some(t) = out_titles.get(&(*a as *const Assign as usize)) {
+            if let Some(t) = out_titles.get(index) {
                 pass.push(Stmt::Comment(t.clone()));
             }
             let value = self.expr(&a.rhs, &mut pass)?;
@@ -576,6 +560,31 @@ impl Rows<'_> {
             body: pass,
         });
         Ok((comb, temps))
+    }
+
+    /// Wire `w`'s statements in a row: its title, then a `let` per driver (the value as the
+    /// row reads it; with `rename`, the target too: the combinational process's copy).
+    fn wire_stmts(
+        &mut self,
+        w: &str,
+        drivers: &BTreeMap<&str, Vec<(Expr, &Expr)>>,
+        titles: &BTreeMap<&str, String>,
+        rename: bool,
+    ) -> Result<Vec<Stmt>, String> {
+        let mut stmts = Vec::new();
+        if let Some(t) = titles.get(w) {
+            stmts.push(Stmt::Comment(t.clone()));
+        }
+        for (target, value) in drivers.get(w).into_iter().flatten() {
+            let value = self.expr(value, &mut stmts)?;
+            let target = if rename {
+                self.expr(target, &mut stmts)?
+            } else {
+                target.clone()
+            };
+            stmts.push(Stmt::Let { target, value });
+        }
+        Ok(stmts)
     }
 
     fn kind(&self, s: &str) -> Result<Kind, String> {
