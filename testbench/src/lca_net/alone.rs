@@ -7,7 +7,7 @@ use super::bench::{NetBench, NetCosimError};
 use super::run::drive;
 use super::stimulus::Stimulus;
 use crate::bridge::{InputId, Model};
-use lcanet_sim::lcan::cycle::network::NetworkModel;
+use lcanet_sim::lcan::cycle::network::{NetworkModel, Phase};
 use std::time::Instant;
 
 /// Bit-times run and seconds taken.
@@ -40,7 +40,8 @@ impl NetBench {
         .map_err(|e| NetCosimError::Model(e.to_string()))?;
         let t0 = Instant::now();
         let mut t = 0;
-        while t < max && !golden.outputs().done {
+        // `done` is the phase (`outputs()` would build every PE's outputs each bit-time).
+        while t < max && golden.phase() != Phase::Done {
             golden
                 .step()
                 .map_err(|e| NetCosimError::Model(format!("bit-time {t}: {e}")))?;

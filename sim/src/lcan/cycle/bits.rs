@@ -36,11 +36,13 @@ impl BitReg {
     }
 
     /// Bit `i`.
+    #[inline]
     pub fn get(&self, i: usize) -> bool {
         i < self.len && (self.words[i / 64] >> (i % 64)) & 1 == 1
     }
 
     /// Sets bit `i` (ignored beyond the register's size).
+    #[inline]
     pub fn set(&mut self, i: usize, v: bool) {
         if i >= self.len {
             return;
@@ -59,13 +61,21 @@ impl BitReg {
     }
 
     /// Whether every bit is zero.
+    #[inline]
     pub fn is_zero(&self) -> bool {
         self.words.iter().all(|&w| w == 0)
     }
 
     /// `reg ← (reg << w) | lanes`, keeping `len` bits.
+    #[inline]
     pub fn shift_in(&mut self, lanes: u64, w: usize) {
         let lanes = lanes & mask(w);
+        if self.len <= 64 {
+            // One word (every packet register of a network up to n = 2^21 with W = 1).
+            let shifted = if w >= 64 { 0 } else { self.words[0] << w };
+            self.words[0] = (shifted | lanes) & mask(self.len);
+            return;
+        }
         let nw = self.len.div_ceil(64);
         if lanes == 0 && self.words[..nw].iter().all(|&x| x == 0) {
             return;
@@ -80,17 +90,26 @@ impl BitReg {
     }
 
     /// The top `w` bits as lanes (bit `w−1` = register bit `len−1`).
+    #[inline]
     pub fn top(&self, w: usize) -> u64 {
-        if w == 1 {
-            return u64::from(self.len > 0 && self.get(self.len - 1));
+        if self.len >= w {
+            self.bits(self.len - w, w)
+        } else if self.len == 0 {
+            0
+        } else {
+            self.bits(0, self.len) << (w - self.len)
         }
-        let mut v = 0;
-        for lane in 0..w {
-            if lane + self.len >= w && self.get(self.len + lane - w) {
-                v |= 1 << lane;
-            }
+    }
+
+    /// Bits `lo .. lo + width` (`width ≤ 64`, inside the register) as a value.
+    #[inline]
+    fn bits(&self, lo: usize, width: usize) -> u64 {
+        let (i, s) = (lo / 64, lo % 64);
+        let mut v = self.words[i] >> s;
+        if s + width > 64 {
+            v |= self.words[i + 1] << (64 - s);
         }
-        v
+        v & mask(width)
     }
 
     fn truncate(&mut self) {
@@ -105,6 +124,7 @@ impl BitReg {
     }
 }
 
+#[inline]
 fn mask(w: usize) -> u64 {
     if w >= 64 {
         u64::MAX

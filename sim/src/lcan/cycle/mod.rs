@@ -8,6 +8,8 @@
 //! - [`switch`] (+ `commit`): the switch model, one bit-time per [`SwitchModel::clock`];
 //!   [`types`]: its boundary (modes, control, outcomes, protocol errors).
 //! - [`src_mode`]: the R3 switch's source-routed set-up (`SRC`, `docs/protocol.md` §12).
+//! - `step_clock`: the bit-time within the step and the step's mode, which every switch of
+//!   a network counts alike.
 //! - [`traffic`]: seeded random legal traffic for a lone switch, in every mode.
 //!
 //! Composition: every switch output is a register, so a network model computes all outputs
@@ -21,6 +23,7 @@ pub mod network;
 pub mod params;
 pub mod route;
 pub mod src_mode;
+mod step_clock;
 pub mod switch;
 pub mod traffic;
 pub mod types;

@@ -7,8 +7,9 @@
 
 use super::arbiter::Arbiter;
 use super::bits::BitReg;
-use super::params::{PacketFormat, SwitchParams, MAX_STEP};
+use super::params::{PacketFormat, SwitchParams};
 use super::route::RouteTable;
+use super::step_clock::{StepCell, StepClock};
 use super::types::{Claim, Control, Mode, ProtocolError, StepOutcome, SwitchConsts};
 use super::xpoint::Crosspoints;
 use std::sync::Arc;
@@ -19,9 +20,7 @@ pub struct SwitchModel {
     pub(super) params: SwitchParams,
     pub(super) fmt: PacketFormat,
     pub(super) consts: SwitchConsts,
-    pub(super) bt: usize,
-    pub(super) step_mode: Mode,
-    pub(super) step_level: u8,
+    pub(super) step: StepCell,
     pub(super) rx_a: Vec<BitReg>,
     pub(super) rx_b: Vec<BitReg>,
     pub(super) tx_c: Vec<BitReg>,
@@ -62,9 +61,7 @@ impl SwitchModel {
             src: false,
             sc: vec![0; d + u],
             sf: vec![0; d + u],
-            bt: 0,
-            step_mode: Mode::Idle,
-            step_level: 0,
+            step: StepCell::new(StepClock::RESET),
             params,
             fmt,
             consts,
@@ -106,6 +103,7 @@ impl SwitchModel {
     }
 
     /// Output lanes of one port this bit-time (`C(0..d)` then `D(0..u)`), without allocating.
+    #[inline]
     pub fn output(&self, port: usize) -> u64 {
         let w = self.params.width;
         match port.checked_sub(self.params.d) {
@@ -147,7 +145,7 @@ impl SwitchModel {
 
     /// Bit-times since the current step began.
     pub fn bit_in_step(&self) -> usize {
-        self.bt
+        self.step.get().bt
     }
 
     /// One bit-time: `a` holds the lanes of `A(0..d)`, `b` those of `B(0..u)`.
@@ -173,10 +171,8 @@ impl SwitchModel {
         }
         let raw = Mode::from_code(ctl.mode);
         self.check(ctl, raw)?;
-        if self.bt == 0 {
-            self.step_mode = raw;
-            self.step_level = ctl.level;
-        }
+        let mut step = self.step.get();
+        step.latch(ctl);
         let mode = self.effective_mode(raw);
         // 1. Receive.
         let (into_a, into_b, n) = match mode {
@@ -185,7 +181,7 @@ impl SwitchModel {
             Mode::Probe => (true, true, self.fmt.nr),
             _ => (false, false, 0),
         };
-        if self.bt < n {
+        if step.bt < n {
             if into_a {
                 for (r, &v) in self.rx_a.iter_mut().zip(a) {
                     r.shift_in(v, w);
@@ -230,7 +226,7 @@ impl SwitchModel {
         }
         // 3. Commit.
         if ctl.last {
-            self.outcome = StepOutcome::idle(d, u);
+            self.outcome.clear();
             match mode {
                 Mode::Up => self.commit_up(),
                 Mode::Down => self.commit_down(ctl.level),
@@ -249,10 +245,9 @@ impl SwitchModel {
             for r in self.rx_a.iter_mut().chain(self.rx_b.iter_mut()) {
                 r.clear();
             }
-            self.bt = 0;
-        } else {
-            self.bt = (self.bt + 1).min(MAX_STEP);
         }
+        step.advance(ctl.last);
+        self.step.set(step);
         // 4. Clear.
         if ctl.clear {
             self.xp.clear();
@@ -262,15 +257,19 @@ impl SwitchModel {
     }
 
     fn check(&self, ctl: &Control, mode: Mode) -> Result<(), ProtocolError> {
-        let bt = self.bt;
-        if bt > 0 && mode != self.step_mode {
+        let StepClock {
+            bt,
+            mode: step_mode,
+            level: step_level,
+        } = self.step.get();
+        if bt > 0 && mode != step_mode {
             return Err(ProtocolError::ModeChanged {
-                from: self.step_mode,
+                from: step_mode,
                 to: mode,
                 bt,
             });
         }
-        if bt > 0 && mode == Mode::Down && ctl.level != self.step_level {
+        if bt > 0 && mode == Mode::Down && ctl.level != step_level {
             return Err(ProtocolError::LevelChanged { bt });
         }
         let routing = matches!(mode, Mode::Up | Mode::Down | Mode::Probe);
@@ -310,10 +309,8 @@ impl SwitchModel {
         self.sf.fill(0);
         self.up.reset(seed16, self.consts.salt_up);
         self.dn.reset(seed16, self.consts.salt_dn);
-        self.outcome = StepOutcome::idle(self.params.d, self.params.u);
-        self.bt = 0;
-        self.step_mode = Mode::Idle;
-        self.step_level = 0;
+        self.outcome.clear();
+        self.step.set(StepClock::RESET);
     }
 }
 

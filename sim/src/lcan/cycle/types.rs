@@ -117,6 +117,20 @@ impl StepOutcome {
             down: vec![SlotOutcome::Idle; 2 * u + d],
         }
     }
+
+    /// Every slot back to [`SlotOutcome::Idle`] (no allocation).
+    pub fn clear(&mut self) {
+        self.up.fill(SlotOutcome::Idle);
+        self.down.fill(SlotOutcome::Idle);
+    }
+
+    /// Whether no slot had a request.
+    pub fn is_idle(&self) -> bool {
+        self.up
+            .iter()
+            .chain(&self.down)
+            .all(|s| *s == SlotOutcome::Idle)
+    }
 }
 
 /// A violation of the step rules of `docs/protocol.md` §3 (the RTL is then unspecified).

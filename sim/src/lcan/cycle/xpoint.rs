@@ -59,6 +59,11 @@ impl Crosspoints {
         self.closed.fill(false);
     }
 
+    /// Whether every crosspoint is open.
+    pub fn is_all_open(&self) -> bool {
+        !self.closed.contains(&true)
+    }
+
     /// Whether input `input` drives some output.
     pub fn drives(&self, input: usize) -> bool {
         (0..self.ports()).any(|o| self.is_closed(input, o))

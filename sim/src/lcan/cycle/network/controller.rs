@@ -102,6 +102,13 @@ impl Controller {
         c
     }
 
+    /// Whether this bit-time's [`Controller::edge`] reads the summary's `any_pending`,
+    /// `max_h` and `range_error` (the last bit-time of `LOAD` and of `PLAN`; `dup` is read
+    /// in every bit-time).
+    pub fn reads_summary(&self, np: &NetParams) -> bool {
+        matches!(self.phase(), Phase::Load | Phase::Plan) && self.last(np)
+    }
+
     /// What the PEs see of the controller in this bit-time.
     pub fn pe_ctl(&self, np: &NetParams) -> PeCtl {
         PeCtl {

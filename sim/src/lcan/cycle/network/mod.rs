@@ -7,6 +7,8 @@
 //! - [`ports`]: top-level ports (one per quantity) and their values as words.
 //! - [`r3load`]: an R3 schedule as the load inputs `pass`, `route`, `npass` (R3).
 //! - [`model`]: [`NetworkModel`], the composition, one bit-time per `step`.
+//! - `fabric`: the switches and their links, clocked only where there is work; `bitset`: the
+//!   sets of switches and PEs that have some.
 //!
 //! Use from a co-simulation:
 //!
@@ -29,12 +31,13 @@
 //! assert_eq!(model.outputs().bit_times, 128);
 //! ```
 
+mod bitset;
 pub mod controller;
+mod fabric;
 pub mod model;
 pub mod params;
 pub mod pe;
 pub mod ports;
-mod quiet;
 pub mod r3load;
 
 pub use model::{Mutation, NetError, NetPass, NetRun, NetworkModel};

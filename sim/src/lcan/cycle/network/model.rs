@@ -8,11 +8,12 @@
 //! word-level value per RTL port, in the order of [`NetworkModel::output_ports`]) *before*
 //! calling `step` for bit-time `t`.
 
-use super::super::params::{ArbiterPolicy, SwitchTopology};
-use super::super::route::RouteTable;
+use super::super::params::ArbiterPolicy;
 use super::super::switch::SwitchModel;
-use super::super::types::{ProtocolError, SwitchConsts};
+use super::super::types::ProtocolError;
+use super::bitset::BitSet;
 use super::controller::{Controller, PeSummary};
+use super::fabric::Fabric;
 use super::params::{NetParams, Phase};
 use super::pe::{digit_lca, serial_encode, Pe};
 use super::ports::{self, put_bits, CanonicalInputs, NetOutputs, PortSpec, PortWords};
@@ -20,7 +21,6 @@ use super::r3load::{r3_load, R3Load};
 use crate::lcan::arbiter::{seed16, Policy};
 use crate::lcan::routing::{Algorithm, Port, SwitchCrosspoints};
 use crate::lcan::{Kind, Topology};
-use crate::rng::splitmix64;
 use std::sync::Arc;
 
 /// Why a network model cannot be built or run.
@@ -147,21 +147,12 @@ pub struct NetRun {
     pub received: Vec<(bool, u64)>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Src {
-    Zero,
-    Pe(usize),
-    Out(usize),
-}
-
 /// The golden model of a whole network (`docs/interface.md`).
 #[derive(Debug, Clone)]
 pub struct NetworkModel {
     np: NetParams,
     topo: Arc<Topology>,
-    switches: Vec<SwitchModel>,
-    /// Per switch: sources of `A(0..d)` then `B(0..u)`.
-    wiring: Vec<Src>,
+    fabric: Fabric,
     pes: Vec<Pe>,
     ctrl: Controller,
     act: Vec<bool>,
@@ -170,18 +161,16 @@ pub struct NetworkModel {
     seed16: u16,
     t: u64,
     mutation: Option<Mutation>,
-    /// Outputs of every switch, `max d_i + max u_i` port slots per switch (`C` at 0, `D` at
-    /// `dm`), and one switch's inputs (`A` at 0, `B` at `dm`).
-    outs: Vec<u64>,
-    /// See `outs`.
-    inbuf: Vec<u64>,
-    /// `max d_i`: where the upper ports start in a switch's port slots.
-    dm: usize,
-    /// Per switch: every register zero after its last clock (its outputs are 0).
-    quiet: Vec<bool>,
-    /// Take the quiet-switch fast path (`quiet.rs`); off only to test that it changes
-    /// nothing.
+    /// Clock only the switches, and edge only the PEs, that have work (`fabric.rs`); off
+    /// only to test that it changes nothing.
     fast: bool,
+    /// PEs whose transmit register is not empty.
+    talking: BitSet,
+    /// The PEs edged in a bit-time (kept to reuse its allocation).
+    edged: Vec<usize>,
+    /// The PEs' output ports `valid`, `sent`, `rmsg` as of the last bit-time that could
+    /// change them (the other ports of [`NetworkModel::output_ports`] are not kept).
+    pe_words: PortWords,
     passes: Vec<NetPass>,
     /// R3: the schedule as load inputs (`docs/interface.md` §11.1).
     r3: Option<R3Load>,
@@ -251,48 +240,6 @@ impl NetworkModel {
                 });
             }
         }
-        // Port slots per switch: A(0..d_i) / C(0..d_i) at 0.., B(0..u_i) / D(0..u_i) at
-        // max d_i.. (so every switch has one stride, whatever its level's size).
-        let (dm, ports) = (topo.max_d(), topo.max_d() + topo.max_u());
-        let total = topo.total_switches();
-        let mut switches = Vec::with_capacity(total);
-        let mut wiring = vec![Src::Zero; total * ports];
-        for g in 0..total {
-            let (level, j) = topo.from_global(g);
-            let consts = SwitchConsts {
-                level: level as u8,
-                salt_up: splitmix64(2 * g as u64) as u16,
-                salt_dn: splitmix64(2 * g as u64 + 1) as u16,
-            };
-            let params = *np.switch_at(level);
-            let sw = match params.topology {
-                SwitchTopology::Table { .. } if np.algorithm != Algorithm::R3 => {
-                    SwitchModel::with_table(
-                        params,
-                        consts,
-                        Arc::new(RouteTable::for_switch(topo, level, j)),
-                    )
-                }
-                _ if np.algorithm == Algorithm::R3 => SwitchModel::r3(params, consts),
-                _ => SwitchModel::new(params, consts),
-            };
-            switches.push(sw);
-            let d = topo.d_at(level);
-            if level == 0 {
-                for x in 0..d {
-                    wiring[g * ports + x] = Src::Pe(j * d + x);
-                }
-            }
-            for k in 0..topo.u_at(level) {
-                if let Some((parent, x)) = topo.up_link(level, j, k) {
-                    let pg = topo.global_index(level + 1, parent);
-                    // D(k) of this switch drives A(x) of the parent.
-                    wiring[pg * ports + x] = Src::Out(g * ports + dm + k);
-                    // C(x) of the parent drives B(k) of this switch.
-                    wiring[g * ports + dm + k] = Src::Out(pg * ports + x);
-                }
-            }
-        }
         let fmt = &np.fmt;
         let pes = (0..n)
             .map(|p| Pe::new(np, fmt.encode_pe(p as u64).unwrap_or(0)))
@@ -305,8 +252,7 @@ impl NetworkModel {
         Ok(NetworkModel {
             np: np.clone(),
             topo: Arc::new(topo.clone()),
-            switches,
-            wiring,
+            fabric: Fabric::new(topo, np),
             pes,
             ctrl: Controller::default(),
             act: destinations.iter().map(Option::is_some).collect(),
@@ -315,11 +261,10 @@ impl NetworkModel {
             seed16: seed16(seed),
             t: 0,
             mutation: None,
-            outs: vec![0; total * ports],
-            inbuf: vec![0; ports],
-            dm,
-            quiet: vec![true; total],
             fast: true,
+            talking: BitSet::new(n),
+            edged: Vec::with_capacity(n),
+            pe_words: PortWords::new(&ports::output_ports(np)),
             passes: Vec::new(),
             r3,
         })
@@ -388,7 +333,8 @@ impl NetworkModel {
         Ok(m)
     }
 
-    /// Turns the quiet-switch fast path off (it changes nothing but speed; tests compare).
+    /// Turns the fast path off: every switch clocked and every PE edged in every bit-time
+    /// (it changes nothing but speed; tests compare).
     #[doc(hidden)]
     pub fn without_fast_path(mut self) -> Self {
         self.fast = false;
@@ -427,7 +373,7 @@ impl NetworkModel {
 
     /// Every switch, by global index.
     pub fn switches(&self) -> &[SwitchModel] {
-        &self.switches
+        self.fabric.switches()
     }
 
     /// The `seed16` the co-simulation drives on `seed` (random policy).
@@ -466,20 +412,7 @@ impl NetworkModel {
         out.set(PASSES, u64::from(c.passes));
         out.set(BIT_TIMES, u64::from(c.bit_times));
         for port in [VALID, SENT, RMSG] {
-            out.get_mut(port).fill(0);
-        }
-        let m = self.np.msg_bits;
-        for (p, pe) in self.pes.iter().enumerate() {
-            if pe.valid() {
-                put_bits(out.get_mut(VALID), p, 1, 1);
-            }
-            if pe.sent {
-                put_bits(out.get_mut(SENT), p, 1, 1);
-            }
-            let r = pe.rmsg_value();
-            if r != 0 {
-                put_bits(out.get_mut(RMSG), p * m, m, r);
-            }
+            out.get_mut(port).copy_from_slice(self.pe_words.get(port));
         }
         if let Some(Mutation::FlipOutput {
             port,
@@ -520,10 +453,11 @@ impl NetworkModel {
     /// with global indices `gs`, side by side: switch `gs.start + j` at row `j` (the layout
     /// of a level written as rows).
     pub fn crosspoint_rows(&self, gs: std::ops::Range<usize>, which: usize, out: &mut [u64]) {
-        let Some(first) = self.switches.get(gs.start) else {
+        if gs.start >= self.fabric.len() {
             out.fill(0);
             return;
-        };
+        }
+        let first = self.fabric.get(gs.start);
         let (d, u) = (first.params().d, first.params().u);
         let (rows, cols, i0, o0) = match which {
             0 => (d, d, 0, 0),
@@ -534,7 +468,7 @@ impl NetworkModel {
         out.fill(0);
         let per = rows * cols;
         for (j, g) in gs.enumerate() {
-            let xp = self.switches[g].crosspoints();
+            let xp = self.fabric.get(g).crosspoints();
             for r in 0..rows {
                 for c in 0..cols {
                     if xp.is_closed(i0 + r, o0 + c) {
@@ -556,7 +490,6 @@ impl NetworkModel {
         let (reset, start) = (self.t == 0, self.t == 1);
         let np = &self.np;
         let w = np.width();
-        let (dm, ports) = (self.dm, self.inbuf.len());
         let ctl = self.ctrl.control(np);
         let pectl = self.ctrl.pe_ctl(np);
         // Bookkeeping before the edge.
@@ -589,46 +522,14 @@ impl NetworkModel {
                 p.senders = senders;
             }
         }
-        // Outputs of this bit-time (registers; a quiet switch's are 0).
-        for (g, sw) in self.switches.iter().enumerate() {
-            let o = &mut self.outs[g * ports..(g + 1) * ports];
-            if self.quiet[g] {
-                o.fill(0);
-            } else {
-                let (d, u) = (sw.params().d, sw.params().u);
-                for (x, v) in o[..d].iter_mut().enumerate() {
-                    *v = sw.output(x);
-                }
-                for (k, v) in o[dm..dm + u].iter_mut().enumerate() {
-                    *v = sw.output(d + k);
-                }
-            }
-        }
-        // Clock every switch (a quiet one with zero inputs only counts the bit-time).
-        let seed = self.ctrl.seed16;
-        let fast = self.fast && super::quiet::quiet_allowed(&ctl);
-        for g in 0..self.switches.len() {
-            let mut any = false;
-            for (i, slot) in self.inbuf.iter_mut().enumerate() {
-                *slot = match self.wiring[g * ports + i] {
-                    Src::Zero => 0,
-                    Src::Pe(p) => self.pes[p].up_lanes(w),
-                    Src::Out(o) => self.outs[o],
-                };
-                any |= *slot != 0;
-            }
-            let sw = &mut self.switches[g];
-            if fast && self.quiet[g] && !any {
-                sw.tick_quiet(&ctl);
-                continue;
-            }
-            let (d, u) = (sw.params().d, sw.params().u);
-            let (a, b) = (&self.inbuf[..d], &self.inbuf[dm..dm + u]);
-            sw.clock(&ctl, seed, a, b)
-                .map_err(|err| NetError::Protocol { t: self.t, g, err })?;
-            self.quiet[g] = sw.registers_zero();
-        }
+        // The switches (their outputs are registers: the PEs read them below). Only a PE
+        // with a nonzero transmit register drives its up-wire.
+        let pes = &self.pes;
+        let ups = self.talking.iter().map(|p| (p, pes[p].up_lanes(w)));
+        self.fabric
+            .clock(&ctl, self.ctrl.seed16, ups, !self.fast, self.t)?;
         // PEs and controller.
+        let fresh_pes = reset || (start && self.ctrl.takes_start());
         if reset {
             self.ctrl.reset();
             for pe in &mut self.pes {
@@ -663,24 +564,25 @@ impl NetworkModel {
                 }
             }
         } else {
-            let summary = PeSummary {
-                any_pending: self.pes.iter().any(Pe::pending),
-                max_h: self
-                    .pes
-                    .iter()
-                    .filter(|p| p.pending() && (self.r3.is_none() || p.pass == self.ctrl.pk))
-                    .map(|p| p.h)
-                    .max()
-                    .unwrap_or(0),
-                range_error: self.pes.iter().any(|p| p.act && p.dst >= np.n as u64),
-                dup: false,
+            let summary = if self.ctrl.reads_summary(np) {
+                self.summary()
+            } else {
+                PeSummary::default()
             };
             let mut dup = false;
-            let d = self.topo.d_at(0);
-            for (p, pe) in self.pes.iter_mut().enumerate() {
-                let (g0, x) = (p / d, p % d);
-                let input = self.outs[g0 * ports + x];
-                let ev = pe.edge(np, &pectl, input);
+            // In most bit-times an edge only shifts the transmit register: only the PEs
+            // whose register is not empty need it.
+            let every = !self.fast || !pectl.only_shifts();
+            self.edged.clear();
+            if every {
+                self.edged.extend(0..self.pes.len());
+            } else {
+                self.edged.extend(self.talking.iter());
+            }
+            for &p in &self.edged {
+                let pe = &mut self.pes[p];
+                let ev = pe.edge(np, &pectl, self.fabric.down(p));
+                self.talking.put(p, !pe.tx.is_zero());
                 dup |= ev.dup;
                 if ev.delivered {
                     if let Some(pass) = self.passes.last_mut() {
@@ -689,17 +591,63 @@ impl NetworkModel {
                 }
             }
             self.ctrl.edge(np, &PeSummary { dup, ..summary });
+            if every {
+                self.refresh_pe_words();
+            }
+        }
+        if fresh_pes {
+            // Reset and start empty every transmit register.
+            self.talking = BitSet::new(self.pes.len());
+            self.refresh_pe_words();
         }
         self.t += 1;
         Ok(())
     }
 
+    /// The PEs' `valid`, `sent` and `rmsg` into `pe_words` (after a
+    /// bit-time that may have changed them).
+    fn refresh_pe_words(&mut self) {
+        use ports::out::{RMSG, SENT, VALID};
+        let out = &mut self.pe_words;
+        for port in [VALID, SENT, RMSG] {
+            out.get_mut(port).fill(0);
+        }
+        let m = self.np.msg_bits;
+        for (p, pe) in self.pes.iter().enumerate() {
+            if pe.valid() {
+                put_bits(out.get_mut(VALID), p, 1, 1);
+            }
+            if pe.sent {
+                put_bits(out.get_mut(SENT), p, 1, 1);
+            }
+            let r = pe.rmsg_value();
+            if r != 0 {
+                put_bits(out.get_mut(RMSG), p * m, m, r);
+            }
+        }
+    }
+
+    /// What the controller reads of the PEs at the end of `LOAD` and `PLAN`.
+    fn summary(&self) -> PeSummary {
+        let pes = &self.pes;
+        PeSummary {
+            any_pending: pes.iter().any(Pe::pending),
+            max_h: pes
+                .iter()
+                .filter(|p| p.pending() && (self.r3.is_none() || p.pass == self.ctrl.pk))
+                .map(|p| p.h)
+                .max()
+                .unwrap_or(0),
+            range_error: pes.iter().any(|p| p.act && p.dst >= self.np.n as u64),
+            dup: false,
+        }
+    }
+
     /// The closed crosspoints of every switch now, in `routing`'s format.
     pub fn crosspoint_lists(&self) -> Vec<SwitchCrosspoints> {
-        self.switches
-            .iter()
-            .enumerate()
-            .filter_map(|(g, sw)| {
+        (0..self.fabric.len())
+            .filter_map(|g| {
+                let sw = self.fabric.get(g);
                 let d = sw.params().d;
                 let port_in = |i: usize| if i < d { Port::A(i) } else { Port::B(i - d) };
                 let port_out = |o: usize| if o < d { Port::C(o) } else { Port::D(o - d) };

@@ -27,6 +27,21 @@ pub struct PeCtl {
     pub pass: usize,
 }
 
+impl PeCtl {
+    /// Whether [`Pe::edge`] does nothing in this bit-time but shift the transmit register
+    /// (every set-up bit-time but an `UP` step's last: a PE with an empty transmit
+    /// register can skip it).
+    pub fn only_shifts(&self) -> bool {
+        match self.phase {
+            Phase::Idle | Phase::Load | Phase::Probe | Phase::Down | Phase::Done => true,
+            Phase::Up => !self.last,
+            Phase::Plan | Phase::Arm | Phase::Deliv | Phase::Data | Phase::Src | Phase::Ack => {
+                false
+            }
+        }
+    }
+}
+
 /// The state of one PE interface (`docs/interface.md` §5.1).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Pe {
