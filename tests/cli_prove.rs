@@ -378,6 +378,43 @@ fn bad_parameters_are_refused_naming_the_condition() {
     assert!(!keep.exists(), "a refused run wrote its --keep directory");
 }
 
+/// `--shard I/N` takes rows I, I+N, … of what the other flags select (the job array of
+/// `docs/formal.md`): the N shards are disjoint and cover the rows; a shard that does not
+/// exist is refused.
+#[test]
+fn shards_partition_the_matrix() {
+    let names = |extra: &[&str]| -> Vec<String> {
+        let mut args = vec!["prove", "matrix", "--list", "--slice", "smoke"];
+        args.extend_from_slice(extra);
+        let out = lcanet(&args);
+        assert!(out.status.success(), "{args:?}");
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .map(str::to_owned)
+            .collect()
+    };
+    let all = names(&[]);
+    assert!(all.len() >= 6, "{all:?}");
+    let mut union = Vec::new();
+    for i in 0..3 {
+        let mine = names(&["--shard", &format!("{i}/3")]);
+        let expected: Vec<String> = all.iter().skip(i).step_by(3).cloned().collect();
+        assert_eq!(mine, expected, "shard {i}/3");
+        union.extend(mine);
+    }
+    union.sort();
+    let mut sorted = all.clone();
+    sorted.sort();
+    assert_eq!(union, sorted, "the shards cover every row once");
+    rejects(
+        &[
+            "prove", "matrix", "--list", "--slice", "smoke", "--shard", "3/3",
+        ],
+        &["shard 3 does not exist among 3 shards"],
+    );
+}
+
 /// The whole coverage matrix (`docs/formal.md`: its size and measured cost).
 #[test]
 #[ignore]

@@ -13,7 +13,9 @@
 //! - `r3`: the R3 switch, `2 ≤ d ≤ 4`, `1 ≤ u ≤ 4`, `W ∈ {1, 2}`;
 //! - `cube`: the hypercube node router with its controller, `k ∈ CUBE_K`, `L ∈ CUBE_L`.
 //!
-//! Every arbitrated row comes in the three policies. `--slice smoke` is the handful of
+//! Every arbitrated row comes in the three policies. `--shard I/N` takes rows I, I+N, …
+//! of the selection, one task of a batch scheduler's job array each (`docs/formal.md`,
+//! "The whole matrix on a batch scheduler"). `--slice smoke` is the handful of
 //! rows the default tests run: one or two of every variant, the three policies among
 //! them, each variant in its cheapest shapes (`docs/formal.md`).
 
@@ -21,6 +23,7 @@ use super::run::{prove, with_workdir, Plan, PropertyResult, Status};
 use super::switch::{pi_target, pi_topology, Target};
 use super::{plan, verdict, ProofArgs};
 use crate::cli::common::{progress_bar, thread_pool};
+use crate::cli::sweep::configs::{parse_shard, Shard};
 use crate::cli::Outcome;
 use anyhow::{bail, Context};
 use lcanet_hdl::formal::switch::Rom;
@@ -82,6 +85,10 @@ pub struct Args {
     /// Rows proved at once (each one Yosys process at a time).
     #[arg(long, default_value_t = 1)]
     pub jobs: usize,
+    /// Only shard I of N: rows I, I+N, I+2N, … of those --slice, --variant and --policy
+    /// select (one array task of a batch job per shard; `docs/formal.md`).
+    #[arg(long, value_name = "I/N", value_parser = parse_shard)]
+    pub shard: Option<Shard>,
     /// List the rows without proving them.
     #[arg(long)]
     pub list: bool,
@@ -453,6 +460,9 @@ pub fn run(a: Args) -> anyhow::Result<Outcome> {
         .into_iter()
         .filter(|r| a.variant.is_empty() || a.variant.contains(&r.variant))
         .filter(|r| policies.is_empty() || r.policy.as_ref().is_none_or(|p| policies.contains(p)))
+        .enumerate()
+        .filter(|(i, _)| a.shard.is_none_or(|s| s.owns(*i)))
+        .map(|(_, r)| r)
         .collect();
     if a.list {
         let mut out = std::io::stdout().lock();
