@@ -22,8 +22,7 @@
 use super::run::{prove, with_workdir, Plan, PropertyResult, Status};
 use super::switch::{pi_target, pi_topology, Target};
 use super::{plan, verdict, ProofArgs};
-use crate::cli::common::{progress_bar, thread_pool};
-use crate::cli::sweep::configs::{parse_shard, Shard};
+use crate::cli::common::{parse_shard, progress_bar, thread_pool, Shard};
 use crate::cli::Outcome;
 use anyhow::{bail, Context};
 use lcanet_hdl::formal::switch::Rom;

@@ -177,41 +177,6 @@ pub fn configs(
     out
 }
 
-/// `--shard i/N`: shard `i` of `N` (0-based) takes configurations `i, i + N, i + 2N, …`
-/// (interleaved, so that every shard gets small and large networks alike).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Shard {
-    /// This shard, `0 ≤ index < count`.
-    pub index: usize,
-    /// Number of shards.
-    pub count: usize,
-}
-
-impl Shard {
-    /// Whether configuration `index` belongs to this shard.
-    pub fn owns(&self, index: usize) -> bool {
-        index % self.count == self.index
-    }
-}
-
-/// Parses `i/N` with `0 ≤ i < N`.
-pub fn parse_shard(s: &str) -> Result<Shard, String> {
-    let bad = || format!("'{s}' is not a shard I/N (0 ≤ I < N, e.g. 0/4)");
-    let (i, n) = s.split_once('/').ok_or_else(bad)?;
-    let index: usize = i.trim().parse().map_err(|_| bad())?;
-    let count: usize = n.trim().parse().map_err(|_| bad())?;
-    if count == 0 {
-        return Err(format!("'{s}': the number of shards must be at least 1"));
-    }
-    if index >= count {
-        return Err(format!(
-            "'{s}': shard {index} does not exist among {count} shards (they are 0 … {})",
-            count - 1
-        ));
-    }
-    Ok(Shard { index, count })
-}
-
 /// Shard numbers (ascending) as ranges, `0-3,7,9-10`: sbatch's `--array` syntax, and how
 /// reports name shards.
 pub fn ranges(shards: &[usize]) -> String {
@@ -243,20 +208,6 @@ pub fn check_max_n(max_n: usize, max: usize) -> anyhow::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn shards_partition_the_list() {
-        let s: Vec<Shard> = (0..3)
-            .map(|i| parse_shard(&format!("{i}/3")).unwrap())
-            .collect();
-        for index in 0..20 {
-            assert_eq!(s.iter().filter(|sh| sh.owns(index)).count(), 1);
-        }
-        assert!(parse_shard("3/3").unwrap_err().contains("does not exist"));
-        assert!(parse_shard("0/0").unwrap_err().contains("at least 1"));
-        assert!(parse_shard("a/2").unwrap_err().contains("not a shard"));
-        assert!(parse_shard("1").unwrap_err().contains("not a shard"));
-    }
 
     #[test]
     fn shard_lists_are_ranges() {

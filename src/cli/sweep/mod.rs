@@ -13,10 +13,12 @@ mod report;
 mod slurm;
 
 use crate::cli::bench::routing::parse_algorithm;
-use crate::cli::common::{cpu_seconds, print_json, progress_bar, rusage, SeedArg};
+use crate::cli::common::{
+    cpu_seconds, parse_shard, print_json, progress_bar, rusage, SeedArg, Shard,
+};
 use crate::cli::Outcome;
 use anyhow::{bail, Context};
-use configs::{check_max_n, configs, hardware_algorithms, parse_shard, shapes, Config, Shard};
+use configs::{check_max_n, configs, hardware_algorithms, shapes, Config};
 use lcanet_hdl::lca_net::NetSpec;
 use lcanet_sim::lcan::cycle::network::Mutation;
 use lcanet_sim::lcan::cycle::ArbiterPolicy;
